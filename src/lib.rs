@@ -1,0 +1,19 @@
+//! Contest game agent library.
+//!
+//! Layout:
+//! - [`search`]: the game-independent search core (the [`search::Game`] trait and
+//!   the strategies that depend only on it: alpha-beta, minimax, MCTS, greedy).
+//! - [`games`]: one module per game (rules, evaluation, text format).
+//! - [`protocol`]: the shared `input.txt`/`output.txt` plumbing (the
+//!   [`protocol::FileGame`] trait every game implements, line-aware parsing
+//!   errors, atomic output).
+//! - [`clock`] and [`timing`]: the process CPU clock and the time policy.
+//! - [`driver`]: turns one `input.txt` into one `output.txt` for any game.
+
+pub mod clock;
+pub mod driver;
+pub mod games;
+pub mod playdata;
+pub mod protocol;
+pub mod search;
+pub mod timing;

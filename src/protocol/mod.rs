@@ -1,0 +1,394 @@
+//! The file protocol shared by all games (SPEC §1): typed parsing with
+//! line-numbered errors, the [`FileGame`] trait through which the driver and
+//! the referee handle any game, and atomic writing of `output.txt`.
+
+pub mod lines;
+
+pub use lines::{Line, Lines};
+
+use crate::search::{Game, Strategy};
+use crate::timing::Budget;
+use std::fmt;
+use std::io::Write;
+use std::path::Path;
+
+/// `SINGLE` (spend the time on this move) or `GAME` (one move of a full game).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Use the given time for this one move.
+    Single,
+    /// One move of a full game: budget the remaining time.
+    Game,
+}
+
+impl Mode {
+    /// The protocol token.
+    pub fn token(self) -> &'static str {
+        match self {
+            Mode::Single => "SINGLE",
+            Mode::Game => "GAME",
+        }
+    }
+
+    /// Parses `SINGLE`/`GAME` (exact, case-sensitive as the contest writes it).
+    pub fn parse(s: &str) -> Option<Mode> {
+        match s {
+            "SINGLE" => Some(Mode::Single),
+            "GAME" => Some(Mode::Game),
+            _ => None,
+        }
+    }
+}
+
+/// One of the two seats of a game, in the order they are numbered by the
+/// game's format (Halma: BLACK, WHITE; Connect Square: R, Y; others: 1, 2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Player {
+    /// The first-listed seat (Halma BLACK, Connect Square R, player 1).
+    One,
+    /// The second-listed seat (Halma WHITE, Connect Square Y, player 2).
+    Two,
+}
+
+impl Player {
+    /// The other seat.
+    pub fn other(self) -> Player {
+        match self {
+            Player::One => Player::Two,
+            Player::Two => Player::One,
+        }
+    }
+    /// 0 for `One`, 1 for `Two`.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+    /// `One` for 0, `Two` otherwise.
+    pub fn from_index(i: usize) -> Player {
+        if i == 0 {
+            Player::One
+        } else {
+            Player::Two
+        }
+    }
+}
+
+/// A problem with an input file, with the line it was found on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// 1-based line number in the file (0 when the problem is the file as a whole).
+    pub line: usize,
+    /// What was expected and what was found.
+    pub message: String,
+}
+
+impl ParseError {
+    /// An error at a 1-based line.
+    pub fn at(line: usize, message: impl Into<String>) -> Self {
+        ParseError { line, message: message.into() }
+    }
+    /// An error about the whole file (e.g. it ends early).
+    pub fn whole(message: impl Into<String>) -> Self {
+        ParseError { line: 0, message: message.into() }
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            write!(f, "{}", self.message)
+        } else {
+            write!(f, "line {}: {}", self.line, self.message)
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// Why a move text (an agent's `output.txt`, a typed human move, a recorded
+/// move) was rejected. The referee scores the two differently.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// The text does not have the format of a move.
+    Malformed(String),
+    /// Well-formed, but not a legal move in this position.
+    Illegal(String),
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::Malformed(m) => write!(f, "malformed move: {m}"),
+            MoveError::Illegal(m) => write!(f, "illegal move: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+/// A parsed `input.txt`: the position (with the agent to move), the mode and
+/// the remaining CPU seconds.
+#[derive(Clone, Debug)]
+pub struct Input<G> {
+    /// The position; its side to move is the agent.
+    pub state: G,
+    /// SINGLE or GAME.
+    pub mode: Mode,
+    /// Remaining CPU seconds (strictly positive).
+    pub remaining: f64,
+}
+
+/// Options for generating a start position (referee `--rows`, `--size`, ...).
+/// A game uses the fields that mean something to it and ignores the rest.
+#[derive(Clone, Debug)]
+pub struct GenOptions {
+    /// Board rows (Hinger, Connect Square).
+    pub rows: Option<usize>,
+    /// Board columns (Hinger, Connect Square).
+    pub cols: Option<usize>,
+    /// Square board size (Fifteen: 4 or 6; Hashi: n).
+    pub size: Option<usize>,
+    /// Fill density in 0..=1 (Hinger).
+    pub density: Option<f64>,
+    /// Seed for generated boards.
+    pub seed: u64,
+    /// The seat that moves first.
+    pub first: Player,
+}
+
+impl Default for GenOptions {
+    fn default() -> Self {
+        GenOptions { rows: None, cols: None, size: None, density: None, seed: 1, first: Player::One }
+    }
+}
+
+/// A game as the file protocol and the referee see it. Implemented once per
+/// game, next to its rules.
+pub trait FileGame: Game + Sized {
+    /// Lower-case name used on command lines (`halma`, `hinger`, ...).
+    const NAME: &'static str;
+
+    /// Parses a whole `input.txt` of this game.
+    fn parse_input(text: &str) -> Result<Input<Self>, ParseError>;
+
+    /// Writes the `input.txt` an agent playing the side to move should get.
+    fn write_input(&self, mode: Mode, remaining: f64) -> String;
+
+    /// The `output.txt` text for a legal move of the side to move (with the
+    /// final newline).
+    fn format_move(&self, mv: Self::Move) -> String;
+
+    /// Parses and judges a move text (an `output.txt`, a typed move) for the
+    /// side to move.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError>;
+
+    /// The seat to move.
+    fn to_move(&self) -> Player;
+
+    /// Seat names as the format writes them, e.g. `["BLACK", "WHITE"]`.
+    fn player_names() -> [&'static str; 2];
+
+    /// `None` while the game goes on; `Some(Some(p))` when `p` has won;
+    /// `Some(None)` for a draw or an end to be settled by the referee (e.g.
+    /// Halma with no legal move).
+    fn result(&self) -> Option<Option<Player>>;
+
+    /// The board drawn for a person (multi-line, no trailing blank line).
+    fn render(&self) -> String;
+
+    /// Expected number of moves the side to move still has to make in this
+    /// game, used to share out the remaining time in GAME mode.
+    fn moves_left_estimate(&self) -> f64;
+
+    /// A start position for the referee.
+    fn generate(opts: &GenOptions) -> Result<Self, String>;
+
+    /// A game-specific choice that replaces the generic strategy when it
+    /// applies: an exact solver that fits the budget, a brief's exact
+    /// greedy player. `budget` is in CPU seconds from now. Default: none.
+    fn special_move(&self, _strategy: Strategy, _budget: Budget) -> Option<Self::Move> {
+        None
+    }
+
+    /// Score given, in search, to re-entering a position the game has
+    /// already been through, from the view of the side to move there (so a
+    /// positive value discourages the mover from going back). Only games
+    /// whose positions can repeat (Halma) need it.
+    const REPEAT_SCORE: i32 = 0;
+}
+
+/// Writes `contents` to `dir/name` through a temporary file and a rename, so
+/// a reader (or a kill) never sees a half-written file.
+pub fn write_atomic(dir: &Path, name: &str, contents: &str) -> std::io::Result<()> {
+    let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
+    {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(contents.as_bytes())?;
+        // No fsync: the reader is on the same machine and the rename is
+        // atomic for it; an fsync would cost milliseconds of a 0.01 s budget.
+    }
+    std::fs::rename(&tmp, dir.join(name))
+}
+
+/// Which game an `input.txt` holds, from its first meaningful line (SPEC §1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameKind {
+    /// Line 1 is SINGLE or GAME.
+    Halma,
+    /// `HINGER`
+    Hinger,
+    /// `CONNECTSQUARE`
+    ConnectSquare,
+    /// `FIFTEEN`
+    Fifteen,
+    /// `HASHI`
+    Hashi,
+}
+
+impl GameKind {
+    /// All games, in documentation order.
+    pub const ALL: [GameKind; 5] =
+        [GameKind::Halma, GameKind::Hinger, GameKind::ConnectSquare, GameKind::Fifteen, GameKind::Hashi];
+
+    /// Command-line name.
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::Halma => "halma",
+            GameKind::Hinger => "hinger",
+            GameKind::ConnectSquare => "connectsquare",
+            GameKind::Fifteen => "fifteen",
+            GameKind::Hashi => "hashi",
+        }
+    }
+
+    /// Parses a command-line name.
+    pub fn from_name(s: &str) -> Option<GameKind> {
+        GameKind::ALL.into_iter().find(|k| k.name() == s.to_ascii_lowercase())
+    }
+
+    /// Detects the game of an `input.txt`.
+    pub fn detect(text: &str) -> Result<GameKind, ParseError> {
+        let mut lines = Lines::new(text);
+        let first = lines.next_line("SINGLE, GAME or a game tag (HINGER, CONNECTSQUARE, FIFTEEN, HASHI)")?;
+        match first.text {
+            "SINGLE" | "GAME" => Ok(GameKind::Halma),
+            "HINGER" => Ok(GameKind::Hinger),
+            "CONNECTSQUARE" => Ok(GameKind::ConnectSquare),
+            "FIFTEEN" => Ok(GameKind::Fifteen),
+            "HASHI" => Ok(GameKind::Hashi),
+            other => Err(ParseError::at(
+                first.number,
+                format!(
+                    "expected SINGLE, GAME or a game tag (HINGER, CONNECTSQUARE, FIFTEEN, HASHI), found {other:?}"
+                ),
+            )),
+        }
+    }
+}
+
+/// The common header of the tagged games (SPEC §1): tag, mode, side token,
+/// remaining seconds.
+#[derive(Clone, Debug)]
+pub struct Header<'a> {
+    /// SINGLE or GAME.
+    pub mode: Mode,
+    /// The side-to-move token as written (e.g. `1`, `R`), with its line number.
+    pub side: Line<'a>,
+    /// Remaining CPU seconds, validated strictly positive and finite.
+    pub remaining: f64,
+}
+
+/// Reads the tag line (which must equal `tag`), the mode, the side token and
+/// the time from `lines`.
+pub fn parse_header<'a>(lines: &mut Lines<'a>, tag: &str) -> Result<Header<'a>, ParseError> {
+    let t = lines.next_line(tag)?;
+    if t.text != tag {
+        return Err(ParseError::at(t.number, format!("expected the game tag {tag}, found {:?}", t.text)));
+    }
+    let mode = parse_mode(lines)?;
+    let side = lines.next_line("the side to move")?;
+    let remaining = parse_time(lines)?;
+    Ok(Header { mode, side, remaining })
+}
+
+/// Reads a `SINGLE`/`GAME` line.
+pub fn parse_mode(lines: &mut Lines<'_>) -> Result<Mode, ParseError> {
+    let l = lines.next_line("SINGLE or GAME")?;
+    Mode::parse(l.text)
+        .ok_or_else(|| ParseError::at(l.number, format!("expected SINGLE or GAME, found {:?}", l.text)))
+}
+
+/// Reads the remaining-time line: a strictly positive, finite number.
+pub fn parse_time(lines: &mut Lines<'_>) -> Result<f64, ParseError> {
+    let l = lines.next_line("the remaining time in seconds")?;
+    match l.text.parse::<f64>() {
+        Ok(t) if t.is_finite() && t > 0.0 => Ok(t),
+        Ok(_) => Err(ParseError::at(
+            l.number,
+            format!("expected a strictly positive remaining time in seconds, found {:?}", l.text),
+        )),
+        Err(_) => Err(ParseError::at(
+            l.number,
+            format!("expected the remaining time in seconds (a number such as 100.0), found {:?}", l.text),
+        )),
+    }
+}
+
+/// Formats a remaining time the way the contest writes it (at least one decimal).
+pub fn format_time(t: f64) -> String {
+    let s = format!("{t:.3}");
+    // Keep "100.0" rather than "100.000" for readability, but never lose precision.
+    let trimmed = s.trim_end_matches('0');
+    if trimmed.ends_with('.') {
+        format!("{trimmed}0")
+    } else {
+        trimmed.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detects_games_and_rejects_unknown_tags() {
+        assert_eq!(GameKind::detect("\n\nSINGLE\r\n").unwrap(), GameKind::Halma);
+        assert_eq!(GameKind::detect("HASHI  \n").unwrap(), GameKind::Hashi);
+        let e = GameKind::detect("\nCHESS\n").unwrap_err();
+        assert_eq!(e.line, 2);
+        assert!(e.message.contains("CHESS"));
+        assert_eq!(GameKind::detect("").unwrap_err().line, 0);
+    }
+
+    #[test]
+    fn header_validates_time() {
+        let mut l = Lines::new("HINGER\nGAME\n1\n-3\n");
+        let e = parse_header(&mut l, "HINGER").unwrap_err();
+        assert_eq!(e.line, 4);
+        let mut l = Lines::new("HINGER\nGAME\n1\nabc\n");
+        assert!(parse_header(&mut l, "HINGER").unwrap_err().message.contains("abc"));
+        let mut l = Lines::new("HINGER\r\nSINGLE \r\n\r\n2\n30.5\n");
+        let h = parse_header(&mut l, "HINGER").unwrap();
+        assert_eq!(h.mode, Mode::Single);
+        assert_eq!(h.side.text, "2");
+        assert_eq!(h.remaining, 30.5);
+    }
+
+    #[test]
+    fn time_format_round_trips() {
+        for t in [100.0, 0.01, 12.3456, 0.001] {
+            let s = format_time(t);
+            assert!((s.parse::<f64>().unwrap() - t).abs() < 1e-3, "{t} -> {s}");
+        }
+        assert_eq!(format_time(100.0), "100.0");
+    }
+
+    #[test]
+    fn atomic_write_replaces_file() {
+        let dir = std::env::temp_dir().join(format!("agent-atomic-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        write_atomic(&dir, "output.txt", "E 1,1 2,2\n").unwrap();
+        write_atomic(&dir, "output.txt", "E 3,3 4,4\n").unwrap();
+        assert_eq!(std::fs::read_to_string(dir.join("output.txt")).unwrap(), "E 3,3 4,4\n");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,402 @@
+//! Iterative-deepening negamax alpha-beta with principal-variation search,
+//! a transposition table, TT-move-first ordering, killers and history, and a
+//! CPU-time check every few thousand nodes.
+
+use super::tt::{from_tt, to_tt, Bound, Tt};
+use super::{outcome_score, Game, Limits, SearchInfo, WIN, WIN_THRESHOLD};
+use crate::clock::CpuTimer;
+use fxhash::FxHashSet;
+
+/// Nodes between two looks at the CPU clock.
+const CHECK_EVERY: u64 = 1024;
+const MAX_PLY: usize = 128;
+
+/// Result of a finished search.
+#[derive(Clone, Debug)]
+pub struct SearchResult<M> {
+    /// Best move (None only if the root has no legal move).
+    pub best: Option<M>,
+    /// Score from the root side's view.
+    pub score: i32,
+    /// Deepest completed iteration.
+    pub depth: u32,
+    /// Nodes visited.
+    pub nodes: u64,
+    /// CPU seconds spent.
+    pub seconds: f64,
+    /// Principal variation.
+    pub pv: Vec<M>,
+}
+
+/// The searcher: owns the transposition table and ordering tables, so that
+/// consecutive searches (e.g. in a bench) can reuse them.
+pub struct Searcher<G: Game> {
+    tt: Tt<G::Move>,
+    history: Vec<i32>,
+    killers: Vec<[Option<G::Move>; 2]>,
+    bufs: Vec<Vec<G::Move>>,
+    scored: Vec<Vec<(i32, G::Move)>>,
+    pv: Vec<Vec<G::Move>>,
+    nodes: u64,
+    stopped: bool,
+    timer: CpuTimer,
+    limits: Limits,
+    avoid: FxHashSet<u64>,
+    avoid_score: i32,
+}
+
+impl<G: Game> Searcher<G> {
+    /// A searcher with a transposition table of about `tt_bytes` bytes.
+    pub fn new(tt_bytes: usize) -> Self {
+        Searcher {
+            tt: Tt::with_bytes(tt_bytes),
+            history: vec![0; G::HISTORY_SIZE.max(1)],
+            killers: vec![[None, None]; MAX_PLY + 1],
+            bufs: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            scored: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(16)).collect(),
+            nodes: 0,
+            stopped: false,
+            timer: CpuTimer::start(),
+            limits: Limits::depth(1),
+            avoid: FxHashSet::default(),
+            avoid_score: 0,
+        }
+    }
+
+    /// Positions (by hash) that the game has already been through: reaching
+    /// one again inside the search scores `score` (from the view of the side
+    /// to move there), so the agent does not walk in circles.
+    pub fn set_avoid(&mut self, seen: FxHashSet<u64>, score: i32) {
+        self.avoid = seen;
+        self.avoid_score = score;
+    }
+
+    /// Searches `root` within `limits`, calling `on_best` whenever the best
+    /// root move is (re)established. Returns the best move of the deepest
+    /// iteration that proved something.
+    pub fn search(
+        &mut self,
+        root: &G,
+        limits: Limits,
+        mut on_best: impl FnMut(&SearchInfo<G::Move>),
+    ) -> SearchResult<G::Move> {
+        self.timer = CpuTimer::start();
+        self.limits = limits;
+        self.nodes = 0;
+        self.stopped = false;
+        self.tt.new_search();
+        for h in self.history.iter_mut() {
+            *h /= 8;
+        }
+        for k in self.killers.iter_mut() {
+            *k = [None, None];
+        }
+
+        let mut root_moves: Vec<G::Move> = Vec::new();
+        if root.outcome().is_none() {
+            root.legal_moves(&mut root_moves);
+        }
+        let mut result = SearchResult {
+            best: root_moves.first().copied(),
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            seconds: 0.0,
+            pv: root_moves.first().copied().into_iter().collect(),
+        };
+        if root_moves.is_empty() {
+            return result;
+        }
+        // Static order for the first iteration: hints, best first.
+        root_moves.sort_by_key(|&m| std::cmp::Reverse(root.order_hint(m)));
+        result.best = Some(root_moves[0]);
+        result.pv = vec![root_moves[0]];
+
+        let max_depth = limits.max_depth.clamp(1, MAX_PLY as u32 - 1);
+        let mut prev_score = 0i32;
+        for depth in 1..=max_depth {
+            let (iter_best, complete) = self.root_iteration(root, &mut root_moves, depth, prev_score);
+            if let Some((mv, score, pv)) = iter_best {
+                result.best = Some(mv);
+                result.score = score;
+                result.pv = pv;
+                if complete {
+                    result.depth = depth;
+                }
+                prev_score = score;
+                on_best(&SearchInfo {
+                    best: mv,
+                    score,
+                    depth,
+                    nodes: self.nodes,
+                    seconds: self.timer.elapsed(),
+                    pv: result.pv.clone(),
+                    partial: !complete,
+                });
+            }
+            if !complete || self.stopped {
+                break;
+            }
+            if root_moves.len() == 1 && depth >= 2 && limits.soft.is_finite() {
+                break; // forced move under a clock: no point thinking
+            }
+            if result.score.abs() >= WIN_THRESHOLD && (WIN - result.score.abs()) as u32 <= depth {
+                break; // proven result within the horizon
+            }
+            if self.timer.elapsed() >= limits.soft {
+                break;
+            }
+        }
+        result.nodes = self.nodes;
+        result.seconds = self.timer.elapsed();
+        result
+    }
+
+    /// One root iteration with an aspiration-free PVS window. Returns the best
+    /// move proven in this iteration (None if even the first move did not
+    /// finish) and whether the iteration completed. Reorders `moves` so the
+    /// best comes first next time.
+    fn root_iteration(
+        &mut self,
+        root: &G,
+        moves: &mut [G::Move],
+        depth: u32,
+        _prev: i32,
+    ) -> (Option<(G::Move, i32, Vec<G::Move>)>, bool) {
+        let mut alpha = -WIN - 1;
+        let beta = WIN + 1;
+        let mut best: Option<(G::Move, i32, Vec<G::Move>)> = None;
+        let mut best_idx = 0;
+        for i in 0..moves.len() {
+            let mv = moves[i];
+            let mut child = root.clone();
+            child.play(mv);
+            let score = if i == 0 {
+                -self.negamax(&child, depth - 1, -beta, -alpha, 1)
+            } else {
+                let s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1);
+                if s > alpha && !self.stopped {
+                    -self.negamax(&child, depth - 1, -beta, -alpha, 1)
+                } else {
+                    s
+                }
+            };
+            if self.stopped {
+                return (best, false);
+            }
+            if score > alpha {
+                alpha = score;
+                best_idx = i;
+                let mut pv = Vec::with_capacity(self.pv[1].len() + 1);
+                pv.push(mv);
+                pv.extend_from_slice(&self.pv[1]);
+                best = Some((mv, score, pv));
+            }
+        }
+        // Best move to the front, the rest keep their relative order.
+        moves[..=best_idx].rotate_right(1);
+        (best, true)
+    }
+
+    #[inline]
+    fn check_time(&mut self) {
+        if self.nodes % CHECK_EVERY == 0 {
+            if self.timer.elapsed() >= self.limits.hard {
+                self.stopped = true;
+            }
+            if let Some(n) = self.limits.max_nodes {
+                if self.nodes >= n {
+                    self.stopped = true;
+                }
+            }
+        }
+    }
+
+    fn negamax(&mut self, pos: &G, depth: u32, mut alpha: i32, beta: i32, ply: u32) -> i32 {
+        self.nodes += 1;
+        self.check_time();
+        self.pv[ply as usize].clear();
+        if self.stopped {
+            return 0;
+        }
+        if let Some(o) = pos.outcome() {
+            return outcome_score(o, ply);
+        }
+        let key = pos.hash();
+        if !self.avoid.is_empty() && self.avoid.contains(&key) {
+            return self.avoid_score;
+        }
+        if depth == 0 || ply as usize >= MAX_PLY - 1 {
+            return pos.evaluate();
+        }
+
+        let alpha_orig = alpha;
+        let mut tt_move = None;
+        if let Some(e) = self.tt.probe(key) {
+            tt_move = e.mv;
+            if e.depth as i32 >= depth as i32 {
+                let s = from_tt(e.score, ply);
+                match e.bound {
+                    Bound::Exact => return s,
+                    Bound::Lower if s >= beta => return s,
+                    Bound::Upper if s <= alpha => return s,
+                    _ => {}
+                }
+            }
+        }
+
+        let p = ply as usize;
+        let mut buf = std::mem::take(&mut self.bufs[p]);
+        buf.clear();
+        pos.legal_moves(&mut buf);
+        if buf.is_empty() {
+            self.bufs[p] = buf;
+            return 0;
+        }
+        let mut scored = std::mem::take(&mut self.scored[p]);
+        scored.clear();
+        let killers = self.killers[p];
+        for &m in &buf {
+            let s = if Some(m) == tt_move {
+                i32::MAX
+            } else if Some(m) == killers[0] {
+                i32::MAX - 2
+            } else if Some(m) == killers[1] {
+                i32::MAX - 3
+            } else {
+                let h = self.history[pos.history_key(m) % self.history.len()];
+                h.saturating_add(pos.order_hint(m))
+            };
+            scored.push((s, m));
+        }
+        self.bufs[p] = buf;
+
+        let mut best_score = -WIN - 1;
+        let mut best_move = None;
+        let n = scored.len();
+        for i in 0..n {
+            // Selection sort step: cut-offs usually come early.
+            let mut j = i;
+            for k in i + 1..n {
+                if scored[k].0 > scored[j].0 {
+                    j = k;
+                }
+            }
+            scored.swap(i, j);
+            let mv = scored[i].1;
+            let mut child = pos.clone();
+            child.play(mv);
+            let score = if i == 0 {
+                -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
+            } else {
+                let s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                if s > alpha && s < beta && !self.stopped {
+                    -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
+                } else {
+                    s
+                }
+            };
+            if self.stopped {
+                self.scored[p] = scored;
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                best_move = Some(mv);
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(p + 1);
+                    head[p].clear();
+                    head[p].push(mv);
+                    head[p].extend_from_slice(&tail[0]);
+                    if score >= beta {
+                        if Some(mv) != tt_move {
+                            if killers[0] != Some(mv) {
+                                self.killers[p] = [Some(mv), killers[0]];
+                            }
+                            let slot = pos.history_key(mv) % self.history.len();
+                            let h = &mut self.history[slot];
+                            *h = (*h + (depth * depth) as i32).min(1 << 24);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.scored[p] = scored;
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > alpha_orig {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, best_move, to_tt(best_score, ply), depth as i16, bound);
+        best_score
+    }
+}
+
+/// Convenience: one search with a fresh table of `tt_bytes`.
+pub fn search<G: Game>(root: &G, limits: Limits, tt_bytes: usize) -> SearchResult<G::Move> {
+    Searcher::<G>::new(tt_bytes).search(root, limits, |_| {})
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::search::testgames::Nim;
+    use crate::search::minimax;
+
+    #[test]
+    fn finds_winning_nim_move() {
+        // Take-1-2-or-3 Nim: the mover wins iff pile % 4 != 0, by leaving a multiple of 4.
+        for pile in 1..=21u32 {
+            let r = search(&Nim::new(pile), Limits::depth(30), 1 << 16);
+            if pile % 4 == 0 {
+                assert!(r.score <= -WIN_THRESHOLD, "pile {pile}: {r:?}");
+            } else {
+                assert!(r.score >= WIN_THRESHOLD, "pile {pile}: {r:?}");
+                assert_eq!((pile - r.best.unwrap()) % 4, 0, "pile {pile}");
+            }
+        }
+    }
+
+    #[test]
+    fn agrees_with_plain_minimax_on_random_trees() {
+        use crate::search::testgames::RandomTree;
+        for seed in 0..200u64 {
+            let g = RandomTree::new(seed);
+            for d in 1..=5 {
+                let ab = search(&g, Limits::depth(d), 1 << 16);
+                let mm = minimax::minimax_value(&g, d, &mut 0);
+                assert_eq!(ab.score, mm, "seed {seed} depth {d}");
+            }
+        }
+    }
+
+    #[test]
+    fn stops_on_hard_limit() {
+        use crate::search::testgames::RandomTree;
+        let g = RandomTree::new(7);
+        let t = CpuTimer::start();
+        let r = Searcher::new(1 << 16).search(&g, Limits::time(0.02, 0.05), |_| {});
+        assert!(t.elapsed() < 0.2, "took {}", t.elapsed());
+        assert!(r.best.is_some());
+    }
+
+    #[test]
+    fn avoid_set_scores_seen_positions() {
+        // From pile 5 the only winning move takes 1 (leaving 4). If "pile 4,
+        // opponent to move" was already seen and scores 100 for the side to
+        // move there, the win is gone: the best is that move at -100.
+        let mut s = Searcher::<Nim>::new(1 << 12);
+        let mut seen = FxHashSet::default();
+        seen.insert(Nim::new(4).with_side_flipped().hash());
+        s.set_avoid(seen, 100);
+        let r = s.search(&Nim::new(5), Limits::depth(8), |_| {});
+        assert_eq!((r.best, r.score), (Some(1), -100));
+        let plain = search(&Nim::new(5), Limits::depth(8), 1 << 12);
+        assert!(plain.score >= WIN_THRESHOLD);
+    }
+}

@@ -1,0 +1,37 @@
+//! One-ply greedy play: the move whose resulting position evaluates best for
+//! the mover (an immediate win first). Ties go to the earliest generated move.
+
+use super::{Game, Outcome};
+
+/// The greedy choice, or None without legal moves.
+pub fn choose<G: Game>(pos: &G) -> Option<G::Move> {
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    let mut best: Option<(G::Move, i64)> = None;
+    for mv in moves {
+        let mut child = pos.clone();
+        child.play(mv);
+        let v: i64 = match child.outcome() {
+            Some(Outcome::Loss) => i64::MAX, // the opponent to move has lost: we won
+            Some(Outcome::Win) => i64::MIN,
+            Some(Outcome::Draw) => 0,
+            None => -(child.evaluate() as i64),
+        };
+        if best.map_or(true, |(_, b)| v > b) {
+            best = Some((mv, v));
+        }
+    }
+    best.map(|(m, _)| m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::testgames::Nim;
+
+    #[test]
+    fn takes_an_immediate_win() {
+        assert_eq!(choose(&Nim::new(3)), Some(3));
+        assert_eq!(choose(&Nim::new(0)), None);
+    }
+}

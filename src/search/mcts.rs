@@ -1,0 +1,165 @@
+//! Monte-Carlo tree search (UCT) with random playouts, for any [`Game`].
+//!
+//! Playouts longer than a cap are scored by the sign of the evaluation, so
+//! games without a natural end in reach (Halma) still get a signal.
+
+use super::{Game, Outcome};
+use crate::clock::CpuTimer;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+struct Node<M> {
+    mv: Option<M>,
+    parent: usize,
+    children: Vec<usize>,
+    untried: Vec<M>,
+    visits: u32,
+    /// Sum of rewards from the view of the player who made `mv`.
+    reward: f64,
+}
+
+/// Options for [`search`].
+#[derive(Clone, Copy, Debug)]
+pub struct MctsOptions {
+    /// CPU seconds to spend.
+    pub seconds: f64,
+    /// Iteration cap (for tests).
+    pub max_iterations: u64,
+    /// Playout length before falling back to the evaluation.
+    pub playout_cap: u32,
+    /// Exploration constant.
+    pub c: f64,
+    /// RNG seed.
+    pub seed: u64,
+}
+
+impl Default for MctsOptions {
+    fn default() -> Self {
+        MctsOptions { seconds: 1.0, max_iterations: u64::MAX, playout_cap: 200, c: 1.4, seed: 0x5eed }
+    }
+}
+
+/// Returns the most visited root move and the number of iterations run.
+pub fn search<G: Game>(root: &G, opts: MctsOptions) -> (Option<G::Move>, u64) {
+    let timer = CpuTimer::start();
+    let mut rng = SmallRng::seed_from_u64(opts.seed);
+    let mut root_moves = Vec::new();
+    if root.outcome().is_none() {
+        root.legal_moves(&mut root_moves);
+    }
+    if root_moves.len() <= 1 {
+        return (root_moves.first().copied(), 0);
+    }
+    let mut nodes: Vec<Node<G::Move>> =
+        vec![Node { mv: None, parent: usize::MAX, children: Vec::new(), untried: root_moves, visits: 0, reward: 0.0 }];
+    let mut buf = Vec::new();
+    let mut iterations = 0u64;
+    while iterations < opts.max_iterations {
+        if iterations % 64 == 0 && timer.elapsed() >= opts.seconds {
+            break;
+        }
+        iterations += 1;
+        // Selection.
+        let mut state = root.clone();
+        let mut n = 0usize;
+        while nodes[n].untried.is_empty() && !nodes[n].children.is_empty() {
+            let ln = (nodes[n].visits.max(1) as f64).ln();
+            let mut best = nodes[n].children[0];
+            let mut best_v = f64::MIN;
+            for &c in &nodes[n].children {
+                let cn = &nodes[c];
+                let v = if cn.visits == 0 {
+                    f64::MAX
+                } else {
+                    cn.reward / cn.visits as f64 + opts.c * (ln / cn.visits as f64).sqrt()
+                };
+                if v > best_v {
+                    best_v = v;
+                    best = c;
+                }
+            }
+            n = best;
+            state.play(nodes[n].mv.expect("non-root node has a move"));
+        }
+        // Expansion.
+        if !nodes[n].untried.is_empty() {
+            let i = rng.gen_range(0..nodes[n].untried.len());
+            let mv = nodes[n].untried.swap_remove(i);
+            state.play(mv);
+            let mut untried = Vec::new();
+            if state.outcome().is_none() {
+                state.legal_moves(&mut untried);
+            }
+            nodes.push(Node { mv: Some(mv), parent: n, children: Vec::new(), untried, visits: 0, reward: 0.0 });
+            let c = nodes.len() - 1;
+            nodes[n].children.push(c);
+            n = c;
+        }
+        // Playout: reward for the side to move at the leaf.
+        let mut sim = state;
+        let mut sign = 1.0;
+        let mut reward = None;
+        for _ in 0..opts.playout_cap {
+            match sim.outcome() {
+                Some(o) => {
+                    reward = Some(sign * outcome_reward(o));
+                    break;
+                }
+                None => {
+                    buf.clear();
+                    sim.legal_moves(&mut buf);
+                    if buf.is_empty() {
+                        reward = Some(0.0);
+                        break;
+                    }
+                    sim.play(buf[rng.gen_range(0..buf.len())]);
+                    sign = -sign;
+                }
+            }
+        }
+        let leaf_reward = reward.unwrap_or_else(|| {
+            if let Some(o) = sim.outcome() {
+                sign * outcome_reward(o)
+            } else {
+                sign * (sim.evaluate() as f64 / 200.0).tanh()
+            }
+        });
+        // Backpropagation: a node's reward is from the view of the player who moved into it,
+        // i.e. the opponent of the side to move at that node.
+        let mut r = -leaf_reward;
+        let mut k = n;
+        loop {
+            nodes[k].visits += 1;
+            nodes[k].reward += r;
+            if nodes[k].parent == usize::MAX {
+                break;
+            }
+            k = nodes[k].parent;
+            r = -r;
+        }
+    }
+    let best = nodes[0].children.iter().max_by_key(|&&c| nodes[c].visits).and_then(|&c| nodes[c].mv);
+    (best, iterations)
+}
+
+fn outcome_reward(o: Outcome) -> f64 {
+    match o {
+        Outcome::Win => 1.0,
+        Outcome::Loss => -1.0,
+        Outcome::Draw => 0.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::testgames::Nim;
+
+    #[test]
+    fn finds_nim_win_with_enough_iterations() {
+        let opts = MctsOptions { seconds: 5.0, max_iterations: 20_000, ..Default::default() };
+        let (mv, it) = search(&Nim::new(7), opts);
+        assert_eq!(mv, Some(3));
+        assert!(it > 0);
+    }
+}

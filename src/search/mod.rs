@@ -1,0 +1,153 @@
+//! The game-independent search core.
+//!
+//! Every game plugs in through [`Game`]: a cheap-to-clone state (copy-make),
+//! legal moves into a caller-owned buffer, an outcome, a hash and an
+//! evaluation from the side to move. Nothing in this module knows any game.
+
+pub mod alphabeta;
+pub mod greedy;
+pub mod mcts;
+pub mod minimax;
+pub mod tt;
+
+use std::fmt::Debug;
+
+/// Final result of a finished game, seen from the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The side to move has won (rare: most games are won by the mover).
+    Win,
+    /// The side to move has lost (typically: the previous mover won).
+    Loss,
+    /// Nobody won.
+    Draw,
+}
+
+/// Score of a won position at the root; mate-distance scores count down from it.
+pub const WIN: i32 = 1_000_000;
+/// Anything at or beyond this magnitude is a proven win or loss.
+pub const WIN_THRESHOLD: i32 = WIN - 10_000;
+
+/// A two-player, zero-sum, perfect-information game as the search sees it.
+///
+/// States are copied, not unmade: `play` mutates a clone. Implementations keep
+/// the state small and heap-free so that a clone is a memcpy.
+pub trait Game: Clone + Send + Sync + 'static {
+    /// A move. Small and `Copy`; it is stored in the transposition table.
+    type Move: Copy + Eq + Debug + Send + Sync + 'static;
+
+    /// Number of slots in the history table; `history_key` maps into `0..HISTORY_SIZE`.
+    const HISTORY_SIZE: usize = 1;
+
+    /// Appends the legal moves of the side to move to `out` (which the caller
+    /// has cleared). Must not allocate beyond `out`'s growth.
+    fn legal_moves(&self, out: &mut Vec<Self::Move>);
+
+    /// Plays a legal move for the side to move; the other side moves next.
+    fn play(&mut self, mv: Self::Move);
+
+    /// `Some` when the game is over (including "side to move has no legal
+    /// move", if the game's rules end it there).
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// A Zobrist-style hash of everything that matters for the future of the
+    /// game (position and side to move).
+    fn hash(&self) -> u64;
+
+    /// Heuristic value for the side to move; positive is good for it. Must
+    /// stay well inside `±WIN_THRESHOLD`.
+    fn evaluate(&self) -> i32;
+
+    /// The deliberately simple evaluation of the reference (minimax) agent.
+    fn reference_eval(&self) -> i32 {
+        self.evaluate()
+    }
+
+    /// History-table slot for a move (e.g. from*256+to). Default: one shared slot.
+    fn history_key(&self, _mv: Self::Move) -> usize {
+        0
+    }
+
+    /// Static ordering hint: moves with a higher hint are tried first after
+    /// the TT move and killers. Default: no preference.
+    fn order_hint(&self, _mv: Self::Move) -> i32 {
+        0
+    }
+}
+
+/// Terminal score for `outcome` at distance `ply` from the root, side-to-move view.
+#[inline]
+pub fn outcome_score(outcome: Outcome, ply: u32) -> i32 {
+    match outcome {
+        Outcome::Win => WIN - ply as i32,
+        Outcome::Loss => -WIN + ply as i32,
+        Outcome::Draw => 0,
+    }
+}
+
+/// What a search reports about its current best root move.
+#[derive(Clone, Debug)]
+pub struct SearchInfo<M> {
+    /// Best root move so far.
+    pub best: M,
+    /// Its score from the root side's view.
+    pub score: i32,
+    /// Completed (or partially completed, if `partial`) iteration depth.
+    pub depth: u32,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// CPU seconds since the search started.
+    pub seconds: f64,
+    /// The principal variation starting with `best`.
+    pub pv: Vec<M>,
+    /// True when the report comes from an iteration that was not finished.
+    pub partial: bool,
+}
+
+/// Stop conditions for a search, on the process CPU clock.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// CPU seconds (measured from the search's start) after which no new
+    /// iteration is started.
+    pub soft: f64,
+    /// CPU seconds after which the search aborts at once.
+    pub hard: f64,
+    /// Maximum iteration depth.
+    pub max_depth: u32,
+    /// Optional node cap (for reproducible benches and tests).
+    pub max_nodes: Option<u64>,
+}
+
+impl Limits {
+    /// A depth-only limit (no time limit): for tests and solvers.
+    pub fn depth(d: u32) -> Self {
+        Limits { soft: f64::INFINITY, hard: f64::INFINITY, max_depth: d, max_nodes: None }
+    }
+
+    /// Time limits with a generous depth cap.
+    pub fn time(soft: f64, hard: f64) -> Self {
+        Limits { soft, hard, max_depth: 128, max_nodes: None }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod testgames;
+
+/// A way of choosing a move, selectable with `agent --strategy`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strategy {
+    /// The default: iterative-deepening alpha-beta under the time budget
+    /// (games may substitute an exact solver where it fits).
+    Best,
+    /// Fixed-depth alpha-beta (`--depth`, default 4), still stopped by time.
+    AlphaBeta(u32),
+    /// The reference agent: plain full-width minimax to `--depth` (default
+    /// 2), shallower when time is short.
+    Minimax(u32),
+    /// One-ply greedy on the game's evaluation (Connect Square: the brief's).
+    Greedy,
+    /// Monte-Carlo tree search for the budget.
+    Mcts,
+    /// A uniformly random legal move (a baseline for strength tests).
+    Random,
+}

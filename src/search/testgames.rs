@@ -1,0 +1,87 @@
+//! Tiny games for testing the search core against known answers.
+
+use super::{Game, Outcome};
+
+/// Take 1, 2 or 3 from a pile; taking the last counter wins.
+#[derive(Clone, Copy, Debug)]
+pub struct Nim {
+    pile: u32,
+    side: u8,
+}
+
+impl Nim {
+    pub fn new(pile: u32) -> Self {
+        Nim { pile, side: 0 }
+    }
+    pub fn with_side_flipped(mut self) -> Self {
+        self.side ^= 1;
+        self
+    }
+}
+
+impl Game for Nim {
+    type Move = u32;
+    fn legal_moves(&self, out: &mut Vec<u32>) {
+        out.extend(1..=self.pile.min(3));
+    }
+    fn play(&mut self, mv: u32) {
+        self.pile -= mv;
+        self.side ^= 1;
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        (self.pile == 0).then_some(Outcome::Loss)
+    }
+    fn hash(&self) -> u64 {
+        (self.pile as u64) << 1 | self.side as u64
+    }
+    fn evaluate(&self) -> i32 {
+        0
+    }
+}
+
+/// A pseudo-random tree: 1-5 children per node, leaves valued by a hash.
+#[derive(Clone, Copy, Debug)]
+pub struct RandomTree {
+    id: u64,
+    depth: u32,
+}
+
+fn mix(mut x: u64) -> u64 {
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51afd7ed558ccd);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xc4ceb9fe1a85ec53);
+    x ^ (x >> 33)
+}
+
+impl RandomTree {
+    pub fn new(seed: u64) -> Self {
+        RandomTree { id: mix(seed + 1), depth: 0 }
+    }
+}
+
+impl Game for RandomTree {
+    type Move = u8;
+    fn legal_moves(&self, out: &mut Vec<u8>) {
+        let n = 1 + (mix(self.id ^ 0xabc) % 5) as u8;
+        out.extend(0..n);
+    }
+    fn play(&mut self, mv: u8) {
+        self.id = mix(self.id.wrapping_mul(31).wrapping_add(mv as u64 + 1));
+        self.depth += 1;
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        // Some nodes end the game, to exercise terminal scores.
+        match mix(self.id ^ 0x77) % 23 {
+            0 if self.depth > 0 => Some(Outcome::Loss),
+            1 if self.depth > 0 => Some(Outcome::Draw),
+            _ => None,
+        }
+    }
+    fn hash(&self) -> u64 {
+        self.id
+    }
+    fn evaluate(&self) -> i32 {
+        (mix(self.id ^ 0x1234) % 2001) as i32 - 1000
+    }
+}
