@@ -177,6 +177,12 @@ pub trait FileGame: Game + Sized {
     /// final newline).
     fn format_move(&self, mv: Self::Move) -> String;
 
+    /// A move as shown to a person (e.g. Fifteen's `(Row, Column, Card
+    /// Number)`). Default: the output text on one line.
+    fn describe_move(&self, mv: Self::Move) -> String {
+        self.format_move(mv).trim_end().replace('\n', " | ")
+    }
+
     /// Parses and judges a move text (an `output.txt`, a typed move) for the
     /// side to move.
     fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError>;
