@@ -95,6 +95,9 @@ enum HalmaCommand {
         /// Plies after which the game is settled by remaining time.
         #[arg(long, default_value_t = 1000)]
         max_plies: u32,
+        /// Write every position of every game as an input.txt into this directory.
+        #[arg(long)]
+        record: Option<PathBuf>,
     },
 }
 
@@ -125,9 +128,9 @@ fn main() -> ExitCode {
         Some(Command::Calibrate) => halma::calibrate(&cli.dir).map(|s| println!("{s}")),
         Some(Command::Perft { file, depth, simple }) => halma::perft_command(&file, depth, simple).map(|s| println!("{s}")),
         Some(Command::Bench { samples, seconds }) => halma::bench(&samples, seconds).map(|s| print!("{s}")),
-        Some(Command::Halma { cmd: HalmaCommand::Duel { a, b, b_depth, games, seconds, max_plies } }) => {
+        Some(Command::Halma { cmd: HalmaCommand::Duel { a, b, b_depth, games, seconds, max_plies, record } }) => {
             let (a, b) = (to_strategy(a, cli.depth), to_strategy(b, Some(b_depth)));
-            print!("{}", halma::duel_command(a, b, games, seconds, max_plies));
+            print!("{}", halma::duel_command(a, b, games, seconds, max_plies, record.as_deref()));
             Ok(())
         }
     };
