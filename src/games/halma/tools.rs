@@ -22,12 +22,12 @@ fn perft_rec(pos: &Halma, depth: u32, bufs: &mut [Vec<HMove>]) -> u64 {
     if depth == 0 || pos.has_won(1 - pos.side()) {
         return 1;
     }
+    if depth == 1 {
+        return pos.count_moves();
+    }
     let (head, rest) = bufs.split_first_mut().expect("a buffer per ply");
     head.clear();
     pos.moves(Reading::Narrow, head);
-    if depth == 1 {
-        return head.len() as u64;
-    }
     let mut n = 0;
     for &m in head.iter() {
         let mut c = *pos;
