@@ -75,6 +75,13 @@ enum Command {
 
 #[derive(Subcommand, Debug)]
 enum HalmaCommand {
+    /// Judge an output.txt against the position of an input.txt, as the referee does.
+    Check {
+        /// The input.txt.
+        input: PathBuf,
+        /// The output.txt.
+        output: PathBuf,
+    },
     /// Full timed games in-process: strategy A against strategy B, colours alternating.
     Duel {
         /// Strategy A (best, alphabeta, minimax).
@@ -128,6 +135,9 @@ fn main() -> ExitCode {
         Some(Command::Calibrate) => halma::calibrate(&cli.dir).map(|s| println!("{s}")),
         Some(Command::Perft { file, depth, simple }) => halma::perft_command(&file, depth, simple).map(|s| println!("{s}")),
         Some(Command::Bench { samples, seconds }) => halma::bench(&samples, seconds).map(|s| print!("{s}")),
+        Some(Command::Halma { cmd: HalmaCommand::Check { input, output } }) => {
+            halma::check_command(&input, &output).map(|s| println!("{s}"))
+        }
         Some(Command::Halma { cmd: HalmaCommand::Duel { a, b, b_depth, games, seconds, max_plies, record } }) => {
             let (a, b) = (to_strategy(a, cli.depth), to_strategy(b, Some(b_depth)));
             print!("{}", halma::duel_command(a, b, games, seconds, max_plies, record.as_deref()));

@@ -243,3 +243,14 @@ pub fn duel_command(a: Strategy, b: Strategy, games: u32, seconds: f64, max_plie
     }
     format!("A {:?} vs B {:?}: A won {}, B won {}, draws {}\n", a, b, wins[0], wins[1], wins[2])
 }
+
+/// `agent halma check INPUT OUTPUT`: the referee's judgement of an
+/// `output.txt` for the position of an `input.txt`.
+pub fn check_command(input: &Path, output: &Path) -> Result<String, String> {
+    let pos = load(input)?;
+    let text = std::fs::read_to_string(output).map_err(|e| format!("cannot read {}: {e}", output.display()))?;
+    match pos.parse_move(&text) {
+        Ok(m) => Ok(format!("legal: {}", pos.describe_move(m))),
+        Err(e) => Err(e.to_string()),
+    }
+}
