@@ -46,6 +46,11 @@ enum StrategyArg {
 enum Command {
     /// Measure search speed and write calibration.txt for the time policy.
     Calibrate,
+    /// Connect Square tools (exact solver, solver-backed checks).
+    Connectsquare {
+        #[command(subcommand)]
+        cmd: agent::games::connectsquare::cli::Command,
+    },
 }
 
 fn main() -> ExitCode {
@@ -69,6 +74,7 @@ fn main() -> ExitCode {
             }).map_err(|e| e.to_string())
         }
         Some(Command::Calibrate) => Err("calibration needs a built-in game".to_string()),
+        Some(Command::Connectsquare { cmd }) => agent::games::connectsquare::cli::run(cmd),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
