@@ -71,6 +71,11 @@ enum Command {
         #[command(subcommand)]
         cmd: HalmaCommand,
     },
+    /// Connect Square tools (exact solver, solver-backed checks).
+    Connectsquare {
+        #[command(subcommand)]
+        cmd: agent::games::connectsquare::cli::Command,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -130,6 +135,7 @@ fn main() -> ExitCode {
             print!("{}", halma::duel_command(a, b, games, seconds, max_plies));
             Ok(())
         }
+        Some(Command::Connectsquare { cmd }) => agent::games::connectsquare::cli::run(cmd),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

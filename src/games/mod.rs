@@ -3,6 +3,7 @@
 //! [`crate::protocol::FileGame`] (for the file protocol and the referee).
 
 pub mod halma;
+pub mod connectsquare;
 
 use crate::driver::{AgentOptions, TurnError, TurnReport};
 use crate::protocol::GameKind;
@@ -23,6 +24,7 @@ macro_rules! with_game {
             // One arm per game, e.g.:
             // $crate::protocol::GameKind::Halma => { type $G = $crate::games::halma::Halma; $body }
             $crate::protocol::GameKind::Halma => { type $G = $crate::games::halma::Halma; $body }
+            $crate::protocol::GameKind::ConnectSquare => { type $G = $crate::games::connectsquare::ConnectSquare; $body }
             $k => $missing,
         }
     }};
