@@ -46,6 +46,21 @@ enum StrategyArg {
 enum Command {
     /// Measure search speed and write calibration.txt for the time policy.
     Calibrate,
+    /// Fifteen tools (the exact solver).
+    #[command(subcommand)]
+    Fifteen(FifteenCmd),
+}
+
+#[derive(Subcommand, Debug)]
+enum FifteenCmd {
+    /// Solve a FIFTEEN input file exactly: margin under perfect play, best move, CPU time.
+    Solve {
+        /// A FIFTEEN input.txt (4x4, or a 6x6 endgame).
+        file: PathBuf,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 256)]
+        tt_mb: usize,
+    },
 }
 
 fn main() -> ExitCode {
@@ -69,6 +84,9 @@ fn main() -> ExitCode {
             }).map_err(|e| e.to_string())
         }
         Some(Command::Calibrate) => Err("calibration needs a built-in game".to_string()),
+        Some(Command::Fifteen(FifteenCmd::Solve { file, tt_mb })) => {
+            agent::games::fifteen::cli::solve_file(&file, tt_mb).map(|s| print!("{s}"))
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

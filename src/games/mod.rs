@@ -5,6 +5,8 @@
 use crate::driver::{AgentOptions, TurnError, TurnReport};
 use crate::protocol::GameKind;
 
+pub mod fifteen;
+
 /// Runs `$body` with the type alias `$G` bound to the game type of `$kind`
 /// (a [`GameKind`]); a kind that is not built in evaluates `$missing` with
 /// `$k` bound to it. The one place that maps kinds to types: the driver and
@@ -20,6 +22,7 @@ macro_rules! with_game {
         match $kind {
             // One arm per game, e.g.:
             // $crate::protocol::GameKind::Halma => { type $G = $crate::games::halma::Halma; $body }
+            $crate::protocol::GameKind::Fifteen => { type $G = $crate::games::fifteen::Fifteen; $body }
             $k => $missing,
         }
     }};
