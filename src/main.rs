@@ -76,6 +76,9 @@ enum Command {
         #[command(subcommand)]
         cmd: agent::games::connectsquare::cli::Command,
     },
+    /// Fifteen tools (the exact solver).
+    #[command(subcommand)]
+    Fifteen(FifteenCmd),
 }
 
 #[derive(Subcommand, Debug)]
@@ -114,6 +117,18 @@ fn to_strategy(s: StrategyArg, depth: Option<u32>) -> Strategy {
     }
 }
 
+#[derive(Subcommand, Debug)]
+enum FifteenCmd {
+    /// Solve a FIFTEEN input file exactly: margin under perfect play, best move, CPU time.
+    Solve {
+        /// A FIFTEEN input.txt (4x4, or a 6x6 endgame).
+        file: PathBuf,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 256)]
+        tt_mb: usize,
+    },
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(if cli.verbose { "debug" } else { "warn" }))
@@ -136,6 +151,9 @@ fn main() -> ExitCode {
             Ok(())
         }
         Some(Command::Connectsquare { cmd }) => agent::games::connectsquare::cli::run(cmd),
+        Some(Command::Fifteen(FifteenCmd::Solve { file, tt_mb })) => {
+            agent::games::fifteen::cli::solve_file(&file, tt_mb).map(|s| print!("{s}"))
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

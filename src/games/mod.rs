@@ -4,9 +4,11 @@
 
 pub mod halma;
 pub mod connectsquare;
+pub mod fifteen;
 
 use crate::driver::{AgentOptions, TurnError, TurnReport};
 use crate::protocol::GameKind;
+
 
 /// Runs `$body` with the type alias `$G` bound to the game type of `$kind`
 /// (a [`GameKind`]); a kind that is not built in evaluates `$missing` with
@@ -25,6 +27,7 @@ macro_rules! with_game {
             // $crate::protocol::GameKind::Halma => { type $G = $crate::games::halma::Halma; $body }
             $crate::protocol::GameKind::Halma => { type $G = $crate::games::halma::Halma; $body }
             $crate::protocol::GameKind::ConnectSquare => { type $G = $crate::games::connectsquare::ConnectSquare; $body }
+            $crate::protocol::GameKind::Fifteen => { type $G = $crate::games::fifteen::Fifteen; $body }
             $k => $missing,
         }
     }};
