@@ -46,6 +46,9 @@ enum StrategyArg {
 enum Command {
     /// Measure search speed and write calibration.txt for the time policy.
     Calibrate,
+    /// Hashi tools: generated boards, in-process strength duels.
+    #[command(subcommand)]
+    Hashi(agent::games::hashi::cli::HashiCommand),
 }
 
 fn main() -> ExitCode {
@@ -68,6 +71,7 @@ fn main() -> ExitCode {
                 log::info!("wrote {:?} (depth {}, {} nodes, budget {:?})", r.output.trim_end(), r.depth, r.nodes, r.budget);
             }).map_err(|e| e.to_string())
         }
+        Some(Command::Hashi(c)) => agent::games::hashi::cli::run(c),
         Some(Command::Calibrate) => Err("calibration needs a built-in game".to_string()),
     };
     match result {

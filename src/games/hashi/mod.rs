@@ -9,6 +9,8 @@
 //! and vertical-bridge cells row by row, so the cells a new bridge would
 //! cross are a contiguous bit range in one 16-bit lane.
 
+pub mod cli;
+pub mod duel;
 mod eval;
 mod format;
 mod gen;
