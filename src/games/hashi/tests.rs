@@ -329,3 +329,33 @@ fn generated_boards_are_fair_and_reproducible() {
     assert!(Hashi::generate(&GenOptions { size: Some(2), ..Default::default() }).is_err());
     assert!(Hashi::generate(&GenOptions { size: Some(17), ..Default::default() }).is_err());
 }
+
+/// Every input file in `samples/hashi/` parses, and the agent writes a
+/// legal move for it (with a small share of the time).
+#[test]
+fn agent_writes_legal_moves_for_every_sample() {
+    use crate::driver::{turn, AgentOptions};
+    let samples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/hashi");
+    let dir = std::env::temp_dir().join(format!("hashi-samples-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut checked = 0;
+    let mut entries: Vec<_> = std::fs::read_dir(&samples).unwrap().map(|e| e.unwrap().path()).collect();
+    entries.sort();
+    for path in entries {
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) if t.trim_start().starts_with("HASHI") => t,
+            _ => continue,
+        };
+        let state = Hashi::parse_input(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display())).state;
+        for strategy in [crate::search::Strategy::Best, crate::search::Strategy::Minimax(2)] {
+            let opts = AgentOptions { dir: dir.clone(), strategy, time_scale: 0.02 };
+            let report = turn::<Hashi>(&text, &opts).unwrap();
+            let written = std::fs::read_to_string(dir.join("output.txt")).unwrap();
+            assert_eq!(written, report.output);
+            assert!(state.parse_move(&written).is_ok(), "{}: {written:?}", path.display());
+        }
+        checked += 1;
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(checked >= 4, "only {checked} samples found");
+}
