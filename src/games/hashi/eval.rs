@@ -70,3 +70,39 @@ pub fn order_hint(h: &Hashi, mv: HashiMove) -> i32 {
         HashiMove::Label(_, _) => 0,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::FileGame;
+
+    fn pos(text: &str) -> Hashi {
+        Hashi::parse_input(text).unwrap().state
+    }
+
+    #[test]
+    fn ready_points_go_to_the_mover_first() {
+        // The 1 at the top and the 3 below it (two bridges already) are each
+        // one bridge short; the 4 is too but has no free way left. The mover
+        // takes the 3, the opponent the 1.
+        let h = pos("HASHI\nGAME\n1\n9\n2 -2\n5\n1 . 2 . .\n. . . . .\n3 . . . 4\n. . . . .\n. . . . 1\n2\n2 0 2 4 2\n2 4 4 4 1\n");
+        assert_eq!(h.degree(h.topology().island_at(2, 0).unwrap()), 2);
+        let ready = ready_points(&h);
+        assert_eq!(ready, 300 * 9 / 10 - 100 * 7 / 10, "3 for the mover, 1 for the opponent");
+        assert_eq!(evaluate(&h), 400 + ready);
+        assert_eq!(reference(&h), 400);
+        // Player 2's view of the same board: its own score is -2.
+        let h2 = pos("HASHI\nGAME\n2\n9\n2 -2\n3\n1 . 1\n. . .\n. . .\n0\n");
+        assert_eq!(reference(&h2), -400);
+        assert_eq!(evaluate(&h2), -400 + 90 - 70);
+    }
+
+    #[test]
+    fn captures_are_ordered_first_and_gifts_last() {
+        let h = pos("HASHI\nGAME\n1\n9\n0 0\n5\n1 . 3 . 2\n. . . . .\n. . . . .\n. . . . .\n. . . . 2\n0\n");
+        let cap = h.parse_move("B 0 0 0 2").unwrap();
+        let gift = h.parse_move("B 0 4 4 4").unwrap();
+        assert!(order_hint(&h, cap) > 0);
+        assert!(order_hint(&h, gift) < 0);
+    }
+}
