@@ -79,6 +79,9 @@ enum Command {
     /// Fifteen tools (the exact solver).
     #[command(subcommand)]
     Fifteen(FifteenCmd),
+    /// Hashi tools: generated boards, in-process strength duels.
+    #[command(subcommand)]
+    Hashi(agent::games::hashi::cli::HashiCommand),
 }
 
 #[derive(Subcommand, Debug)]
@@ -154,6 +157,7 @@ fn main() -> ExitCode {
         Some(Command::Fifteen(FifteenCmd::Solve { file, tt_mb })) => {
             agent::games::fifteen::cli::solve_file(&file, tt_mb).map(|s| print!("{s}"))
         }
+        Some(Command::Hashi(c)) => agent::games::hashi::cli::run(c),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -5,6 +5,7 @@
 pub mod halma;
 pub mod connectsquare;
 pub mod fifteen;
+pub mod hashi;
 
 use crate::driver::{AgentOptions, TurnError, TurnReport};
 use crate::protocol::GameKind;
@@ -28,6 +29,7 @@ macro_rules! with_game {
             $crate::protocol::GameKind::Halma => { type $G = $crate::games::halma::Halma; $body }
             $crate::protocol::GameKind::ConnectSquare => { type $G = $crate::games::connectsquare::ConnectSquare; $body }
             $crate::protocol::GameKind::Fifteen => { type $G = $crate::games::fifteen::Fifteen; $body }
+            $crate::protocol::GameKind::Hashi => { type $G = $crate::games::hashi::Hashi; $body }
             $k => $missing,
         }
     }};
