@@ -71,6 +71,17 @@ enum Command {
         #[command(subcommand)]
         cmd: HalmaCommand,
     },
+    /// Connect Square tools (exact solver, solver-backed checks).
+    Connectsquare {
+        #[command(subcommand)]
+        cmd: agent::games::connectsquare::cli::Command,
+    },
+    /// Fifteen tools (the exact solver).
+    #[command(subcommand)]
+    Fifteen(FifteenCmd),
+    /// Hashi tools: generated boards, in-process strength duels.
+    #[command(subcommand)]
+    Hashi(agent::games::hashi::cli::HashiCommand),
 }
 
 #[derive(Subcommand, Debug)]
@@ -119,6 +130,18 @@ fn to_strategy(s: StrategyArg, depth: Option<u32>) -> Strategy {
     }
 }
 
+#[derive(Subcommand, Debug)]
+enum FifteenCmd {
+    /// Solve a FIFTEEN input file exactly: margin under perfect play, best move, CPU time.
+    Solve {
+        /// A FIFTEEN input.txt (4x4, or a 6x6 endgame).
+        file: PathBuf,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = 256)]
+        tt_mb: usize,
+    },
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(if cli.verbose { "debug" } else { "warn" }))
@@ -143,6 +166,11 @@ fn main() -> ExitCode {
             print!("{}", halma::duel_command(a, b, games, seconds, max_plies, record.as_deref()));
             Ok(())
         }
+        Some(Command::Connectsquare { cmd }) => agent::games::connectsquare::cli::run(cmd),
+        Some(Command::Fifteen(FifteenCmd::Solve { file, tt_mb })) => {
+            agent::games::fifteen::cli::solve_file(&file, tt_mb).map(|s| print!("{s}"))
+        }
+        Some(Command::Hashi(c)) => agent::games::hashi::cli::run(c),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
