@@ -120,17 +120,24 @@ impl Bitboard {
     /// All cells moved by `+n` (0 < n < 64) indices; cells past 255 drop off.
     #[inline]
     pub fn shl(self, n: u32) -> Bitboard {
+        // As two u128 halves: the compiler turns these into double shifts.
         let w = self.0;
-        let m = 64 - n;
-        Bitboard([w[0] << n, (w[1] << n) | (w[0] >> m), (w[2] << n) | (w[1] >> m), (w[3] << n) | (w[2] >> m)])
+        let lo = (w[0] as u128) | ((w[1] as u128) << 64);
+        let hi = (w[2] as u128) | ((w[3] as u128) << 64);
+        let nlo = lo << n;
+        let nhi = (hi << n) | (lo >> (128 - n));
+        Bitboard([nlo as u64, (nlo >> 64) as u64, nhi as u64, (nhi >> 64) as u64])
     }
 
     /// All cells moved by `-n` (0 < n < 64) indices; cells below 0 drop off.
     #[inline]
     pub fn shr(self, n: u32) -> Bitboard {
         let w = self.0;
-        let m = 64 - n;
-        Bitboard([(w[0] >> n) | (w[1] << m), (w[1] >> n) | (w[2] << m), (w[2] >> n) | (w[3] << m), w[3] >> n])
+        let lo = (w[0] as u128) | ((w[1] as u128) << 64);
+        let hi = (w[2] as u128) | ((w[3] as u128) << 64);
+        let nhi = hi >> n;
+        let nlo = (lo >> n) | (hi << (128 - n));
+        Bitboard([nlo as u64, (nlo >> 64) as u64, nhi as u64, (nhi >> 64) as u64])
     }
 
     /// Moves every cell one step in direction `d` (an index into [`DIRS`]);
