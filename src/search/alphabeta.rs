@@ -10,6 +10,8 @@ use fxhash::FxHashSet;
 /// Nodes between two looks at the CPU clock.
 const CHECK_EVERY: u64 = 1024;
 const MAX_PLY: usize = 128;
+/// Moves picked by selection before the rest of a node's moves are sorted.
+const SELECT_FIRST: usize = 4;
 
 /// Result of a finished search.
 #[derive(Clone, Debug)]
@@ -276,14 +278,21 @@ impl<G: Game> Searcher<G> {
         let mut best_move = None;
         let n = scored.len();
         for i in 0..n {
-            // Selection sort step: cut-offs usually come early.
-            let mut j = i;
-            for k in i + 1..n {
-                if scored[k].0 > scored[j].0 {
-                    j = k;
+            // Selection sort steps for the first few moves (cut-offs usually
+            // come early); past them, sort the rest once, since a node
+            // without a cut-off would otherwise pay n^2 comparisons (Halma
+            // has 100-200 moves per node).
+            if i < SELECT_FIRST {
+                let mut j = i;
+                for k in i + 1..n {
+                    if scored[k].0 > scored[j].0 {
+                        j = k;
+                    }
                 }
+                scored.swap(i, j);
+            } else if i == SELECT_FIRST {
+                scored[i..].sort_unstable_by(|a, b| b.0.cmp(&a.0));
             }
-            scored.swap(i, j);
             let mv = scored[i].1;
             let mut child = pos.clone();
             child.play(mv);
