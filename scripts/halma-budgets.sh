@@ -6,15 +6,22 @@
 #
 #   scripts/halma-budgets.sh
 #   BUDGETS="0.01 0.1 1 10" scripts/halma-budgets.sh
+#   SAMPLES="start_white midgame_1" scripts/halma-budgets.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUDGETS=${BUDGETS:-10}
+SAMPLES=${SAMPLES:-}
 cargo build --release
 AGENT="$PWD/target/release/agent"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 fail=0
-for f in samples/halma/*.txt; do
+if [ -n "$SAMPLES" ]; then
+    files=$(for s in $SAMPLES; do echo "samples/halma/$s.txt"; done)
+else
+    files=$(ls samples/halma/*.txt)
+fi
+for f in $files; do
     for mode in SINGLE GAME; do
         for b in $BUDGETS; do
             awk -v m="$mode" -v b="$b" 'NR==1{print m; next} NR==3{print b; next} {print}' "$f" > "$WORK/input.txt"

@@ -119,7 +119,7 @@ impl Bitboard {
 
     /// All cells moved by `+n` (0 < n < 64) indices; cells past 255 drop off.
     #[inline]
-    pub fn shl(self, n: u32) -> Bitboard {
+    pub fn shift_up(self, n: u32) -> Bitboard {
         // As two u128 halves: the compiler turns these into double shifts.
         let w = self.0;
         let lo = (w[0] as u128) | ((w[1] as u128) << 64);
@@ -131,7 +131,7 @@ impl Bitboard {
 
     /// All cells moved by `-n` (0 < n < 64) indices; cells below 0 drop off.
     #[inline]
-    pub fn shr(self, n: u32) -> Bitboard {
+    pub fn shift_down(self, n: u32) -> Bitboard {
         let w = self.0;
         let lo = (w[0] as u128) | ((w[1] as u128) << 64);
         let hi = (w[2] as u128) | ((w[3] as u128) << 64);
@@ -152,12 +152,12 @@ impl Bitboard {
         match d {
             0 => Bitboard([(w[0] << 1) & NOT_X0, (w[1] << 1) & NOT_X0, (w[2] << 1) & NOT_X0, (w[3] << 1) & NOT_X0]),
             1 => Bitboard([(w[0] >> 1) & NOT_X15, (w[1] >> 1) & NOT_X15, (w[2] >> 1) & NOT_X15, (w[3] >> 1) & NOT_X15]),
-            2 => self.shl(16),
-            3 => self.shr(16),
-            4 => self.shl(17) & Bitboard([NOT_X0; 4]),
-            5 => self.shl(15) & Bitboard([NOT_X15; 4]),
-            6 => self.shr(15) & Bitboard([NOT_X0; 4]),
-            _ => self.shr(17) & Bitboard([NOT_X15; 4]),
+            2 => self.shift_up(16),
+            3 => self.shift_down(16),
+            4 => self.shift_up(17) & Bitboard([NOT_X0; 4]),
+            5 => self.shift_up(15) & Bitboard([NOT_X15; 4]),
+            6 => self.shift_down(15) & Bitboard([NOT_X0; 4]),
+            _ => self.shift_down(17) & Bitboard([NOT_X15; 4]),
         }
     }
 
@@ -171,12 +171,12 @@ impl Bitboard {
         match d {
             0 => Bitboard([(w[0] << 2) & NOT_X01, (w[1] << 2) & NOT_X01, (w[2] << 2) & NOT_X01, (w[3] << 2) & NOT_X01]),
             1 => Bitboard([(w[0] >> 2) & NOT_X1415, (w[1] >> 2) & NOT_X1415, (w[2] >> 2) & NOT_X1415, (w[3] >> 2) & NOT_X1415]),
-            2 => self.shl(32),
-            3 => self.shr(32),
-            4 => self.shl(34) & Bitboard([NOT_X01; 4]),
-            5 => self.shl(30) & Bitboard([NOT_X1415; 4]),
-            6 => self.shr(30) & Bitboard([NOT_X01; 4]),
-            _ => self.shr(34) & Bitboard([NOT_X1415; 4]),
+            2 => self.shift_up(32),
+            3 => self.shift_down(32),
+            4 => self.shift_up(34) & Bitboard([NOT_X01; 4]),
+            5 => self.shift_up(30) & Bitboard([NOT_X1415; 4]),
+            6 => self.shift_down(30) & Bitboard([NOT_X01; 4]),
+            _ => self.shift_down(34) & Bitboard([NOT_X1415; 4]),
         }
     }
 

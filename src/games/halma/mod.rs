@@ -139,7 +139,7 @@ const fn build_zobrist() -> [[u64; CELLS]; 2] {
 
 static ZOBRIST: [[u64; CELLS]; 2] = build_zobrist();
 /// Hash key of "white to move".
-const ZOBRIST_WHITE: u64 = splitmix(0x5748_4954_45);
+const ZOBRIST_WHITE: u64 = splitmix(0x0057_4849_5445);
 
 /// A Halma play: the piece on `from` ends on `to`. The hop path of a jump
 /// chain is recomputed when the move is printed.

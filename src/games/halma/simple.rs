@@ -82,10 +82,8 @@ impl SimpleBoard {
         b.jumps(x, y, stay_in, &mut seen);
         for (dx, dy) in DIRS {
             let (nx, ny) = (x + dx, y + dy);
-            if on_board(nx, ny) && b.at(nx, ny) == 0 {
-                if stay_in.map_or(true, |c| in_camp(c, nx, ny)) {
-                    seen[ny as usize][nx as usize] = true;
-                }
+            if on_board(nx, ny) && b.at(nx, ny) == 0 && stay_in.is_none_or(|c| in_camp(c, nx, ny)) {
+                seen[ny as usize][nx as usize] = true;
             }
         }
         seen[y as usize][x as usize] = false;
@@ -190,14 +188,14 @@ impl SimpleBoard {
         mine
     }
 
-    /// The referee's verdict on a hop path for the side to move: `Ok(end)`
+    /// The referee's verdict on a hop path for the side to move: `Some(end)`
     /// when every hop is legal and (start, end) is a legal play under the wide
-    /// reading; `Err(())` otherwise. `path` is the list of visited cells.
-    pub fn judge_jumps(&self, path: &[(i32, i32)]) -> Result<(i32, i32), ()> {
+    /// reading; `None` otherwise. `path` is the list of visited cells.
+    pub fn judge_jumps(&self, path: &[(i32, i32)]) -> Option<(i32, i32)> {
         let me = self.side as u8 + 1;
-        let start = *path.first().ok_or(())?;
+        let start = *path.first()?;
         if !on_board(start.0, start.1) || self.at(start.0, start.1) != me {
-            return Err(());
+            return None;
         }
         let mut b = self.clone();
         b.cells[start.1 as usize][start.0 as usize] = 0;
@@ -205,23 +203,23 @@ impl SimpleBoard {
             let ((ax, ay), (bx, by)) = (w[0], w[1]);
             let (dx, dy) = (bx - ax, by - ay);
             if !on_board(bx, by) || !(dx.abs() == 2 || dy.abs() == 2) || dx % 2 != 0 || dy % 2 != 0 {
-                return Err(());
+                return None;
             }
             if (dx.abs() != 2 && dx != 0) || (dy.abs() != 2 && dy != 0) {
-                return Err(());
+                return None;
             }
             if b.at(ax + dx / 2, ay + dy / 2) == 0 || b.at(bx, by) != 0 {
-                return Err(());
+                return None;
             }
         }
         let end = *path.last().expect("non-empty");
         if end == start || path.len() < 2 {
-            return Err(());
+            return None;
         }
         if self.legal(false).contains(&(start, end)) {
-            Ok(end)
+            Some(end)
         } else {
-            Err(())
+            None
         }
     }
 }
