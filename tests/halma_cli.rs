@@ -13,7 +13,7 @@ const AGENT: &str = env!("CARGO_BIN_EXE_agent");
 
 fn samples() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/halma");
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().map_or(false, |e| e == "txt")).collect();
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "txt")).collect();
     v.sort();
     assert!(v.len() >= 12, "expected a dozen samples or more");
     v
