@@ -45,7 +45,10 @@ pub struct GameOpts {
 impl GameOpts {
     fn starts(&self) -> Result<Starts, String> {
         let text = match &self.start {
-            Some(p) => Some(std::fs::read_to_string(p).map_err(|e| format!("cannot read --start {}: {e}", p.display()))?),
+            Some(p) => Some(
+                std::fs::read_to_string(p)
+                    .map_err(|e| format!("cannot read --start {}: {e}", p.display()))?,
+            ),
             None => None,
         };
         if let Some(d) = self.density {
@@ -55,7 +58,14 @@ impl GameOpts {
         }
         Ok(Starts {
             text,
-            gen: GenOptions { rows: self.rows, cols: self.cols, size: self.size, density: self.density, seed: self.seed, first: Player::One },
+            gen: GenOptions {
+                rows: self.rows,
+                cols: self.cols,
+                size: self.size,
+                density: self.density,
+                seed: self.seed,
+                first: Player::One,
+            },
         })
     }
 }
@@ -98,28 +108,41 @@ impl TimeOpts {
             if v.is_finite() && v > 0.0 {
                 Ok(())
             } else {
-                Err(format!("{what} must be a positive number of seconds, found {v}"))
+                Err(format!(
+                    "{what} must be a positive number of seconds, found {v}"
+                ))
             }
         };
         pos(self.time, "--time")?;
         if !(self.grace.is_finite() && self.grace >= 0.0) {
-            return Err(format!("--grace must be zero or more seconds, found {}", self.grace));
+            return Err(format!(
+                "--grace must be zero or more seconds, found {}",
+                self.grace
+            ));
         }
         if let Some(m) = self.move_time {
             pos(m, "--move-time")?;
         }
         if !(self.wall_factor.is_finite() && self.wall_factor >= 1.0) {
-            return Err(format!("--wall-factor must be at least 1, found {}", self.wall_factor));
+            return Err(format!(
+                "--wall-factor must be at least 1, found {}",
+                self.wall_factor
+            ));
         }
         if self.max_plies == 0 {
             return Err("--max-plies must be at least 1".into());
         }
         Ok(Rules {
-            mode: if self.mode == ModeArg::Game { Mode::Game } else { Mode::Single },
+            mode: if self.mode == ModeArg::Game {
+                Mode::Game
+            } else {
+                Mode::Single
+            },
             grace: self.grace,
             max_plies: self.max_plies,
             move_time: self.move_time,
             wall_factor: self.wall_factor,
+            wall_extra: 5.0,
             output_cap: crate::runner::OUTPUT_CAP,
         })
     }
@@ -182,7 +205,10 @@ struct MatchResults<'a> {
 }
 
 fn default_out(kind: &str) -> PathBuf {
-    let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
     std::env::temp_dir().join(format!("referee-{kind}-{stamp}-{}", std::process::id()))
 }
 
@@ -203,25 +229,48 @@ pub fn run_match(a: &MatchArgs) -> Result<i32, String> {
     }
     let names: Vec<&str> = a.names.split(',').map(|s| s.trim()).collect();
     if names.len() != 2 || names[0].is_empty() || names[0] == names[1] {
-        return Err(format!("--names expects two different names separated by a comma, found {:?}", a.names));
+        return Err(format!(
+            "--names expects two different names separated by a comma, found {:?}",
+            a.names
+        ));
     }
     let sprt = a.sprt.as_deref().map(Sprt::parse).transpose()?;
-    let times = [a.time_a.unwrap_or(a.time.time), a.time_b.unwrap_or(a.time.time)];
+    let times = [
+        a.time_a.unwrap_or(a.time.time),
+        a.time_b.unwrap_or(a.time.time),
+    ];
     for t in times {
         if !(t.is_finite() && t > 0.0) {
-            return Err(format!("--time-a/--time-b must be positive seconds, found {t}"));
+            return Err(format!(
+                "--time-a/--time-b must be positive seconds, found {t}"
+            ));
         }
     }
     let out = a.out.clone().unwrap_or_else(|| default_out("match"));
     let mut contestants = vec![
-        Contestant { name: names[0].to_string(), kind: SeatKind::Agent(a.cmd_a.clone()), calibration: None },
-        Contestant { name: names[1].to_string(), kind: SeatKind::Agent(a.cmd_b.clone()), calibration: None },
+        Contestant {
+            name: names[0].to_string(),
+            kind: SeatKind::Agent(a.cmd_a.clone()),
+            calibration: None,
+        },
+        Contestant {
+            name: names[1].to_string(),
+            kind: SeatKind::Agent(a.cmd_b.clone()),
+            calibration: None,
+        },
     ];
     std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     if a.calibrate {
         schedule::calibrate(&mut contestants, &out, &signals::STOP)?;
     }
-    let jobs: Vec<Job> = (0..a.games).map(|n| Job { key: format!("g{n:04}"), a: 0, b: 1, number: n }).collect();
+    let jobs: Vec<Job> = (0..a.games)
+        .map(|n| Job {
+            key: format!("g{n:04}"),
+            a: 0,
+            b: 1,
+            number: n,
+        })
+        .collect();
     let cfg = RunConfig {
         contestants: &contestants,
         time: times.to_vec(),
@@ -231,42 +280,58 @@ pub fn run_match(a: &MatchArgs) -> Result<i32, String> {
         concurrency: a.concurrency,
         keep_dirs: a.keep_dirs,
     };
-    let id: Vec<(String, String)> = contestants.iter().map(|c| (c.name.clone(), c.kind.command().to_string())).collect();
+    let id: Vec<(String, String)> = contestants
+        .iter()
+        .map(|c| (c.name.clone(), c.kind.command().to_string()))
+        .collect();
     let mut recs: Vec<GameRecord> = Vec::new();
     let mut progress = Progress::new();
     let mut sprt_state = None;
     let total = a.games;
     let game = a.game.game.clone();
-    let played = for_game!(&game, |G| schedule::run_jobs::<G>(&cfg, jobs, &signals::STOP, &mut |rec| {
-        recs.push(rec.clone());
-        let s = summary::summarize(&id, &recs);
-        progress.update(&format!(
-            "games {}/{total}  {} {} - {} {}  draws {}",
-            recs.len(),
-            s[0].name,
-            s[0].wins,
-            s[1].wins,
-            s[1].name,
-            s[0].draws
-        ));
-        if let Some(t) = &sprt {
-            let penta = summary::pentanomial(&s[0].name, &recs, |r| game_number(&r.key).map(|n| (String::new(), n)));
-            let rep = summary::sprt_report(t, s[0].wdl(), penta);
-            let decided = rep.decision != "continue";
-            sprt_state = Some(rep);
-            return decided;
+    let played = for_game!(&game, |G| schedule::run_jobs::<G>(
+        &cfg,
+        jobs,
+        &signals::STOP,
+        &mut |rec| {
+            recs.push(rec.clone());
+            let s = summary::summarize(&id, &recs);
+            progress.update(&format!(
+                "games {}/{total}  {} {} - {} {}  draws {}",
+                recs.len(),
+                s[0].name,
+                s[0].wins,
+                s[1].wins,
+                s[1].name,
+                s[0].draws
+            ));
+            if let Some(t) = &sprt {
+                let penta = summary::pentanomial(&s[0].name, &recs, |r| {
+                    game_number(&r.key).map(|n| (String::new(), n))
+                });
+                let rep = summary::sprt_report(t, penta);
+                let decided = rep.decision != "continue";
+                sprt_state = Some(rep);
+                return decided;
+            }
+            false
         }
-        false
-    }))?;
+    ))?;
     progress.finish();
     let rows = summary::summarize(&id, &recs);
     let interrupted = signals::stopped();
-    println!("{} match, {} of {} games played (records: {})", game, played, total, cfg.records_path().display());
+    println!(
+        "{} match, {} of {} games played (records: {})",
+        game,
+        played,
+        total,
+        cfg.records_path().display()
+    );
     print!("{}", summary::table(&rows));
     if let Some(r) = &sprt_state {
         println!(
-            "SPRT [{}, {}] ({}): LLR {:.3} in [{:.3}, {:.3}]: {}",
-            r.elo0, r.elo1, r.model, r.llr, r.lower, r.upper, r.decision
+            "SPRT [{}, {}] ({} pairs {:?}): LLR {:.3} in [{:.3}, {:.3}]: {}",
+            r.elo0, r.elo1, r.model, r.pairs, r.llr, r.lower, r.upper, r.decision
         );
     }
     if let Some(path) = &a.results {
@@ -281,7 +346,8 @@ pub fn run_match(a: &MatchArgs) -> Result<i32, String> {
             records: cfg.records_path().display().to_string(),
         };
         let text = serde_json::to_string_pretty(&res).map_err(|e| e.to_string())?;
-        std::fs::write(path, text + "\n").map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        std::fs::write(path, text + "\n")
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     if interrupted {
         eprintln!("referee: interrupted; games in progress were discarded");
@@ -335,7 +401,10 @@ struct Manifest {
 }
 
 fn shell_quote(s: &str) -> String {
-    if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=,:+".contains(c)) {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=,:+".contains(c))
+    {
         s.to_string()
     } else {
         format!("'{}'", s.replace('\'', "'\\''"))
@@ -357,12 +426,18 @@ pub fn run_tournament(a: &TournamentArgs) -> Result<i32, String> {
         };
         let name = name.trim();
         if name.is_empty() || cmd.trim().is_empty() {
-            return Err(format!("agents are given as NAME=CMD with both parts non-empty, found {spec:?}"));
+            return Err(format!(
+                "agents are given as NAME=CMD with both parts non-empty, found {spec:?}"
+            ));
         }
         if contestants.iter().any(|c: &Contestant| c.name == name) {
             return Err(format!("agent name {name:?} is used twice"));
         }
-        contestants.push(Contestant { name: name.to_string(), kind: SeatKind::Agent(cmd.to_string()), calibration: None });
+        contestants.push(Contestant {
+            name: name.to_string(),
+            kind: SeatKind::Agent(cmd.to_string()),
+            calibration: None,
+        });
     }
     if contestants.len() < 2 {
         return Err("a tournament needs at least two agents".into());
@@ -373,17 +448,25 @@ pub fn run_tournament(a: &TournamentArgs) -> Result<i32, String> {
     }
     let manifest = Manifest {
         game: a.game.game.to_ascii_lowercase(),
-        agents: contestants.iter().map(|c| (c.name.clone(), c.kind.command().to_string())).collect(),
+        agents: contestants
+            .iter()
+            .map(|c| (c.name.clone(), c.kind.command().to_string()))
+            .collect(),
         games: a.games,
     };
     let manifest_path = a.out.join("tournament.json");
     let records_path = a.out.join("records.jsonl");
-    std::fs::create_dir_all(&a.out).map_err(|e| format!("cannot create {}: {e}", a.out.display()))?;
+    std::fs::create_dir_all(&a.out)
+        .map_err(|e| format!("cannot create {}: {e}", a.out.display()))?;
     let mut recs = if a.resume {
         let text = std::fs::read_to_string(&manifest_path)
             .map_err(|e| format!("--resume: cannot read {}: {e}", manifest_path.display()))?;
-        let old: Manifest =
-            serde_json::from_str(&text).map_err(|e| format!("--resume: {} is not a tournament manifest: {e}", manifest_path.display()))?;
+        let old: Manifest = serde_json::from_str(&text).map_err(|e| {
+            format!(
+                "--resume: {} is not a tournament manifest: {e}",
+                manifest_path.display()
+            )
+        })?;
         if old != manifest {
             return Err(format!(
                 "--resume: {} was started with a different game, agents or --games ({:?}); rerun with the original arguments",
@@ -393,21 +476,31 @@ pub fn run_tournament(a: &TournamentArgs) -> Result<i32, String> {
         }
         record::load(&records_path, true)?
     } else {
-        if records_path.exists() && std::fs::metadata(&records_path).map(|m| m.len() > 0).unwrap_or(false) {
+        if records_path.exists()
+            && std::fs::metadata(&records_path)
+                .map(|m| m.len() > 0)
+                .unwrap_or(false)
+        {
             return Err(format!(
                 "{} already holds game records: add --resume to continue that tournament, or choose another --out",
                 a.out.display()
             ));
         }
         let text = serde_json::to_string_pretty(&manifest).map_err(|e| e.to_string())?;
-        std::fs::write(&manifest_path, text + "\n").map_err(|e| format!("cannot write {}: {e}", manifest_path.display()))?;
+        std::fs::write(&manifest_path, text + "\n")
+            .map_err(|e| format!("cannot write {}: {e}", manifest_path.display()))?;
         Vec::new()
     };
     let mut all_jobs = Vec::new();
     for i in 0..contestants.len() {
         for j in i + 1..contestants.len() {
             for n in 0..a.games {
-                all_jobs.push(Job { key: format!("{}-vs-{}-g{n:04}", contestants[i].name, contestants[j].name), a: i, b: j, number: n });
+                all_jobs.push(Job {
+                    key: format!("{}-vs-{}-g{n:04}", contestants[i].name, contestants[j].name),
+                    a: i,
+                    b: j,
+                    number: n,
+                });
             }
         }
     }
@@ -415,16 +508,32 @@ pub fn run_tournament(a: &TournamentArgs) -> Result<i32, String> {
     let mut seen = HashSet::new();
     for r in &recs {
         if !wanted.contains(r.key.as_str()) {
-            return Err(format!("{} holds a game {:?} that is not part of this tournament", records_path.display(), r.key));
+            return Err(format!(
+                "{} holds a game {:?} that is not part of this tournament",
+                records_path.display(),
+                r.key
+            ));
         }
         if !seen.insert(r.key.clone()) {
-            return Err(format!("{} holds game {:?} twice", records_path.display(), r.key));
+            return Err(format!(
+                "{} holds game {:?} twice",
+                records_path.display(),
+                r.key
+            ));
         }
     }
-    let jobs: Vec<Job> = all_jobs.iter().filter(|j| !seen.contains(&j.key)).cloned().collect();
+    let jobs: Vec<Job> = all_jobs
+        .iter()
+        .filter(|j| !seen.contains(&j.key))
+        .cloned()
+        .collect();
     let total = all_jobs.len();
     if a.resume {
-        eprintln!("referee: resuming: {} of {} games already played", recs.len(), total);
+        eprintln!(
+            "referee: resuming: {} of {} games already played",
+            recs.len(),
+            total
+        );
     }
     if a.calibrate && !jobs.is_empty() {
         schedule::calibrate(&mut contestants, &a.out, &signals::STOP)?;
@@ -446,26 +555,45 @@ pub fn run_tournament(a: &TournamentArgs) -> Result<i32, String> {
     let mut progress = Progress::new();
     let mut sprt_state = None;
     let game = a.game.game.clone();
-    let played = for_game!(&game, |G| schedule::run_jobs::<G>(&cfg, jobs, &signals::STOP, &mut |rec| {
-        recs.push(rec.clone());
-        let s = summary::summarize(&id, &recs);
-        let lead = s.iter().max_by(|x, y| x.score_pct.total_cmp(&y.score_pct)).map(|x| x.name.clone()).unwrap_or_default();
-        progress.update(&format!("games {}/{total}  leader {lead}", recs.len()));
-        if let Some(t) = &sprt {
-            let penta = summary::pentanomial(&s[0].name, &recs, pair_of);
-            let rep = summary::sprt_report(t, s[0].wdl(), penta);
-            let decided = rep.decision != "continue";
-            sprt_state = Some(rep);
-            return decided;
+    let played = for_game!(&game, |G| schedule::run_jobs::<G>(
+        &cfg,
+        jobs,
+        &signals::STOP,
+        &mut |rec| {
+            recs.push(rec.clone());
+            let s = summary::summarize(&id, &recs);
+            let lead = s
+                .iter()
+                .max_by(|x, y| x.score_pct.total_cmp(&y.score_pct))
+                .map(|x| x.name.clone())
+                .unwrap_or_default();
+            progress.update(&format!("games {}/{total}  leader {lead}", recs.len()));
+            if let Some(t) = &sprt {
+                let penta = summary::pentanomial(&s[0].name, &recs, pair_of);
+                let rep = summary::sprt_report(t, penta);
+                let decided = rep.decision != "continue";
+                sprt_state = Some(rep);
+                return decided;
+            }
+            false
         }
-        false
-    }))?;
+    ))?;
     progress.finish();
     let rows = summary::summarize(&id, &recs);
-    println!("{} tournament: {} of {} games recorded ({} this run; records: {})", game, recs.len(), total, played, records_path.display());
+    println!(
+        "{} tournament: {} of {} games recorded ({} this run; records: {})",
+        game,
+        recs.len(),
+        total,
+        played,
+        records_path.display()
+    );
     print!("{}", summary::table(&rows));
     if let Some(r) = &sprt_state {
-        println!("SPRT [{}, {}] ({}): LLR {:.3} in [{:.3}, {:.3}]: {}", r.elo0, r.elo1, r.model, r.llr, r.lower, r.upper, r.decision);
+        println!(
+            "SPRT [{}, {}] ({}): LLR {:.3} in [{:.3}, {:.3}]: {}",
+            r.elo0, r.elo1, r.model, r.llr, r.lower, r.upper, r.decision
+        );
     }
     if let Some(path) = &a.results {
         let res = MatchResults {
@@ -479,7 +607,8 @@ pub fn run_tournament(a: &TournamentArgs) -> Result<i32, String> {
             records: records_path.display().to_string(),
         };
         let text = serde_json::to_string_pretty(&res).map_err(|e| e.to_string())?;
-        std::fs::write(path, text + "\n").map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        std::fs::write(path, text + "\n")
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     if signals::stopped() {
         let mut args: Vec<String> = std::env::args().collect();
@@ -491,7 +620,10 @@ pub fn run_tournament(a: &TournamentArgs) -> Result<i32, String> {
             args.push(a.out.display().to_string());
         }
         let cmd: Vec<String> = args.iter().map(|s| shell_quote(s)).collect();
-        eprintln!("referee: interrupted; games in progress were discarded. To resume:\n  {}", cmd.join(" "));
+        eprintln!(
+            "referee: interrupted; games in progress were discarded. To resume:\n  {}",
+            cmd.join(" ")
+        );
         return Ok(130);
     }
     Ok(0)
@@ -532,11 +664,15 @@ fn play_one<G: FileGame>(a: &PlayArgs, mut io: HumanIo) -> Result<i32, String> {
     if any_human && game_opts.size.is_none() && game_opts.start.is_none() {
         match G::NAME {
             "fifteen" => {
-                let s = io.choose("Board size, 4 or 6? ", &["4", "6"]).ok_or("the input ended before the board size was given")?;
+                let s = io
+                    .choose("Board size, 4 or 6? ", &["4", "6"])
+                    .ok_or("the input ended before the board size was given")?;
                 game_opts.size = Some(s.parse().expect("4 or 6"));
             }
             "hashi" => loop {
-                let s = io.ask("Board size (5 to 15)? ").ok_or("the input ended before the board size was given")?;
+                let s = io
+                    .ask("Board size (5 to 15)? ")
+                    .ok_or("the input ended before the board size was given")?;
                 match s.parse::<usize>() {
                     Ok(n) if (5..=15).contains(&n) => {
                         game_opts.size = Some(n);
@@ -559,14 +695,21 @@ fn play_one<G: FileGame>(a: &PlayArgs, mut io: HumanIo) -> Result<i32, String> {
         None if any_human && game_opts.start.is_none() => {
             let desc = |i: usize| format!("{} = {} ({})", i + 1, names[i], seats[i].command());
             let q = format!("Who moves first? {}, {}: ", desc(0), desc(1));
-            io.choose(&q, &["1", "2"]).ok_or("the input ended before the first player was chosen")?.parse().expect("1 or 2")
+            io.choose(&q, &["1", "2"])
+                .ok_or("the input ended before the first player was chosen")?
+                .parse()
+                .expect("1 or 2")
         }
         None => 1,
     };
     let mut starts = game_opts.starts()?;
     starts.gen.first = if first == 1 { Player::One } else { Player::Two };
     let start: G = match &starts.text {
-        Some(t) => G::parse_input(t).map_err(|e| format!("--start: {e}"))?.state,
+        Some(t) => {
+            G::parse_input(t)
+                .map_err(|e| format!("--start: {e}"))?
+                .state
+        }
         None => G::generate(&starts.gen)?,
     };
     let contestants: Vec<Contestant> = (0..2)
@@ -579,25 +722,62 @@ fn play_one<G: FileGame>(a: &PlayArgs, mut io: HumanIo) -> Result<i32, String> {
             calibration: None,
         })
         .collect();
-    let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis()).unwrap_or(0);
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis())
+        .unwrap_or(0);
     let key = format!("play-{stamp}");
     let base = a.out.join("games").join(&key);
     let dirs = [0, 1].map(|i| base.join(format!("seat{}-{}", i + 1, names[i])));
-    std::fs::create_dir_all(&a.out).map_err(|e| format!("cannot create {}: {e}", a.out.display()))?;
-    let setup = GameSetup { key, start: start.clone(), seats: [&contestants[0], &contestants[1]], time: [a.time.time; 2], dirs };
-    let _ = writeln!(io.output, "{} game: {} {} vs {} {}", G::NAME, names[0], seats[0].command(), names[1], seats[1].command());
+    std::fs::create_dir_all(&a.out)
+        .map_err(|e| format!("cannot create {}: {e}", a.out.display()))?;
+    let setup = GameSetup {
+        key,
+        start: start.clone(),
+        seats: [&contestants[0], &contestants[1]],
+        time: [a.time.time; 2],
+        dirs,
+    };
+    let _ = writeln!(
+        io.output,
+        "{} game: {} {} vs {} {}",
+        G::NAME,
+        names[0],
+        seats[0].command(),
+        names[1],
+        seats[1].command()
+    );
     let _ = writeln!(io.output, "{}", start.render());
-    let human_seat = seats.iter().map(|s| *s == SeatKind::Human).collect::<Vec<_>>();
+    let human_seat = seats
+        .iter()
+        .map(|s| *s == SeatKind::Human)
+        .collect::<Vec<_>>();
     let out_writer = std::sync::Mutex::new(std::io::stdout());
     let mut draw = |ev: &MoveEvent<'_, G>| {
         let mut o = out_writer.lock().expect("stdout lock");
         let m = ev.record;
-        let by = if human_seat[m.seat] { "human".to_string() } else { format!("agent, {:.2} s CPU", m.cpu) };
-        let _ = writeln!(o, "\nply {}: {} plays {}   ({by})", m.ply, names[m.seat], ev.described);
+        let by = if human_seat[m.seat] {
+            "human".to_string()
+        } else {
+            format!("agent, {:.2} s CPU", m.cpu)
+        };
+        let _ = writeln!(
+            o,
+            "\nply {}: {} plays {}   ({by})",
+            m.ply, names[m.seat], ev.described
+        );
         let _ = writeln!(o, "{}", ev.state.render());
-        let _ = writeln!(o, "clocks: {} {} s, {} {} s", names[0], format_time(ev.clocks[0].max(0.0)), names[1], format_time(ev.clocks[1].max(0.0)));
+        let _ = writeln!(
+            o,
+            "clocks: {} {} s, {} {} s",
+            names[0],
+            format_time(ev.clocks[0].max(0.0)),
+            names[1],
+            format_time(ev.clocks[1].max(0.0))
+        );
     };
-    let rec = play_game(setup, &rules, &signals::STOP, Some(&mut io), &mut draw).map_err(|e| e.to_string())?;
+    let rec = play_game(setup, &rules, &signals::STOP, Some(&mut io), &mut draw)
+        .map_err(|e| e.to_string())?;
     let path = a.out.join("records.jsonl");
     record::append(&path, &rec).map_err(|e| format!("cannot append to {}: {e}", path.display()))?;
     let _ = writeln!(io.output, "\n{}", result_line(&rec));
@@ -620,7 +800,10 @@ fn play_one<G: FileGame>(a: &PlayArgs, mut io: HumanIo) -> Result<i32, String> {
 /// "Result: ..." for a finished game.
 pub fn result_line(rec: &GameRecord) -> String {
     match rec.winner {
-        Some(w) => format!("Result: {} ({}) wins: {}", rec.seat_names[w], rec.agents[w], rec.reason),
+        Some(w) => format!(
+            "Result: {} ({}) wins: {}",
+            rec.seat_names[w], rec.agents[w], rec.reason
+        ),
         None => format!("Result: draw: {}", rec.reason),
     }
 }
@@ -648,14 +831,31 @@ pub fn run_replay(a: &ReplayArgs, mut io: HumanIo) -> Result<i32, String> {
         Some(k) => match k.parse::<usize>() {
             Ok(n) if n >= 1 && n <= recs.len() => &recs[n - 1],
             _ => recs.iter().find(|r| &r.key == k).ok_or_else(|| {
-                format!("{} has no game {k:?} (games 1 to {}, or keys like {:?})", a.file.display(), recs.len(), recs[0].key)
+                format!(
+                    "{} has no game {k:?} (games 1 to {}, or keys like {:?})",
+                    a.file.display(),
+                    recs.len(),
+                    recs[0].key
+                )
             })?,
         },
         None => {
             if recs.len() > 1 {
-                let _ = writeln!(io.output, "{} games in {}; showing the last (choose with --game N or KEY):", recs.len(), a.file.display());
+                let _ = writeln!(
+                    io.output,
+                    "{} games in {}; showing the last (choose with --game N or KEY):",
+                    recs.len(),
+                    a.file.display()
+                );
                 for (i, r) in recs.iter().enumerate() {
-                    let _ = writeln!(io.output, "  {:>3}  {}  {}  {}", i + 1, r.key, crate::game_loop::seat_line(r), result_line(r));
+                    let _ = writeln!(
+                        io.output,
+                        "  {:>3}  {}  {}  {}",
+                        i + 1,
+                        r.key,
+                        crate::game_loop::seat_line(r),
+                        result_line(r)
+                    );
                 }
             }
             recs.last().expect("non-empty")
@@ -668,7 +868,13 @@ pub fn run_replay(a: &ReplayArgs, mut io: HumanIo) -> Result<i32, String> {
 fn replay_one<G: FileGame>(rec: &GameRecord, step: bool, io: &mut HumanIo) -> Result<i32, String> {
     let states = crate::game_loop::replay_states::<G>(rec)?;
     let n = &rec.seat_names;
-    let _ = writeln!(io.output, "game {} ({}): {}", rec.key, rec.game, crate::game_loop::seat_line(rec));
+    let _ = writeln!(
+        io.output,
+        "game {} ({}): {}",
+        rec.key,
+        rec.game,
+        crate::game_loop::seat_line(rec)
+    );
     let _ = writeln!(io.output, "{}", states[0].render());
     let mut clocks = rec.time;
     for (i, m) in rec.moves.iter().enumerate() {
@@ -682,11 +888,24 @@ fn replay_one<G: FileGame>(rec: &GameRecord, step: bool, io: &mut HumanIo) -> Re
         clocks[m.seat] = m.left;
         let described = {
             let s = &states[i];
-            s.parse_move(&m.text).map(|mv| s.describe_move(mv)).unwrap_or_else(|_| m.text.clone())
+            s.parse_move(&m.text)
+                .map(|mv| s.describe_move(mv))
+                .unwrap_or_else(|_| m.text.clone())
         };
-        let _ = writeln!(io.output, "\nply {}: {} ({}) plays {}   ({:.2} s CPU)", m.ply, n[m.seat], rec.agents[m.seat], described, m.cpu);
+        let _ = writeln!(
+            io.output,
+            "\nply {}: {} ({}) plays {}   ({:.2} s CPU)",
+            m.ply, n[m.seat], rec.agents[m.seat], described, m.cpu
+        );
         let _ = writeln!(io.output, "{}", states[i + 1].render());
-        let _ = writeln!(io.output, "clocks: {} {} s, {} {} s", n[0], format_time(clocks[0].max(0.0)), n[1], format_time(clocks[1].max(0.0)));
+        let _ = writeln!(
+            io.output,
+            "clocks: {} {} s, {} {} s",
+            n[0],
+            format_time(clocks[0].max(0.0)),
+            n[1],
+            format_time(clocks[1].max(0.0))
+        );
     }
     let _ = writeln!(io.output, "\n{}", result_line(rec));
     let _ = io.output.flush();

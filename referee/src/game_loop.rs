@@ -59,15 +59,25 @@ pub struct Rules {
     pub max_plies: usize,
     /// Per-move CPU cap: an agent is given min(remaining, this) and loses on exceeding it.
     pub move_time: Option<f64>,
-    /// Wall-clock kill at (limit + grace) × factor + 5 s.
+    /// Wall-clock kill at (limit + grace) × `wall_factor` + `wall_extra` seconds.
     pub wall_factor: f64,
+    /// See `wall_factor` (5 s by default: process start-up on a loaded machine).
+    pub wall_extra: f64,
     /// Bytes of `output.txt` read at most.
     pub output_cap: usize,
 }
 
 impl Default for Rules {
     fn default() -> Self {
-        Rules { mode: Mode::Game, grace: 10.0, max_plies: 1000, move_time: None, wall_factor: 3.0, output_cap: runner::OUTPUT_CAP }
+        Rules {
+            mode: Mode::Game,
+            grace: 10.0,
+            max_plies: 1000,
+            move_time: None,
+            wall_factor: 3.0,
+            wall_extra: 5.0,
+            output_cap: runner::OUTPUT_CAP,
+        }
     }
 }
 
@@ -137,12 +147,19 @@ pub fn play_game<G: FileGame>(
         }
         // Fresh directory: no playdata.txt or output.txt from an earlier game.
         if d.exists() {
-            std::fs::remove_dir_all(d).map_err(|e| GameError::Io(format!("cannot clear {}: {e}", d.display())))?;
+            std::fs::remove_dir_all(d)
+                .map_err(|e| GameError::Io(format!("cannot clear {}: {e}", d.display())))?;
         }
-        std::fs::create_dir_all(d).map_err(|e| GameError::Io(format!("cannot create {}: {e}", d.display())))?;
+        std::fs::create_dir_all(d)
+            .map_err(|e| GameError::Io(format!("cannot create {}: {e}", d.display())))?;
         if let Some(c) = &setup.seats[i].calibration {
-            std::fs::copy(c, d.join("calibration.txt"))
-                .map_err(|e| GameError::Io(format!("cannot copy {} into {}: {e}", c.display(), d.display())))?;
+            std::fs::copy(c, d.join("calibration.txt")).map_err(|e| {
+                GameError::Io(format!(
+                    "cannot copy {} into {}: {e}",
+                    c.display(),
+                    d.display()
+                ))
+            })?;
         }
     }
     let mut state = setup.start.clone();
@@ -151,7 +168,10 @@ pub fn play_game<G: FileGame>(
         key: setup.key.clone(),
         game: G::NAME.to_string(),
         agents: [setup.seats[0].name.clone(), setup.seats[1].name.clone()],
-        commands: [setup.seats[0].kind.command().to_string(), setup.seats[1].kind.command().to_string()],
+        commands: [
+            setup.seats[0].kind.command().to_string(),
+            setup.seats[1].kind.command().to_string(),
+        ],
         seat_names: [names[0].to_string(), names[1].to_string()],
         first,
         mode: rules.mode.token().to_string(),
@@ -163,11 +183,19 @@ pub fn play_game<G: FileGame>(
         loss: None,
         reason: String::new(),
         clocks: setup.time,
-        dirs: [setup.dirs[0].display().to_string(), setup.dirs[1].display().to_string()],
+        dirs: [
+            setup.dirs[0].display().to_string(),
+            setup.dirs[1].display().to_string(),
+        ],
     };
     let mut clocks = setup.time;
     let mut moves = Vec::new();
-    let finish = |rec: &mut GameRecord, clocks: [f64; 2], winner: Option<usize>, ending: Ending, loss: Option<LossReason>, reason: String| {
+    let finish = |rec: &mut GameRecord,
+                  clocks: [f64; 2],
+                  winner: Option<usize>,
+                  ending: Ending,
+                  loss: Option<LossReason>,
+                  reason: String| {
         rec.winner = winner;
         rec.ending = ending;
         rec.loss = loss;
@@ -177,23 +205,64 @@ pub fn play_game<G: FileGame>(
     loop {
         if let Some(r) = state.result() {
             match r {
-                Some(p) => finish(&mut rec, clocks, Some(p.index()), Ending::Rules, None, format!("{} wins by the rules", names[p.index()])),
+                Some(p) => finish(
+                    &mut rec,
+                    clocks,
+                    Some(p.index()),
+                    Ending::Rules,
+                    None,
+                    format!("{} wins by the rules", names[p.index()]),
+                ),
                 None if settles_no_move_by_time::<G>() && no_legal_move(&state) => {
                     let (w, why) = by_time(clocks, &names);
-                    finish(&mut rec, clocks, w, Ending::NoLegalMove, None, format!("{} has no legal move; {why}", names[state.to_move().index()]));
+                    finish(
+                        &mut rec,
+                        clocks,
+                        w,
+                        Ending::NoLegalMove,
+                        None,
+                        format!(
+                            "{} has no legal move; {why}",
+                            names[state.to_move().index()]
+                        ),
+                    );
                 }
-                None => finish(&mut rec, clocks, None, Ending::Rules, None, "draw by the rules".to_string()),
+                None => finish(
+                    &mut rec,
+                    clocks,
+                    None,
+                    Ending::Rules,
+                    None,
+                    "draw by the rules".to_string(),
+                ),
             }
             break;
         }
         if no_legal_move(&state) {
             let (w, why) = by_time(clocks, &names);
-            finish(&mut rec, clocks, w, Ending::NoLegalMove, None, format!("{} has no legal move; {why}", names[state.to_move().index()]));
+            finish(
+                &mut rec,
+                clocks,
+                w,
+                Ending::NoLegalMove,
+                None,
+                format!(
+                    "{} has no legal move; {why}",
+                    names[state.to_move().index()]
+                ),
+            );
             break;
         }
         if rec.moves.len() >= rules.max_plies {
             let (w, why) = by_time(clocks, &names);
-            finish(&mut rec, clocks, w, Ending::MoveCap, None, format!("move cap of {} plies reached; {why}", rules.max_plies));
+            finish(
+                &mut rec,
+                clocks,
+                w,
+                Ending::MoveCap,
+                None,
+                format!("move cap of {} plies reached; {why}", rules.max_plies),
+            );
             break;
         }
         if stop.load(std::sync::atomic::Ordering::Relaxed) {
@@ -203,16 +272,30 @@ pub fn play_game<G: FileGame>(
         let who = setup.seats[seat];
         let (judged, cpu, wall) = match &who.kind {
             SeatKind::Human => {
-                let io = human.as_deref_mut().ok_or_else(|| GameError::Io("a human seat needs a terminal".into()))?;
+                let io = human
+                    .as_deref_mut()
+                    .ok_or_else(|| GameError::Io("a human seat needs a terminal".into()))?;
                 let t0 = Instant::now();
                 match human::ask_move(&state, io, &names, clocks, &mut moves) {
-                    HumanMove::Move(m) => (Judged::Move(m, state.format_move(m)), 0.0, t0.elapsed().as_secs_f64()),
-                    HumanMove::Resign(why) => (Judged::Loss(LossReason::Resigned, why), 0.0, t0.elapsed().as_secs_f64()),
+                    HumanMove::Move(m) => (
+                        Judged::Move(m, state.format_move(m).trim_end().to_string()),
+                        0.0,
+                        t0.elapsed().as_secs_f64(),
+                    ),
+                    HumanMove::Resign(why) => (
+                        Judged::Loss(LossReason::Resigned, why),
+                        0.0,
+                        t0.elapsed().as_secs_f64(),
+                    ),
                 }
             }
             SeatKind::Agent(cmd) => {
                 if clocks[seat] <= 0.0 {
-                    (Judged::Loss(LossReason::OverTime, "no time left".into()), 0.0, 0.0)
+                    (
+                        Judged::Loss(LossReason::OverTime, "no time left".into()),
+                        0.0,
+                        0.0,
+                    )
                 } else {
                     run_agent_move(&state, cmd, &setup.dirs[seat], clocks[seat], rules, stop)?
                 }
@@ -223,7 +306,14 @@ pub fn play_game<G: FileGame>(
             Judged::Move(mv, text) => {
                 let described = state.describe_move(mv);
                 state.play(mv);
-                let mr = MoveRecord { ply: rec.moves.len() + 1, seat, text, cpu, left: clocks[seat], wall };
+                let mr = MoveRecord {
+                    ply: rec.moves.len() + 1,
+                    seat,
+                    text,
+                    cpu,
+                    left: clocks[seat],
+                    wall,
+                };
                 rec.moves.push(mr);
                 let ev = MoveEvent {
                     state: &state,
@@ -241,7 +331,12 @@ pub fn play_game<G: FileGame>(
                     Some(other),
                     Ending::Forfeit,
                     Some(reason),
-                    format!("{} ({}) loses: {}: {msg}", names[seat], who.name, reason.label()),
+                    format!(
+                        "{} ({}) loses: {}: {msg}",
+                        names[seat],
+                        who.name,
+                        reason.label()
+                    ),
                 );
                 break;
             }
@@ -264,11 +359,23 @@ fn no_legal_move<G: Game>(state: &G) -> bool {
 
 /// The player with more remaining time wins; equal is a draw.
 fn by_time(clocks: [f64; 2], names: &[&str; 2]) -> (Option<usize>, String) {
-    let detail = format!("clocks {} {} / {} {}", names[0], format_time(clocks[0].max(0.0)), names[1], format_time(clocks[1].max(0.0)));
+    let detail = format!(
+        "clocks {} {} / {} {}",
+        names[0],
+        format_time(clocks[0].max(0.0)),
+        names[1],
+        format_time(clocks[1].max(0.0))
+    );
     if clocks[0] > clocks[1] {
-        (Some(0), format!("{} wins on remaining time ({detail})", names[0]))
+        (
+            Some(0),
+            format!("{} wins on remaining time ({detail})", names[0]),
+        )
     } else if clocks[1] > clocks[0] {
-        (Some(1), format!("{} wins on remaining time ({detail})", names[1]))
+        (
+            Some(1),
+            format!("{} wins on remaining time ({detail})", names[1]),
+        )
     } else {
         (None, format!("draw on equal remaining time ({detail})"))
     }
@@ -288,19 +395,29 @@ fn run_agent_move<G: FileGame>(
         None => remaining,
     };
     let input = state.write_input(rules.mode, offered);
-    std::fs::write(dir.join("input.txt"), input)
-        .map_err(|e| GameError::Io(format!("cannot write {}: {e}", dir.join("input.txt").display())))?;
+    std::fs::write(dir.join("input.txt"), input).map_err(|e| {
+        GameError::Io(format!(
+            "cannot write {}: {e}",
+            dir.join("input.txt").display()
+        ))
+    })?;
     let cpu_kill = offered + rules.grace;
     let spec = RunSpec {
         cmd,
         extra_arg: None,
         dir,
         cpu_kill,
-        wall_kill: cpu_kill * rules.wall_factor + 5.0,
+        wall_kill: cpu_kill * rules.wall_factor + rules.wall_extra,
         output_cap: rules.output_cap,
     };
-    let r = runner::run(&spec, stop).map_err(|e| GameError::Io(format!("cannot run {cmd:?} in {}: {e}", dir.display())))?;
-    let judged = judge(state, &r, offered, rules.move_time.is_some_and(|m| m < remaining));
+    let r = runner::run(&spec, stop)
+        .map_err(|e| GameError::Io(format!("cannot run {cmd:?} in {}: {e}", dir.display())))?;
+    let judged = judge(
+        state,
+        &r,
+        offered,
+        rules.move_time.is_some_and(|m| m < remaining),
+    );
     if let Judged::Loss(..) = judged {
         if r.killed == Some(Killed::Interrupted) {
             return Err(GameError::Interrupted);
@@ -309,23 +426,49 @@ fn run_agent_move<G: FileGame>(
     Ok((judged, r.cpu, r.wall))
 }
 
-fn judge<G: FileGame>(state: &G, r: &runner::RunResult, offered: f64, per_move_cap: bool) -> Judged<G::Move> {
-    let limit_name = if per_move_cap { "per-move limit" } else { "remaining time" };
+fn judge<G: FileGame>(
+    state: &G,
+    r: &runner::RunResult,
+    offered: f64,
+    per_move_cap: bool,
+) -> Judged<G::Move> {
+    let limit_name = if per_move_cap {
+        "per-move limit"
+    } else {
+        "remaining time"
+    };
     match r.killed {
         Some(Killed::Cpu) => {
-            return Judged::Loss(LossReason::OverTime, format!("killed after {:.2} s CPU ({limit_name} {:.2} s + grace)", r.cpu, offered))
+            return Judged::Loss(
+                LossReason::OverTime,
+                format!(
+                    "killed after {:.2} s CPU ({limit_name} {:.2} s + grace)",
+                    r.cpu, offered
+                ),
+            )
         }
         Some(Killed::Wall) => {
             return Judged::Loss(
                 LossReason::OverTime,
-                format!("killed at the wall-clock limit after {:.1} s ({:.2} s CPU used)", r.wall, r.cpu),
+                format!(
+                    "killed at the wall-clock limit after {:.1} s ({:.2} s CPU used)",
+                    r.wall, r.cpu
+                ),
             )
         }
-        Some(Killed::Interrupted) => return Judged::Loss(LossReason::OverTime, "interrupted".into()),
+        Some(Killed::Interrupted) => {
+            return Judged::Loss(LossReason::OverTime, "interrupted".into())
+        }
         None => {}
     }
     if r.cpu > offered {
-        return Judged::Loss(LossReason::OverTime, format!("used {:.3} s CPU, more than its {limit_name} {:.3} s", r.cpu, offered));
+        return Judged::Loss(
+            LossReason::OverTime,
+            format!(
+                "used {:.3} s CPU, more than its {limit_name} {:.3} s",
+                r.cpu, offered
+            ),
+        );
     }
     match r.exit {
         Exit::Code(0) => {}
@@ -336,7 +479,10 @@ fn judge<G: FileGame>(state: &G, r: &runner::RunResult, offered: f64, per_move_c
         return Judged::Loss(LossReason::NoOutput, "no output.txt".into());
     };
     if r.output_truncated {
-        return Judged::Loss(LossReason::Malformed, format!("output.txt is longer than {} bytes", bytes.len()));
+        return Judged::Loss(
+            LossReason::Malformed,
+            format!("output.txt is longer than {} bytes", bytes.len()),
+        );
     }
     let Ok(text) = std::str::from_utf8(bytes) else {
         return Judged::Loss(LossReason::Malformed, "output.txt is not UTF-8 text".into());
@@ -346,8 +492,14 @@ fn judge<G: FileGame>(state: &G, r: &runner::RunResult, offered: f64, per_move_c
     }
     match state.parse_move(text) {
         Ok(mv) => Judged::Move(mv, state.format_move(mv).trim_end().to_string()),
-        Err(MoveError::Malformed(m)) => Judged::Loss(LossReason::Malformed, format!("{m} (output {:?})", clip(text))),
-        Err(MoveError::Illegal(m)) => Judged::Loss(LossReason::IllegalMove, format!("{m} (output {:?})", clip(text))),
+        Err(MoveError::Malformed(m)) => Judged::Loss(
+            LossReason::Malformed,
+            format!("{m} (output {:?})", clip(text)),
+        ),
+        Err(MoveError::Illegal(m)) => Judged::Loss(
+            LossReason::IllegalMove,
+            format!("{m} (output {:?})", clip(text)),
+        ),
     }
 }
 
@@ -362,16 +514,23 @@ fn clip(s: &str) -> String {
 
 /// Seat names with the agents in them, for messages.
 pub fn seat_line(rec: &GameRecord) -> String {
-    format!("{} {} vs {} {}", rec.seat_names[0], rec.agents[0], rec.seat_names[1], rec.agents[1])
+    format!(
+        "{} {} vs {} {}",
+        rec.seat_names[0], rec.agents[0], rec.seat_names[1], rec.agents[1]
+    )
 }
 
 /// Replays a record's moves from its start, for `replay` and checks.
 pub fn replay_states<G: FileGame>(rec: &GameRecord) -> Result<Vec<G>, String> {
-    let start = G::parse_input(&rec.start).map_err(|e| format!("game {}: start position: {e}", rec.key))?.state;
+    let start = G::parse_input(&rec.start)
+        .map_err(|e| format!("game {}: start position: {e}", rec.key))?
+        .state;
     let mut out = vec![start.clone()];
     let mut s = start;
     for m in &rec.moves {
-        let mv = s.parse_move(&m.text).map_err(|e| format!("game {} ply {}: {e}", rec.key, m.ply))?;
+        let mv = s
+            .parse_move(&m.text)
+            .map_err(|e| format!("game {} ply {}: {e}", rec.key, m.ply))?;
         s.play(mv);
         out.push(s.clone());
     }

@@ -16,7 +16,10 @@ pub struct HumanIo {
 impl HumanIo {
     /// The process's stdin and stdout.
     pub fn terminal() -> HumanIo {
-        HumanIo { input: Box::new(std::io::BufReader::new(std::io::stdin())), output: Box::new(std::io::stdout()) }
+        HumanIo {
+            input: Box::new(std::io::BufReader::new(std::io::stdin())),
+            output: Box::new(std::io::stdout()),
+        }
     }
 
     /// Prints `prompt` and reads one line; `None` at end of input.
@@ -53,7 +56,12 @@ pub enum HumanMove<M> {
 /// Turns a typed line into move text: several lines of a move (Halma jump
 /// hops) may be typed on one line separated by `|` or `;`.
 pub fn typed_to_move_text(line: &str) -> String {
-    let mut s: String = line.split(['|', ';']).map(|p| p.trim()).filter(|p| !p.is_empty()).collect::<Vec<_>>().join("\n");
+    let mut s: String = line
+        .split(['|', ';'])
+        .map(|p| p.trim())
+        .filter(|p| !p.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n");
     s.push('\n');
     s
 }
@@ -77,7 +85,10 @@ pub fn ask_move<G: FileGame>(
         format_time(clocks[1].max(0.0)),
         names[seat]
     );
-    let _ = writeln!(io.output, "Type your move in the output.txt syntax ('?' lists legal moves, 'resign' gives up).");
+    let _ = writeln!(
+        io.output,
+        "Type your move in the output.txt syntax ('?' lists legal moves, 'resign' gives up)."
+    );
     loop {
         let Some(line) = io.ask(&format!("{} move> ", names[seat])) else {
             return HumanMove::Resign("the input ended".into());
@@ -109,10 +120,16 @@ pub fn ask_move<G: FileGame>(
         match state.parse_move(&typed_to_move_text(&line)) {
             Ok(m) => return HumanMove::Move(m),
             Err(MoveError::Malformed(m)) => {
-                let _ = writeln!(io.output, "Not a move: {m}. Try again ('?' lists legal moves).");
+                let _ = writeln!(
+                    io.output,
+                    "Not a move: {m}. Try again ('?' lists legal moves)."
+                );
             }
             Err(MoveError::Illegal(m)) => {
-                let _ = writeln!(io.output, "Illegal: {m}. Try again ('?' lists legal moves).");
+                let _ = writeln!(
+                    io.output,
+                    "Illegal: {m}. Try again ('?' lists legal moves)."
+                );
             }
         }
     }
@@ -137,13 +154,19 @@ mod tests {
             }
         }
         let out = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-        let io = HumanIo { input: Box::new(std::io::Cursor::new(script.to_string().into_bytes())), output: Box::new(Shared(out.clone())) };
+        let io = HumanIo {
+            input: Box::new(std::io::Cursor::new(script.to_string().into_bytes())),
+            output: Box::new(Shared(out.clone())),
+        };
         (io, out)
     }
 
     #[test]
     fn bad_input_is_asked_again_and_moves_listed() {
-        let g = TestNim { pile: 2, side: Player::One };
+        let g = TestNim {
+            pile: 2,
+            side: Player::One,
+        };
         let (mut h, out) = io("abc\n3\n?\n2\n");
         let mut buf = Vec::new();
         match ask_move(&g, &mut h, &["1", "2"], [1.0, 1.0], &mut buf) {
@@ -158,9 +181,18 @@ mod tests {
 
     #[test]
     fn end_of_input_resigns() {
-        let g = TestNim { pile: 2, side: Player::One };
+        let g = TestNim {
+            pile: 2,
+            side: Player::One,
+        };
         let (mut h, _) = io("abc\n");
-        assert!(matches!(ask_move(&g, &mut h, &["1", "2"], [1.0, 1.0], &mut Vec::new()), HumanMove::Resign(_)));
-        assert_eq!(typed_to_move_text("J 1,1 3,3 | J 3,3 5,5"), "J 1,1 3,3\nJ 3,3 5,5\n");
+        assert!(matches!(
+            ask_move(&g, &mut h, &["1", "2"], [1.0, 1.0], &mut Vec::new()),
+            HumanMove::Resign(_)
+        ));
+        assert_eq!(
+            typed_to_move_text("J 1,1 3,3 | J 3,3 5,5"),
+            "J 1,1 3,3\nJ 3,3 5,5\n"
+        );
     }
 }

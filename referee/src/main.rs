@@ -7,7 +7,11 @@ use referee::human::HumanIo;
 use std::process::ExitCode;
 
 #[derive(Parser, Debug)]
-#[command(name = "referee", version, about = "Runs timed games between agent programs through input.txt/output.txt")]
+#[command(
+    name = "referee",
+    version,
+    about = "Runs timed games between agent programs through input.txt/output.txt"
+)]
 struct Cli {
     /// Log details to stderr.
     #[arg(short, long, global = true)]
@@ -30,9 +34,11 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(if cli.verbose { "debug" } else { "warn" }))
-        .format_timestamp(None)
-        .init();
+    env_logger::Builder::from_env(
+        env_logger::Env::default().default_filter_or(if cli.verbose { "debug" } else { "warn" }),
+    )
+    .format_timestamp(None)
+    .init();
     let r = match &cli.command {
         Command::Match(a) => commands::run_match(a),
         Command::Tournament(a) => commands::run_tournament(a),

@@ -140,7 +140,8 @@ pub fn load(path: &Path, repair: bool) -> Result<Vec<GameRecord>, String> {
     let mut text = String::new();
     match std::fs::File::open(path) {
         Ok(mut f) => {
-            f.read_to_string(&mut text).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            f.read_to_string(&mut text)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
@@ -148,11 +149,18 @@ pub fn load(path: &Path, repair: bool) -> Result<Vec<GameRecord>, String> {
     if !text.is_empty() && !text.ends_with('\n') {
         let keep = text.rfind('\n').map_or(0, |i| i + 1);
         if repair {
-            let f = OpenOptions::new().write(true).open(path).map_err(|e| format!("cannot repair {}: {e}", path.display()))?;
-            f.set_len(keep as u64).map_err(|e| format!("cannot repair {}: {e}", path.display()))?;
+            let f = OpenOptions::new()
+                .write(true)
+                .open(path)
+                .map_err(|e| format!("cannot repair {}: {e}", path.display()))?;
+            f.set_len(keep as u64)
+                .map_err(|e| format!("cannot repair {}: {e}", path.display()))?;
             let mut f = f;
             let _ = f.seek(SeekFrom::End(0));
-            eprintln!("referee: dropped an unfinished last line of {} (that game will be replayed)", path.display());
+            eprintln!(
+                "referee: dropped an unfinished last line of {} (that game will be replayed)",
+                path.display()
+            );
         }
         text.truncate(keep);
     }
@@ -183,7 +191,14 @@ mod tests {
             mode: "GAME".into(),
             time: [1.0, 1.0],
             start: "TESTNIM\n".into(),
-            moves: vec![MoveRecord { ply: 1, seat: 0, text: "1".into(), cpu: 0.1, left: 0.9, wall: 0.1 }],
+            moves: vec![MoveRecord {
+                ply: 1,
+                seat: 0,
+                text: "1".into(),
+                cpu: 0.1,
+                left: 0.9,
+                wall: 0.1,
+            }],
             winner: Some(1),
             ending: Ending::Forfeit,
             loss: Some(LossReason::Crash),

@@ -89,7 +89,10 @@ pub fn become_subreaper() {
         // SAFETY: prctl with PR_SET_CHILD_SUBREAPER only sets a process flag.
         let rc = unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1 as libc::c_ulong, 0, 0, 0) };
         if rc != 0 {
-            log::warn!("prctl(PR_SET_CHILD_SUBREAPER) failed: {}", std::io::Error::last_os_error());
+            log::warn!(
+                "prctl(PR_SET_CHILD_SUBREAPER) failed: {}",
+                std::io::Error::last_os_error()
+            );
         }
     });
 }
@@ -120,7 +123,10 @@ struct ProcStat {
 
 fn read_stat(pid: i32, buf: &mut String) -> Option<ProcStat> {
     buf.clear();
-    File::open(format!("/proc/{pid}/stat")).ok()?.read_to_string(buf).ok()?;
+    File::open(format!("/proc/{pid}/stat"))
+        .ok()?
+        .read_to_string(buf)
+        .ok()?;
     // The command name (field 2) is in parentheses and may contain spaces:
     // parse from the last ')'.
     let rest = &buf[buf.rfind(')')? + 1..];
@@ -130,8 +136,15 @@ fn read_stat(pid: i32, buf: &mut String) -> Option<ProcStat> {
         return None;
     }
     let n = |i: usize| f[i].parse::<i64>().ok();
-    let ticks = [11, 12, 13, 14].iter().map(|&i| n(i).unwrap_or(0).max(0) as u64).sum();
-    Some(ProcStat { ppid: n(1)? as i32, pgid: n(2)? as i32, ticks })
+    let ticks = [11, 12, 13, 14]
+        .iter()
+        .map(|&i| n(i).unwrap_or(0).max(0) as u64)
+        .sum();
+    Some(ProcStat {
+        ppid: n(1)? as i32,
+        pgid: n(2)? as i32,
+        ticks,
+    })
 }
 
 /// Processes belonging to one run: its process group, plus any descendant
@@ -155,7 +168,9 @@ impl Tracker {
             if let Ok(rd) = std::fs::read_dir("/proc") {
                 for e in rd.flatten() {
                     let name = e.file_name();
-                    let Some(pid) = name.to_str().and_then(|s| s.parse::<i32>().ok()) else { continue };
+                    let Some(pid) = name.to_str().and_then(|s| s.parse::<i32>().ok()) else {
+                        continue;
+                    };
                     if let Some(st) = read_stat(pid, &mut self.buf) {
                         stats.push((pid, st));
                     }
@@ -236,7 +251,12 @@ pub fn run(spec: &RunSpec<'_>, stop: &AtomicBool) -> std::io::Result<RunResult> 
     let pid = child.id() as i32;
     drop(child);
 
-    let mut tracker = Tracker { pgid: pid, members: HashSet::from([pid]), buf: String::new(), tick: clock_ticks() };
+    let mut tracker = Tracker {
+        pgid: pid,
+        members: HashSet::from([pid]),
+        buf: String::new(),
+        tick: clock_ticks(),
+    };
     let mut orphan_cpu = 0.0f64; // rusage of group members reaped by us (not the main child)
     let mut polled_max = 0.0f64;
     let mut killed = None;
@@ -254,7 +274,10 @@ pub fn run(spec: &RunSpec<'_>, stop: &AtomicBool) -> std::io::Result<RunResult> 
             // Cannot happen for our own unreaped child; do not spin.
             let e = std::io::Error::last_os_error();
             kill_all(&tracker);
-            return Err(std::io::Error::new(e.kind(), format!("wait4 on the agent failed: {e}")));
+            return Err(std::io::Error::new(
+                e.kind(),
+                format!("wait4 on the agent failed: {e}"),
+            ));
         }
         orphan_cpu += reap_group(pid, false);
         polls += 1;
@@ -299,7 +322,14 @@ pub fn run(spec: &RunSpec<'_>, stop: &AtomicBool) -> std::io::Result<RunResult> 
         }
         Err(_) => (None, false),
     };
-    Ok(RunResult { cpu, wall, exit, killed, output, output_truncated })
+    Ok(RunResult {
+        cpu,
+        wall,
+        exit,
+        killed,
+        output,
+        output_truncated,
+    })
 }
 
 fn decode_status(status: i32) -> Exit {

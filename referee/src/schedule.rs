@@ -38,7 +38,9 @@ impl Starts {
     /// pair (0-1, 2-3, ...) get the same position with the agents swapped.
     pub fn position<G: FileGame>(&self, number: usize) -> Result<G, String> {
         match &self.text {
-            Some(t) => G::parse_input(t).map(|i| i.state).map_err(|e| format!("start position: {e}")),
+            Some(t) => G::parse_input(t)
+                .map(|i| i.state)
+                .map_err(|e| format!("start position: {e}")),
             None => {
                 let mut o = self.gen.clone();
                 o.seed = o.seed.wrapping_add((number / 2) as u64);
@@ -85,7 +87,15 @@ pub fn seats_for(job: &Job, to_move: Player) -> [usize; 2] {
 }
 
 fn sanitize(s: &str) -> String {
-    s.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.' { c } else { '_' }).collect()
+    s.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
 }
 
 /// Runs `jobs` with `cfg.concurrency` games at a time. Each finished game is
@@ -99,12 +109,16 @@ pub fn run_jobs<G: FileGame>(
     stop: &AtomicBool,
     on_game: &mut dyn FnMut(&GameRecord) -> bool,
 ) -> Result<usize, String> {
-    std::fs::create_dir_all(&cfg.out).map_err(|e| format!("cannot create {}: {e}", cfg.out.display()))?;
+    std::fs::create_dir_all(&cfg.out)
+        .map_err(|e| format!("cannot create {}: {e}", cfg.out.display()))?;
     let records = cfg.records_path();
     let queue = Mutex::new(jobs.into_iter().collect::<VecDeque<Job>>());
     // Separate from `stop`: ending the schedule early must not kill games in progress.
     let no_more = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<Result<GameRecord, String>>();
+    // Each result carries an acknowledgement channel: a worker waits until its
+    // game is recorded and judged before taking the next job, so a decided
+    // SPRT stops the schedule without an extra game starting meanwhile.
+    let (tx, rx) = mpsc::channel::<(Result<GameRecord, String>, mpsc::Sender<()>)>();
     let mut done = 0usize;
     let mut first_error = None;
     std::thread::scope(|scope| {
@@ -112,29 +126,40 @@ pub fn run_jobs<G: FileGame>(
             let tx = tx.clone();
             let queue = &queue;
             let no_more = &no_more;
-            scope.spawn(move || loop {
-                if stop.load(Ordering::Relaxed) || no_more.load(Ordering::Relaxed) {
-                    return;
-                }
-                let Some(job) = queue.lock().expect("queue lock").pop_front() else { return };
-                match play_job::<G>(cfg, &job, stop) {
-                    Ok(rec) => {
-                        let _ = tx.send(Ok(rec));
-                    }
-                    Err(GameError::Interrupted) => return,
-                    Err(GameError::Io(m)) => {
-                        let _ = tx.send(Err(format!("game {}: {m}", job.key)));
+            scope.spawn(move || {
+                let (ack_tx, ack_rx) = mpsc::channel::<()>();
+                loop {
+                    if stop.load(Ordering::Relaxed) || no_more.load(Ordering::Relaxed) {
                         return;
+                    }
+                    let Some(job) = queue.lock().expect("queue lock").pop_front() else {
+                        return;
+                    };
+                    match play_job::<G>(cfg, &job, stop) {
+                        Ok(rec) => {
+                            if tx.send((Ok(rec), ack_tx.clone())).is_err() || ack_rx.recv().is_err()
+                            {
+                                return;
+                            }
+                        }
+                        Err(GameError::Interrupted) => return,
+                        Err(GameError::Io(m)) => {
+                            let _ =
+                                tx.send((Err(format!("game {}: {m}", job.key)), ack_tx.clone()));
+                            return;
+                        }
                     }
                 }
             });
         }
         drop(tx);
-        for msg in rx {
+        for (msg, ack) in rx {
+            let _ack = AckOnDrop(ack);
             match msg {
                 Ok(rec) => {
                     if let Err(e) = record::append(&records, &rec) {
-                        first_error.get_or_insert(format!("cannot append to {}: {e}", records.display()));
+                        first_error
+                            .get_or_insert(format!("cannot append to {}: {e}", records.display()));
                         no_more.store(true, Ordering::Relaxed);
                         continue;
                     }
@@ -156,12 +181,34 @@ pub fn run_jobs<G: FileGame>(
     }
 }
 
-fn play_job<G: FileGame>(cfg: &RunConfig<'_>, job: &Job, stop: &AtomicBool) -> Result<GameRecord, GameError> {
-    let start = cfg.starts.position::<G>(job.number).map_err(GameError::Io)?;
+/// Acknowledges a worker's result when the main loop is done with it.
+struct AckOnDrop(mpsc::Sender<()>);
+
+impl Drop for AckOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.send(());
+    }
+}
+
+fn play_job<G: FileGame>(
+    cfg: &RunConfig<'_>,
+    job: &Job,
+    stop: &AtomicBool,
+) -> Result<GameRecord, GameError> {
+    let start = cfg
+        .starts
+        .position::<G>(job.number)
+        .map_err(GameError::Io)?;
     let seats = seats_for(job, start.to_move());
     let names = G::player_names();
     let base = cfg.out.join("games").join(sanitize(&job.key));
-    let dirs = [0, 1].map(|s| base.join(format!("{}-{}", sanitize(names[s]), sanitize(&cfg.contestants[seats[s]].name))));
+    let dirs = [0, 1].map(|s| {
+        base.join(format!(
+            "{}-{}",
+            sanitize(names[s]),
+            sanitize(&cfg.contestants[seats[s]].name)
+        ))
+    });
     let setup = GameSetup {
         key: job.key.clone(),
         start,
@@ -179,19 +226,37 @@ fn play_job<G: FileGame>(cfg: &RunConfig<'_>, job: &Job, stop: &AtomicBool) -> R
 
 /// Runs `CMD calibrate` once for each agent, in `out/calibration/NAME`, and
 /// records where a `calibration.txt` was written.
-pub fn calibrate(contestants: &mut [Contestant], out: &Path, stop: &AtomicBool) -> Result<(), String> {
+pub fn calibrate(
+    contestants: &mut [Contestant],
+    out: &Path,
+    stop: &AtomicBool,
+) -> Result<(), String> {
     for c in contestants.iter_mut() {
-        let SeatKind::Agent(cmd) = &c.kind else { continue };
+        let SeatKind::Agent(cmd) = &c.kind else {
+            continue;
+        };
         let dir = out.join("calibration").join(sanitize(&c.name));
-        std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-        let spec = RunSpec { cmd, extra_arg: Some("calibrate"), dir: &dir, cpu_kill: 60.0, wall_kill: 300.0, output_cap: 0 };
-        let r = runner::run(&spec, stop).map_err(|e| format!("cannot run {cmd:?} calibrate: {e}"))?;
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        let spec = RunSpec {
+            cmd,
+            extra_arg: Some("calibrate"),
+            dir: &dir,
+            cpu_kill: 60.0,
+            wall_kill: 300.0,
+            output_cap: 0,
+        };
+        let r =
+            runner::run(&spec, stop).map_err(|e| format!("cannot run {cmd:?} calibrate: {e}"))?;
         let file = dir.join("calibration.txt");
         if file.exists() {
             eprintln!("referee: calibrated {} ({:.2} s CPU)", c.name, r.cpu);
             c.calibration = Some(file);
         } else {
-            eprintln!("referee: {} wrote no calibration.txt ({:?}); playing without it", c.name, r.exit);
+            eprintln!(
+                "referee: {} wrote no calibration.txt ({:?}); playing without it",
+                c.name, r.exit
+            );
         }
     }
     Ok(())
@@ -203,14 +268,21 @@ mod tests {
 
     #[test]
     fn first_move_and_colours_alternate() {
-        let job = |n| Job { key: String::new(), a: 0, b: 1, number: n };
+        let job = |n| Job {
+            key: String::new(),
+            a: 0,
+            b: 1,
+            number: n,
+        };
         // Game 0: a moves first, from seat One; game 1: b moves first.
         assert_eq!(seats_for(&job(0), Player::One), [0, 1]);
         assert_eq!(seats_for(&job(1), Player::One), [1, 0]);
         // A start with seat Two to move: the first mover sits there.
         assert_eq!(seats_for(&job(0), Player::Two), [1, 0]);
         // Odd count: a gets games 0, 2, 4, ... = the extra first move.
-        let firsts = (0..9).filter(|&n| seats_for(&job(n), Player::One)[0] == 0).count();
+        let firsts = (0..9)
+            .filter(|&n| seats_for(&job(n), Player::One)[0] == 0)
+            .count();
         assert_eq!(firsts, 5);
     }
 }

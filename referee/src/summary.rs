@@ -39,17 +39,29 @@ pub struct AgentSummary {
 impl AgentSummary {
     /// W/D/L.
     pub fn wdl(&self) -> Wdl {
-        Wdl { w: self.wins, d: self.draws, l: self.losses }
+        Wdl {
+            w: self.wins,
+            d: self.draws,
+            l: self.losses,
+        }
     }
 }
 
 /// Per-agent summaries, in the order of `names`.
 pub fn summarize(names: &[(String, String)], records: &[GameRecord]) -> Vec<AgentSummary> {
-    let mut out: Vec<AgentSummary> =
-        names.iter().map(|(n, c)| AgentSummary { name: n.clone(), command: c.clone(), ..Default::default() }).collect();
+    let mut out: Vec<AgentSummary> = names
+        .iter()
+        .map(|(n, c)| AgentSummary {
+            name: n.clone(),
+            command: c.clone(),
+            ..Default::default()
+        })
+        .collect();
     for rec in records {
         for (seat, agent) in rec.agents.iter().enumerate() {
-            let Some(s) = out.iter_mut().find(|s| &s.name == agent) else { continue };
+            let Some(s) = out.iter_mut().find(|s| &s.name == agent) else {
+                continue;
+            };
             s.games += 1;
             if rec.first == seat {
                 s.moved_first += 1;
@@ -85,7 +97,11 @@ pub fn summarize(names: &[(String, String)], records: &[GameRecord]) -> Vec<Agen
 /// Game-pair counts for the pentanomial SPRT: records with keys ending in
 /// game numbers 2k and 2k+1 of the same pairing form a pair; `agent`'s
 /// points in the pair (0..=2, in halves) index the result.
-pub fn pentanomial(agent: &str, records: &[GameRecord], pair_of: impl Fn(&GameRecord) -> Option<(String, usize)>) -> [u32; 5] {
+pub fn pentanomial(
+    agent: &str,
+    records: &[GameRecord],
+    pair_of: impl Fn(&GameRecord) -> Option<(String, usize)>,
+) -> [u32; 5] {
     let mut by_pair: BTreeMap<(String, usize), Vec<f64>> = BTreeMap::new();
     for r in records {
         if let (Some((pairing, n)), Some(sc)) = (pair_of(r), r.score_of(agent)) {
@@ -120,15 +136,17 @@ pub struct SprtReport {
     pub upper: f64,
     /// `H0`, `H1` or `continue`.
     pub decision: String,
-    /// `pentanomial` or `trinomial`.
+    /// Always `pentanomial` (over game pairs).
     pub model: String,
+    /// Pairs scoring 0, 0.5, 1, 1.5, 2 points for the first agent.
+    pub pairs: [u32; 5],
 }
 
-/// Evaluates an SPRT for `agent`: pentanomial when complete game pairs
-/// exist, trinomial otherwise.
-pub fn sprt_report(t: &Sprt, wdl: Wdl, penta: [u32; 5]) -> SprtReport {
-    let pairs: u32 = penta.iter().sum();
-    let (llr, model) = if pairs > 0 { (t.llr_pentanomial(penta), "pentanomial") } else { (t.llr_trinomial(wdl), "trinomial") };
+/// Evaluates an SPRT from complete game pairs (pentanomial): the two games
+/// of a pair share a start with the agents swapped, so pairs cancel the
+/// first-move advantage. An unpaired last game waits for its partner.
+pub fn sprt_report(t: &Sprt, penta: [u32; 5]) -> SprtReport {
+    let llr = t.llr_pentanomial(penta);
     let (lower, upper) = t.bounds();
     let decision = match t.decide(llr) {
         SprtDecision::AcceptH0 => "H0",
@@ -144,7 +162,8 @@ pub fn sprt_report(t: &Sprt, wdl: Wdl, penta: [u32; 5]) -> SprtReport {
         lower,
         upper,
         decision: decision.into(),
-        model: model.into(),
+        model: "pentanomial".into(),
+        pairs: penta,
     }
 }
 
@@ -163,7 +182,11 @@ pub fn table(rows: &[AgentSummary]) -> String {
         let reasons = if r.loss_reasons.is_empty() {
             "-".to_string()
         } else {
-            r.loss_reasons.iter().map(|(k, v)| format!("{k}: {v}")).collect::<Vec<_>>().join(", ")
+            r.loss_reasons
+                .iter()
+                .map(|(k, v)| format!("{k}: {v}"))
+                .collect::<Vec<_>>()
+                .join(", ")
         };
         s.push_str(&format!(
             "{:<w$} {:>5} {:>5} {:>5} {:>5} {:>6.1}% {:>16} {:>5.1}%  {}\n",

@@ -14,7 +14,10 @@
 //! ```
 //! `output.txt`: the number of counters taken.
 
-use agent::protocol::{format_time, parse_header, FileGame, GenOptions, Input, Lines, Mode, MoveError, ParseError, Player};
+use agent::protocol::{
+    format_time, parse_header, FileGame, GenOptions, Input, Lines, Mode, MoveError, ParseError,
+    Player,
+};
 use agent::search::{Game, Outcome};
 
 /// A TESTNIM position.
@@ -59,15 +62,29 @@ impl FileGame for TestNim {
         let side = match h.side.text {
             "1" => Player::One,
             "2" => Player::Two,
-            other => return Err(h.side.error(format!("expected the player to move, 1 or 2, found {other:?}"))),
+            other => {
+                return Err(h.side.error(format!(
+                    "expected the player to move, 1 or 2, found {other:?}"
+                )))
+            }
         };
         let l = lines.next_line("the number of counters")?;
         let pile = l.parse_n::<u32>(1, "the number of counters")?[0];
-        Ok(Input { state: TestNim { pile, side }, mode: h.mode, remaining: h.remaining })
+        Ok(Input {
+            state: TestNim { pile, side },
+            mode: h.mode,
+            remaining: h.remaining,
+        })
     }
 
     fn write_input(&self, mode: Mode, remaining: f64) -> String {
-        format!("TESTNIM\n{}\n{}\n{}\n{}\n", mode.token(), self.side.index() + 1, format_time(remaining), self.pile)
+        format!(
+            "TESTNIM\n{}\n{}\n{}\n{}\n",
+            mode.token(),
+            self.side.index() + 1,
+            format_time(remaining),
+            self.pile
+        )
     }
 
     fn format_move(&self, mv: u32) -> String {
@@ -76,9 +93,14 @@ impl FileGame for TestNim {
 
     fn parse_move(&self, text: &str) -> Result<u32, MoveError> {
         let t = text.trim();
-        let n: u32 = t.parse().map_err(|_| MoveError::Malformed(format!("expected a number of counters, found {t:?}")))?;
+        let n: u32 = t.parse().map_err(|_| {
+            MoveError::Malformed(format!("expected a number of counters, found {t:?}"))
+        })?;
         if n == 0 || n > 3 || n > self.pile {
-            return Err(MoveError::Illegal(format!("cannot take {n} from a pile of {} (1 to 3)", self.pile)));
+            return Err(MoveError::Illegal(format!(
+                "cannot take {n} from a pile of {} (1 to 3)",
+                self.pile
+            )));
         }
         Ok(n)
     }
@@ -97,7 +119,11 @@ impl FileGame for TestNim {
     }
 
     fn render(&self) -> String {
-        format!("pile: {} {}", self.pile, "|".repeat(self.pile.min(60) as usize))
+        format!(
+            "pile: {} {}",
+            self.pile,
+            "|".repeat(self.pile.min(60) as usize)
+        )
     }
 
     fn moves_left_estimate(&self) -> f64 {
@@ -107,9 +133,14 @@ impl FileGame for TestNim {
     fn generate(opts: &GenOptions) -> Result<Self, String> {
         let pile = opts.size.unwrap_or(21);
         if pile == 0 || pile > 1_000_000 {
-            return Err(format!("testnim needs a pile of 1 to 1000000 counters, got {pile}"));
+            return Err(format!(
+                "testnim needs a pile of 1 to 1000000 counters, got {pile}"
+            ));
         }
-        Ok(TestNim { pile: pile as u32, side: opts.first })
+        Ok(TestNim {
+            pile: pile as u32,
+            side: opts.first,
+        })
     }
 }
 
@@ -119,7 +150,10 @@ mod tests {
 
     #[test]
     fn round_trips_and_judges() {
-        let g = TestNim { pile: 2, side: Player::Two };
+        let g = TestNim {
+            pile: 2,
+            side: Player::Two,
+        };
         let inp = TestNim::parse_input(&g.write_input(Mode::Game, 1.5)).unwrap();
         assert_eq!(inp.state, g);
         assert_eq!(inp.remaining, 1.5);

@@ -30,7 +30,10 @@ fn burn(secs: f64) {
 }
 
 fn thread_cpu_now() -> f64 {
-    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
     // SAFETY: clock_gettime fills our timespec.
     unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
     ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
@@ -65,6 +68,17 @@ fn legal_move() {
     }
 }
 
+/// utime + stime of a process in clock ticks (0 if unreadable).
+fn orphan_ticks(pid: u32) -> u64 {
+    let Ok(s) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return 0;
+    };
+    let Some(i) = s.rfind(')') else { return 0 };
+    let f: Vec<&str> = s[i + 1..].split_whitespace().collect();
+    f.get(11).and_then(|x| x.parse::<u64>().ok()).unwrap_or(0)
+        + f.get(12).and_then(|x| x.parse::<u64>().ok()).unwrap_or(0)
+}
+
 fn arg_f64(args: &[String], i: usize) -> f64 {
     args.get(i).and_then(|s| s.parse().ok()).unwrap_or(1.0)
 }
@@ -81,13 +95,19 @@ fn main() {
         "burn-only" => burn(arg_f64(&args, 2)),
         "burn-child" => {
             let me = std::env::current_exe().expect("own path");
-            let st = std::process::Command::new(me).arg("burn-only").arg(arg_f64(&args, 2).to_string()).status().expect("spawn");
+            let st = std::process::Command::new(me)
+                .arg("burn-only")
+                .arg(arg_f64(&args, 2).to_string())
+                .status()
+                .expect("spawn");
             assert!(st.success());
             legal_move();
         }
         "burn-threads" => {
             let s = arg_f64(&args, 2);
-            let t: Vec<_> = (0..2).map(|_| std::thread::spawn(move || burn_thread(s))).collect();
+            let t: Vec<_> = (0..2)
+                .map(|_| std::thread::spawn(move || burn_thread(s)))
+                .collect();
             for h in t {
                 h.join().expect("thread");
             }
@@ -118,17 +138,27 @@ fn main() {
         "empty" => std::fs::write("output.txt", "").expect("write"),
         "orphan" => {
             let me = std::env::current_exe().expect("own path");
-            let child = std::process::Command::new(me).arg("burn-only").arg(arg_f64(&args, 2).to_string()).spawn().expect("spawn");
+            let child = std::process::Command::new(me)
+                .arg("burn-only")
+                .arg(arg_f64(&args, 2).to_string())
+                .spawn()
+                .expect("spawn");
             std::fs::write("orphan.pid", child.id().to_string()).expect("write");
-            // Let the orphan start burning before the parent goes.
+            // Leave only once the orphan has burned 0.2 s of CPU (its charge
+            // is then known to be at least that).
             let t = Instant::now();
-            while t.elapsed() < Duration::from_millis(100) {}
+            while orphan_ticks(child.id()) < 20 && t.elapsed() < Duration::from_secs(30) {
+                std::thread::sleep(Duration::from_millis(5));
+            }
             legal_move();
             std::mem::forget(child);
         }
         "fail-after" => {
             let n: u32 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1);
-            let done: u32 = std::fs::read_to_string("count.txt").ok().and_then(|s| s.trim().parse().ok()).unwrap_or(0);
+            let done: u32 = std::fs::read_to_string("count.txt")
+                .ok()
+                .and_then(|s| s.trim().parse().ok())
+                .unwrap_or(0);
             std::fs::write("count.txt", (done + 1).to_string()).expect("write");
             if done < n {
                 legal_move();
@@ -136,7 +166,9 @@ fn main() {
                 std::fs::write("output.txt", "garbage\n").expect("write");
             }
         }
-        "calibrate" => std::fs::write("calibration.txt", "nodes_per_second 1000000\n").expect("write"),
+        "calibrate" => {
+            std::fs::write("calibration.txt", "nodes_per_second 1000000\n").expect("write")
+        }
         other => {
             eprintln!("mock-agent: unknown behaviour {other:?}");
             std::process::exit(64);
