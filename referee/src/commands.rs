@@ -716,7 +716,7 @@ fn play_one<G: FileGame>(a: &PlayArgs, mut io: HumanIo) -> Result<i32, String> {
         .map(|i| Contestant {
             name: match &seats[i] {
                 SeatKind::Human => format!("human{}", i + 1),
-                SeatKind::Agent(_) => format!("seat{}", i + 1),
+                SeatKind::Agent(cmd) => short_name(cmd),
             },
             kind: seats[i].clone(),
             calibration: None,
@@ -795,6 +795,14 @@ fn play_one<G: FileGame>(a: &PlayArgs, mut io: HumanIo) -> Result<i32, String> {
     );
     let _ = io.output.flush();
     Ok(0)
+}
+
+/// A command shown by its program's file name and its arguments.
+fn short_name(cmd: &str) -> String {
+    let mut parts = cmd.split_whitespace();
+    let prog = parts.next().unwrap_or("agent");
+    let base = prog.rsplit('/').next().unwrap_or(prog);
+    std::iter::once(base).chain(parts).collect::<Vec<_>>().join(" ")
 }
 
 /// "Result: ..." for a finished game.

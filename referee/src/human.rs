@@ -27,7 +27,10 @@ impl HumanIo {
         let _ = write!(self.output, "{prompt}");
         let _ = self.output.flush();
         let mut line = String::new();
-        match self.input.read_line(&mut line) {
+        crate::signals::EXIT_NOW.store(true, std::sync::atomic::Ordering::SeqCst);
+        let r = self.input.read_line(&mut line);
+        crate::signals::EXIT_NOW.store(false, std::sync::atomic::Ordering::SeqCst);
+        match r {
             Ok(0) | Err(_) => None,
             Ok(_) => Some(line.trim().to_string()),
         }

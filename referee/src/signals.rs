@@ -8,8 +8,17 @@ pub static STOP: AtomicBool = AtomicBool::new(false);
 /// The signal that raised [`STOP`] (0 if none).
 pub static SIGNAL: AtomicI32 = AtomicI32::new(0);
 
+/// Set while the referee waits for a person's input and no agent runs:
+/// a signal then ends the process at once (a blocked terminal read would
+/// otherwise be restarted and never see the flag).
+pub static EXIT_NOW: AtomicBool = AtomicBool::new(false);
+
 extern "C" fn on_signal(sig: libc::c_int) {
-    // Only async-signal-safe work: two atomic stores.
+    // Only async-signal-safe work: atomic stores and _exit.
+    if EXIT_NOW.load(Ordering::SeqCst) {
+        // SAFETY: _exit is async-signal-safe.
+        unsafe { libc::_exit(130) };
+    }
     SIGNAL.store(sig, Ordering::SeqCst);
     STOP.store(true, Ordering::SeqCst);
 }
