@@ -402,3 +402,34 @@ fn bad_command_lines_are_refused_with_a_message() {
     let o = referee(&["replay", "/nonexistent/records.jsonl"]);
     assert!(!o.status.success());
 }
+
+#[test]
+fn halma_games_run_to_the_move_cap_and_replay() {
+    let out = tmp("halma");
+    let out_s = out.display().to_string();
+    let a = format!("{MOCK} play");
+    let o = referee(&[
+        "match", "--game", "halma", "--games", "2", "--time", "5", "--mode", "single", "--max-plies", "12", "--keep-dirs",
+        "--out", &out_s, &a, &a,
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let recs = record::load(&out.join("records.jsonl"), false).unwrap();
+    assert_eq!(recs.len(), 2);
+    for r in &recs {
+        assert_eq!(r.moves.len(), 12);
+        assert_eq!(r.ending, Ending::MoveCap);
+        assert_eq!(r.seat_names, ["BLACK", "WHITE"]);
+        // Every recorded move replays legally from the recorded start.
+        let states = referee::game_loop::replay_states::<agent::games::halma::Halma>(r).unwrap();
+        assert_eq!(states.len(), 13);
+        let input = std::fs::read_to_string(Path::new(&r.dirs[0]).join("input.txt")).unwrap();
+        assert!(input.starts_with("SINGLE\n"), "{input}");
+    }
+    assert_eq!(recs[0].agents, ["A", "B"]);
+    assert_eq!(recs[1].agents, ["B", "A"]);
+    let rp = out.join("records.jsonl").display().to_string();
+    let o = referee(&["replay", &rp]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("2 games in") && text.contains("ply 12: WHITE"), "{text}");
+    std::fs::remove_dir_all(out).unwrap();
+}
