@@ -46,6 +46,9 @@ enum StrategyArg {
 enum Command {
     /// Measure search speed and write calibration.txt for the time policy.
     Calibrate,
+    /// Hinger study tools: exact solver, safe paths, scaling study.
+    #[command(subcommand)]
+    Hinger(agent::games::hinger::cli::HingerCommand),
 }
 
 fn main() -> ExitCode {
@@ -69,6 +72,7 @@ fn main() -> ExitCode {
             }).map_err(|e| e.to_string())
         }
         Some(Command::Calibrate) => Err("calibration needs a built-in game".to_string()),
+        Some(Command::Hinger(cmd)) => agent::games::hinger::cli::run(cmd),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

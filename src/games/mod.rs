@@ -2,6 +2,8 @@
 //! Each game implements [`crate::search::Game`] (for the search) and
 //! [`crate::protocol::FileGame`] (for the file protocol and the referee).
 
+pub mod hinger;
+
 use crate::driver::{AgentOptions, TurnError, TurnReport};
 use crate::protocol::GameKind;
 
@@ -20,6 +22,7 @@ macro_rules! with_game {
         match $kind {
             // One arm per game, e.g.:
             // $crate::protocol::GameKind::Halma => { type $G = $crate::games::halma::Halma; $body }
+            $crate::protocol::GameKind::Hinger => { type $G = $crate::games::hinger::Hinger; $body }
             $k => $missing,
         }
     }};
