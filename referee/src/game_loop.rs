@@ -162,6 +162,9 @@ pub fn play_game<G: FileGame>(
             })?;
         }
     }
+    // Seat names as people read them ("player 1" for numbered seats).
+    let lab = [crate::human::seat_label(names[0]), crate::human::seat_label(names[1])];
+    let lab_refs = [lab[0].as_str(), lab[1].as_str()];
     let mut state = setup.start.clone();
     let first = state.to_move().index();
     let mut rec = GameRecord {
@@ -211,10 +214,10 @@ pub fn play_game<G: FileGame>(
                     Some(p.index()),
                     Ending::Rules,
                     None,
-                    format!("{} wins by the rules", names[p.index()]),
+                    format!("{} wins by the rules", lab[p.index()]),
                 ),
                 None if settles_no_move_by_time::<G>() && no_legal_move(&state) => {
-                    let (w, why) = by_time(clocks, &names);
+                    let (w, why) = by_time(clocks, &lab_refs);
                     finish(
                         &mut rec,
                         clocks,
@@ -223,7 +226,7 @@ pub fn play_game<G: FileGame>(
                         None,
                         format!(
                             "{} has no legal move; {why}",
-                            names[state.to_move().index()]
+                            lab[state.to_move().index()]
                         ),
                     );
                 }
@@ -239,7 +242,7 @@ pub fn play_game<G: FileGame>(
             break;
         }
         if no_legal_move(&state) {
-            let (w, why) = by_time(clocks, &names);
+            let (w, why) = by_time(clocks, &lab_refs);
             finish(
                 &mut rec,
                 clocks,
@@ -248,13 +251,13 @@ pub fn play_game<G: FileGame>(
                 None,
                 format!(
                     "{} has no legal move; {why}",
-                    names[state.to_move().index()]
+                    lab[state.to_move().index()]
                 ),
             );
             break;
         }
         if rec.moves.len() >= rules.max_plies {
-            let (w, why) = by_time(clocks, &names);
+            let (w, why) = by_time(clocks, &lab_refs);
             finish(
                 &mut rec,
                 clocks,
@@ -333,7 +336,7 @@ pub fn play_game<G: FileGame>(
                     Some(reason),
                     format!(
                         "{} ({}) loses: {}: {msg}",
-                        names[seat],
+                        lab[seat],
                         who.name,
                         reason.label()
                     ),

@@ -375,7 +375,7 @@ fn play_with_a_scripted_human_reaches_the_end_and_replays() {
     assert!(text.contains("Not a move"), "{text}");
     assert!(text.contains("Illegal"), "{text}");
     assert!(text.contains("3 legal moves"), "{text}");
-    assert!(text.contains("Result: 1 (human1) wins"), "{text}");
+    assert!(text.contains("Result: player 1 (human1) wins"), "{text}");
     let recs = record::load(&out.join("records.jsonl"), false).unwrap();
     assert_eq!(recs.len(), 1);
     let texts: Vec<&str> = recs[0].moves.iter().map(|m| m.text.as_str()).collect();
