@@ -433,3 +433,17 @@ fn halma_games_run_to_the_move_cap_and_replay() {
     assert!(text.contains("2 games in") && text.contains("ply 12: WHITE"), "{text}");
     std::fs::remove_dir_all(out).unwrap();
 }
+
+#[test]
+fn calibrate_runs_once_per_agent_and_the_file_reaches_every_game() {
+    let out = tmp("calib");
+    let out_s = out.display().to_string();
+    let a = format!("{MOCK} check-calibration");
+    let o = referee(&["match", "--game", "testnim", "--size", "4", "--games", "2", "--time", "5", "--calibrate", "--out", &out_s, &a, &a]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.join("calibration/A/calibration.txt").exists());
+    let recs = record::load(&out.join("records.jsonl"), false).unwrap();
+    assert_eq!(recs.len(), 2);
+    assert!(recs.iter().all(|r| r.loss.is_none() && r.moves.len() == 4), "{recs:?}");
+    std::fs::remove_dir_all(out).unwrap();
+}
