@@ -250,15 +250,18 @@ pub fn run_match(a: &MatchArgs) -> Result<i32, String> {
     let mut contestants = vec![
         Contestant {
             name: names[0].to_string(),
-            kind: SeatKind::Agent(a.cmd_a.clone()),
+            kind: SeatKind::parse(&a.cmd_a),
             calibration: None,
         },
         Contestant {
             name: names[1].to_string(),
-            kind: SeatKind::Agent(a.cmd_b.clone()),
+            kind: SeatKind::parse(&a.cmd_b),
             calibration: None,
         },
     ];
+    if contestants.iter().any(|c| c.kind == SeatKind::Human) {
+        return Err("a person plays through `referee play ... human CMD`, not `match`".into());
+    }
     std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     if a.calibrate {
         schedule::calibrate(&mut contestants, &out, &signals::STOP)?;
@@ -435,7 +438,7 @@ pub fn run_tournament(a: &TournamentArgs) -> Result<i32, String> {
         }
         contestants.push(Contestant {
             name: name.to_string(),
-            kind: SeatKind::Agent(cmd.to_string()),
+            kind: SeatKind::Agent(crate::game_loop::resolve_command(cmd)),
             calibration: None,
         });
     }
