@@ -82,10 +82,20 @@ enum Command {
     /// Hashi tools: generated boards, in-process strength duels.
     #[command(subcommand)]
     Hashi(agent::games::hashi::cli::HashiCommand),
+    /// Hinger study tools: exact solver, safe paths, scaling study.
+    #[command(subcommand)]
+    Hinger(agent::games::hinger::cli::HingerCommand),
 }
 
 #[derive(Subcommand, Debug)]
 enum HalmaCommand {
+    /// Judge an output.txt against the position of an input.txt, as the referee does.
+    Check {
+        /// The input.txt.
+        input: PathBuf,
+        /// The output.txt.
+        output: PathBuf,
+    },
     /// Full timed games in-process: strategy A against strategy B, colours alternating.
     Duel {
         /// Strategy A (best, alphabeta, minimax).
@@ -106,6 +116,9 @@ enum HalmaCommand {
         /// Plies after which the game is settled by remaining time.
         #[arg(long, default_value_t = 1000)]
         max_plies: u32,
+        /// Write every position of every game as an input.txt into this directory.
+        #[arg(long)]
+        record: Option<PathBuf>,
     },
 }
 
@@ -148,9 +161,12 @@ fn main() -> ExitCode {
         Some(Command::Calibrate) => halma::calibrate(&cli.dir).map(|s| println!("{s}")),
         Some(Command::Perft { file, depth, simple }) => halma::perft_command(&file, depth, simple).map(|s| println!("{s}")),
         Some(Command::Bench { samples, seconds }) => halma::bench(&samples, seconds).map(|s| print!("{s}")),
-        Some(Command::Halma { cmd: HalmaCommand::Duel { a, b, b_depth, games, seconds, max_plies } }) => {
+        Some(Command::Halma { cmd: HalmaCommand::Check { input, output } }) => {
+            halma::check_command(&input, &output).map(|s| println!("{s}"))
+        }
+        Some(Command::Halma { cmd: HalmaCommand::Duel { a, b, b_depth, games, seconds, max_plies, record } }) => {
             let (a, b) = (to_strategy(a, cli.depth), to_strategy(b, Some(b_depth)));
-            print!("{}", halma::duel_command(a, b, games, seconds, max_plies));
+            print!("{}", halma::duel_command(a, b, games, seconds, max_plies, record.as_deref()));
             Ok(())
         }
         Some(Command::Connectsquare { cmd }) => agent::games::connectsquare::cli::run(cmd),
@@ -158,6 +174,7 @@ fn main() -> ExitCode {
             agent::games::fifteen::cli::solve_file(&file, tt_mb).map(|s| print!("{s}"))
         }
         Some(Command::Hashi(c)) => agent::games::hashi::cli::run(c),
+        Some(Command::Hinger(cmd)) => agent::games::hinger::cli::run(cmd),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -134,15 +134,42 @@ impl Bitboard {
     }
 
     /// Moves every cell one step in direction `d` (an index into [`DIRS`]);
-    /// cells that would leave the board vanish.
-    #[inline]
+    /// cells that would leave the board vanish. Horizontal moves stay inside
+    /// each word (a bit crossing a word boundary would wrap a row anyway);
+    /// wrapped bits are removed by masking the destination column.
+    #[inline(always)]
     pub fn step(self, d: usize) -> Bitboard {
-        let (delta, _, _) = DIRS[d];
-        let src = self & SOURCE_MASK[d];
-        if delta > 0 {
-            src.shl(delta as u32)
-        } else {
-            src.shr((-delta) as u32)
+        const NOT_X0: u64 = 0xFFFE_FFFE_FFFE_FFFE;
+        const NOT_X15: u64 = 0x7FFF_7FFF_7FFF_7FFF;
+        let w = self.0;
+        match d {
+            0 => Bitboard([(w[0] << 1) & NOT_X0, (w[1] << 1) & NOT_X0, (w[2] << 1) & NOT_X0, (w[3] << 1) & NOT_X0]),
+            1 => Bitboard([(w[0] >> 1) & NOT_X15, (w[1] >> 1) & NOT_X15, (w[2] >> 1) & NOT_X15, (w[3] >> 1) & NOT_X15]),
+            2 => self.shl(16),
+            3 => self.shr(16),
+            4 => self.shl(17) & Bitboard([NOT_X0; 4]),
+            5 => self.shl(15) & Bitboard([NOT_X15; 4]),
+            6 => self.shr(15) & Bitboard([NOT_X0; 4]),
+            _ => self.shr(17) & Bitboard([NOT_X15; 4]),
+        }
+    }
+
+    /// Moves every cell two steps in direction `d` (a jump's displacement);
+    /// cells that would leave the board vanish.
+    #[inline(always)]
+    pub fn step2(self, d: usize) -> Bitboard {
+        const NOT_X01: u64 = 0xFFFC_FFFC_FFFC_FFFC;
+        const NOT_X1415: u64 = 0x3FFF_3FFF_3FFF_3FFF;
+        let w = self.0;
+        match d {
+            0 => Bitboard([(w[0] << 2) & NOT_X01, (w[1] << 2) & NOT_X01, (w[2] << 2) & NOT_X01, (w[3] << 2) & NOT_X01]),
+            1 => Bitboard([(w[0] >> 2) & NOT_X1415, (w[1] >> 2) & NOT_X1415, (w[2] >> 2) & NOT_X1415, (w[3] >> 2) & NOT_X1415]),
+            2 => self.shl(32),
+            3 => self.shr(32),
+            4 => self.shl(34) & Bitboard([NOT_X01; 4]),
+            5 => self.shl(30) & Bitboard([NOT_X1415; 4]),
+            6 => self.shr(30) & Bitboard([NOT_X01; 4]),
+            _ => self.shr(34) & Bitboard([NOT_X1415; 4]),
         }
     }
 
@@ -173,38 +200,8 @@ impl Iterator for Cells {
 pub const DIRS: [(i32, i32, i32); 8] =
     [(1, 1, 0), (-1, -1, 0), (16, 0, 1), (-16, 0, -1), (17, 1, 1), (15, -1, 1), (-15, 1, -1), (-17, -1, -1)];
 
-const fn column_mask(x: usize) -> Bitboard {
-    let mut b = [0u64; 4];
-    let mut y = 0;
-    while y < N {
-        let c = y * N + x;
-        b[c / 64] |= 1u64 << (c % 64);
-        y += 1;
-    }
-    Bitboard(b)
-}
-
-const NOT_COL0: Bitboard = {
-    let c = column_mask(0);
-    Bitboard([!c.0[0], !c.0[1], !c.0[2], !c.0[3]])
-};
-const NOT_COL15: Bitboard = {
-    let c = column_mask(15);
-    Bitboard([!c.0[0], !c.0[1], !c.0[2], !c.0[3]])
-};
-
-/// Cells that may move in direction `d` without wrapping around a side edge
-/// (the top and bottom edges are handled by the shift dropping bits).
-const SOURCE_MASK: [Bitboard; 8] = [
-    NOT_COL15, // +x
-    NOT_COL0,  // -x
-    Bitboard::FULL,
-    Bitboard::FULL,
-    NOT_COL15, // +x +y
-    NOT_COL0,  // -x +y
-    NOT_COL15, // +x -y
-    NOT_COL0,  // -x -y
-];
+/// The direction opposite to each of [`DIRS`].
+pub const OPPOSITE: [usize; 8] = [1, 0, 3, 2, 7, 6, 5, 4];
 
 macro_rules! binop {
     ($tr:ident, $f:ident, $op:tt, $tra:ident, $fa:ident) => {
@@ -251,6 +248,13 @@ mod tests {
                     Bitboard::EMPTY
                 };
                 assert_eq!(b.step(d), want, "cell {c} dir {d}");
+                let (x2, y2) = (col(c) as i32 + 2 * dx, row(c) as i32 + 2 * dy);
+                let want2 = if (0..16).contains(&x2) && (0..16).contains(&y2) {
+                    Bitboard::single(cell(x2 as usize, y2 as usize))
+                } else {
+                    Bitboard::EMPTY
+                };
+                assert_eq!(b.step2(d), want2, "cell {c} dir {d} (two steps)");
             }
         }
     }

@@ -93,6 +93,30 @@ const fn build_neighbours() -> [Bitboard; CELLS] {
     t
 }
 
+const NO_CELL: u8 = 0xFF;
+
+const fn build_behind() -> [[u8; 8]; CELLS] {
+    let mut t = [[NO_CELL; 8]; CELLS];
+    let mut s = 0;
+    while s < CELLS {
+        let (sx, sy) = ((s % 16) as i32, (s / 16) as i32);
+        let mut d = 0;
+        while d < 8 {
+            let (x, y) = (sx - DIRS[d].1, sy - DIRS[d].2);
+            if x >= 0 && x < 16 && y >= 0 && y < 16 {
+                t[s][d] = (y * 16 + x) as u8;
+            }
+            d += 1;
+        }
+        s += 1;
+    }
+    t
+}
+
+/// `BEHIND[s][d]`: the cell whose neighbour in direction d is `s` (or
+/// `NO_CELL` off the board).
+static BEHIND: [[u8; 8]; CELLS] = build_behind();
+
 /// The 8-neighbourhood of each cell.
 static NEIGHBOURS: [Bitboard; CELLS] = build_neighbours();
 
@@ -207,20 +231,41 @@ impl Halma {
         (self.occupied() & goal) == goal && !(self.pieces[colour] & goal).is_empty()
     }
 
-    /// Cells the piece on `from` can reach by one or more jumps, landing only
-    /// on `allowed` cells, by a flood fill over landing squares. The piece's
-    /// own start cell counts as empty during the chain.
+    /// For each direction d, the cells whose neighbour in direction d is
+    /// occupied: the cells a jump in direction d can start from.
     #[inline]
-    pub fn jump_reach(&self, from: u8, allowed: Bitboard) -> Bitboard {
+    pub fn jump_sources(&self) -> [Bitboard; 8] {
+        let occ = self.occupied();
+        let mut r = [Bitboard::EMPTY; 8];
+        for (d, slot) in r.iter_mut().enumerate() {
+            *slot = occ.step(bitboard::OPPOSITE[d]);
+        }
+        r
+    }
+
+    /// Cells the piece on `from` can reach by one or more jumps, landing only
+    /// on `allowed` cells, by a flood fill over landing squares (set
+    /// operations on the whole frontier, one pass per chain length). The
+    /// piece's own start cell counts as empty during the chain, so no hop
+    /// goes over it. `sources` comes from [`Halma::jump_sources`].
+    #[inline]
+    pub fn jump_reach_with(&self, from: u8, allowed: Bitboard, sources: &[Bitboard; 8]) -> Bitboard {
         let start = Bitboard::single(from);
-        let occ = self.occupied() & !start;
-        let land_ok = !occ & allowed;
+        let mut src = *sources;
+        for (d, s) in src.iter_mut().enumerate() {
+            // The cell from which a hop would go over the start cell.
+            let b = BEHIND[from as usize][d];
+            if b != NO_CELL {
+                s.clear(b);
+            }
+        }
+        let land_ok = !self.occupied() & allowed;
         let mut reached = start;
         let mut frontier = start;
         loop {
             let mut next = Bitboard::EMPTY;
-            for d in 0..8 {
-                next |= (frontier.step(d) & occ).step(d);
+            for (d, s) in src.iter().enumerate() {
+                next |= (frontier & *s).step2(d);
             }
             next &= land_ok & !reached;
             if next.is_empty() {
@@ -232,15 +277,39 @@ impl Halma {
         reached & !start
     }
 
+    /// [`Halma::jump_reach_with`] for one piece.
+    pub fn jump_reach(&self, from: u8, allowed: Bitboard) -> Bitboard {
+        self.jump_reach_with(from, allowed, &self.jump_sources())
+    }
+
+    /// The pieces of `set` that have at least one single jump, for all of
+    /// them at once: a piece can jump in direction d when the cell beyond
+    /// its neighbour in d is empty and the neighbour is occupied.
+    #[inline]
+    pub fn jumpers(&self, set: Bitboard) -> Bitboard {
+        let occ = self.occupied();
+        let empty = !occ;
+        let mut r = Bitboard::EMPTY;
+        for d in 0..8 {
+            let back = bitboard::OPPOSITE[d];
+            r |= (empty.step(back) & occ).step(back);
+        }
+        r & set
+    }
+
     /// Every end cell of a play (step or jump chain) of the piece on `from`,
     /// before rules 2-4. With the narrow reading a piece inside the opposing
-    /// camp keeps every hop inside it.
+    /// camp keeps every hop inside it. `jumpers` comes from [`Halma::jumpers`].
     #[inline]
-    fn reach(&self, from: u8, reading: Reading) -> Bitboard {
+    fn reach(&self, from: u8, reading: Reading, jumpers: Bitboard, sources: &[Bitboard; 8]) -> Bitboard {
         let goal = CAMP[1 - self.side as usize];
         let allowed = if reading == Reading::Narrow && goal.has(from) { goal } else { Bitboard::FULL };
         let steps = NEIGHBOURS[from as usize] & !self.occupied() & allowed;
-        steps | self.jump_reach(from, allowed)
+        if jumpers.has(from) {
+            steps | self.jump_reach_with(from, allowed, sources)
+        } else {
+            steps
+        }
     }
 
     /// Calls `push(from, targets)` for the legal plays of the side to move
@@ -253,6 +322,8 @@ impl Halma {
         let camp = CAMP[side];
         let goal = CAMP[1 - side];
         let in_camp = own & camp;
+        let jumpers = self.jumpers(own);
+        let sources = self.jump_sources();
         if !in_camp.is_empty() {
             // Rule 4: first, plays that take a camp piece out of the camp.
             let mut any = false;
@@ -260,7 +331,7 @@ impl Halma {
             let mut starts = [0u8; PIECES as usize];
             let mut n = 0;
             for s in in_camp.iter() {
-                let r = self.reach(s, reading);
+                let r = self.reach(s, reading, jumpers, &sources);
                 if n < reach.len() {
                     reach[n] = r;
                     starts[n] = s;
@@ -293,7 +364,7 @@ impl Halma {
             // Free: pieces outside the camp (rules 2-3); camp pieces too under
             // the wide reading, or when nothing else moves.
             for s in (own & !camp).iter() {
-                let mut t = self.reach(s, reading) & !camp;
+                let mut t = self.reach(s, reading, jumpers, &sources) & !camp;
                 if goal.has(s) {
                     t &= goal;
                 }
@@ -318,7 +389,7 @@ impl Halma {
         }
         let mut any = false;
         for s in own.iter() {
-            let mut t = self.reach(s, reading) & !camp;
+            let mut t = self.reach(s, reading, jumpers, &sources) & !camp;
             if goal.has(s) {
                 t &= goal;
             }
@@ -330,6 +401,17 @@ impl Halma {
             }
         }
         any
+    }
+
+    /// Number of legal moves of the side to move (the agent's reading),
+    /// without listing them: perft's bulk count at the last ply.
+    pub fn count_moves(&self) -> u64 {
+        let mut n = 0u64;
+        self.for_each_legal(Reading::Narrow, |_, t| {
+            n += t.count() as u64;
+            true
+        });
+        n
     }
 
     /// Appends the legal moves of the side to move under `reading`.

@@ -268,3 +268,76 @@ fn camp_piece_that_cannot_leave_must_go_further() {
     assert_eq!(v, vec![HMove::new(cell(1, 1), cell(2, 1)), HMove::new(cell(1, 1), cell(1, 2)), HMove::new(cell(1, 1), cell(2, 2))]);
     assert!(matches!(pos.parse_move("E 1,1 0,0"), Err(MoveError::Illegal(m)) if m.contains("further")));
 }
+
+fn sample(name: &str) -> Halma {
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/halma").join(name);
+    super::format::parse_input(&std::fs::read_to_string(p).unwrap()).unwrap().state
+}
+
+#[test]
+fn camp_rule_samples_force_the_right_moves() {
+    let mut v = Vec::new();
+    sample("trap_forced_out.txt").legal_moves(&mut v);
+    assert!(!v.is_empty() && v.iter().all(|m| m.from == cell(4, 1) && !CAMP[0].has(m.to)), "{v:?}");
+    v.clear();
+    sample("trap_camp_further.txt").legal_moves(&mut v);
+    v.sort();
+    assert_eq!(v, vec![HMove::new(cell(1, 1), cell(2, 1)), HMove::new(cell(1, 1), cell(1, 2)), HMove::new(cell(1, 1), cell(2, 2))]);
+    v.clear();
+    let pos = sample("trap_no_reenter.txt");
+    pos.legal_moves(&mut v);
+    assert!(v.iter().all(|m| !CAMP[0].has(m.to)));
+    assert!(matches!(pos.parse_move("E 5,1 4,1"), Err(MoveError::Illegal(_))));
+    v.clear();
+    let pos = sample("trap_goal_stay.txt");
+    pos.legal_moves(&mut v);
+    assert!(v.iter().all(|m| !CAMP[1].has(m.from) || CAMP[1].has(m.to)));
+    assert!(v.iter().any(|m| CAMP[1].has(m.from)), "a goal piece should have moves inside the goal");
+}
+
+#[test]
+fn search_finds_the_win_in_one_in_endgame_samples() {
+    for name in ["endgame_1.txt", "endgame_white.txt"] {
+        let pos = sample(name);
+        let r = crate::search::alphabeta::search(&pos, crate::search::Limits::depth(3), 1 << 20);
+        let mut after = pos;
+        after.play(r.best.unwrap());
+        assert_eq!(after.outcome(), Some(Outcome::Loss), "{name}: the mover should have won");
+        assert!(r.score >= crate::search::WIN_THRESHOLD);
+    }
+}
+
+#[test]
+fn mutated_inputs_never_panic_the_parser() {
+    let base = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/halma/midgame_1.txt")).unwrap();
+    let alphabet = b"BW.\n\r \t,0123456789-eSINGLEGAMEWHITEBLACK\xc3\xa9";
+    let mut rng = SmallRng::seed_from_u64(99);
+    let mut accepted = 0;
+    for _ in 0..5000 {
+        let mut bytes = base.clone().into_bytes();
+        for _ in 0..rng.gen_range(1..6) {
+            let i = rng.gen_range(0..bytes.len().max(1));
+            match rng.gen_range(0..4) {
+                0 if !bytes.is_empty() => {
+                    bytes.remove(i.min(bytes.len() - 1));
+                }
+                1 => bytes.insert(i.min(bytes.len()), alphabet[rng.gen_range(0..alphabet.len())]),
+                2 if !bytes.is_empty() => {
+                    let j = i.min(bytes.len() - 1);
+                    bytes[j] = alphabet[rng.gen_range(0..alphabet.len())];
+                }
+                _ => bytes.truncate(i),
+            }
+        }
+        let text = String::from_utf8_lossy(&bytes);
+        match super::format::parse_input(&text) {
+            Ok(inp) => {
+                accepted += 1;
+                assert!(inp.remaining > 0.0);
+                assert_eq!(inp.state.pieces(0).count(), PIECES);
+            }
+            Err(e) => assert!(!e.message.is_empty()),
+        }
+    }
+    assert!(accepted > 0 && accepted < 5000, "accepted {accepted}");
+}

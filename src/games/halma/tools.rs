@@ -22,12 +22,12 @@ fn perft_rec(pos: &Halma, depth: u32, bufs: &mut [Vec<HMove>]) -> u64 {
     if depth == 0 || pos.has_won(1 - pos.side()) {
         return 1;
     }
+    if depth == 1 {
+        return pos.count_moves();
+    }
     let (head, rest) = bufs.split_first_mut().expect("a buffer per ply");
     head.clear();
     pos.moves(Reading::Narrow, head);
-    if depth == 1 {
-        return head.len() as u64;
-    }
     let mut n = 0;
     for &m in head.iter() {
         let mut c = *pos;
@@ -142,6 +142,17 @@ pub struct DuelResult {
 /// avoided as the driver does), `first` moves first. A side that runs out of
 /// time loses; at `max_plies` the side with more time left wins.
 pub fn duel(players: [DuelPlayer; 2], seconds: f64, first: usize, max_plies: u32) -> DuelResult {
+    duel_recorded(players, seconds, first, max_plies, |_, _| {})
+}
+
+/// [`duel`], calling `record(ply, position)` before every move.
+pub fn duel_recorded(
+    players: [DuelPlayer; 2],
+    seconds: f64,
+    first: usize,
+    max_plies: u32,
+    mut record: impl FnMut(u32, &Halma),
+) -> DuelResult {
     let mut pos = Halma::start(first);
     let mut used = [0.0f64; 2];
     let mut seen: [FxHashSet<u64>; 2] = [FxHashSet::default(), FxHashSet::default()];
@@ -155,6 +166,7 @@ pub fn duel(players: [DuelPlayer; 2], seconds: f64, first: usize, max_plies: u32
             let w = if used[0] < used[1] { Some(0) } else if used[1] < used[0] { Some(1) } else { None };
             return DuelResult { winner: w, plies, used, reason: "move cap".into() };
         }
+        record(plies, &pos);
         let c = pos.side();
         let remaining = seconds - used[c];
         let t = CpuTimer::start();
@@ -194,22 +206,30 @@ fn settle(winner: Option<usize>, plies: u32, used: [f64; 2], reason: &str) -> Du
 
 /// `agent halma duel`: `games` games alternating who moves first; the first
 /// player plays `a`, the second `b`. Returns a summary.
-pub fn duel_command(a: Strategy, b: Strategy, games: u32, seconds: f64, max_plies: u32) -> String {
+/// Each game's line is printed as soon as it ends; with `record`, every
+/// position of every game is written there as `gN_plyNNN.txt` (an input.txt).
+pub fn duel_command(a: Strategy, b: Strategy, games: u32, seconds: f64, max_plies: u32, record: Option<&Path>) -> String {
     let mut wins = [0u32; 3];
-    let mut lines = String::new();
     for g in 0..games {
         // `a` takes BLACK in even games, WHITE in odd ones; BLACK always moves first.
         let a_colour = (g % 2) as usize;
         let mut players = [DuelPlayer { strategy: b }; 2];
         players[a_colour] = DuelPlayer { strategy: a };
-        let r = duel(players, seconds, 0, max_plies);
+        let r = duel_recorded(players, seconds, 0, max_plies, |ply, pos| {
+            if let Some(dir) = record {
+                let _ = std::fs::write(
+                    dir.join(format!("g{}_ply{ply:03}.txt", g + 1)),
+                    format::write_input(pos, Mode::Single, 30.0),
+                );
+            }
+        });
         let who = match r.winner {
             Some(w) if w == a_colour => 0,
             Some(_) => 1,
             None => 2,
         };
         wins[who] += 1;
-        lines.push_str(&format!(
+        let line = format!(
             "game {}: A={} winner={} plies={} cpu A={:.1}s B={:.1}s ({})\n",
             g + 1,
             colour_name(a_colour),
@@ -218,8 +238,19 @@ pub fn duel_command(a: Strategy, b: Strategy, games: u32, seconds: f64, max_plie
             r.used[a_colour],
             r.used[1 - a_colour],
             r.reason
-        ));
+        );
+        print!("{line}");
     }
-    lines.push_str(&format!("A {:?} vs B {:?}: A won {}, B won {}, draws {}\n", a, b, wins[0], wins[1], wins[2]));
-    lines
+    format!("A {:?} vs B {:?}: A won {}, B won {}, draws {}\n", a, b, wins[0], wins[1], wins[2])
+}
+
+/// `agent halma check INPUT OUTPUT`: the referee's judgement of an
+/// `output.txt` for the position of an `input.txt`.
+pub fn check_command(input: &Path, output: &Path) -> Result<String, String> {
+    let pos = load(input)?;
+    let text = std::fs::read_to_string(output).map_err(|e| format!("cannot read {}: {e}", output.display()))?;
+    match pos.parse_move(&text) {
+        Ok(m) => Ok(format!("legal: {}", pos.describe_move(m))),
+        Err(e) => Err(e.to_string()),
+    }
 }
