@@ -160,6 +160,61 @@ impl Solver {
         Some(Solution { value, best: Some(mv), nodes: self.nodes, memo_entries: self.memo.len() })
     }
 
+    /// The move to play from a solved `board` against a fallible opponent.
+    /// A win is played as solved. Otherwise every move that keeps the solved
+    /// value is scored by how the opponent fares if it picks uniformly among
+    /// its replies that do not hand over a hinger (any two-ply search sees
+    /// those): the share of replies after which we win, plus half the share
+    /// after which a lost position becomes a draw. The best trap is played.
+    /// None when `seconds` run out first (the solved move is then as good).
+    pub fn practical_move(&mut self, board: &Board, solved: &Solution, seconds: f64) -> Option<usize> {
+        if solved.value == Value::Win {
+            return solved.best;
+        }
+        self.timer = CpuTimer::start();
+        self.seconds = seconds;
+        self.nodes = 0;
+        self.aborted = false;
+        let mut best: Option<(usize, f64)> = None;
+        for i in iter_bits(board.active()) {
+            if board.hinger_after_removal(i) {
+                continue;
+            }
+            let mut child = board.clone();
+            child.remove(i);
+            let v = self.value(&child).negate();
+            if self.aborted {
+                return None;
+            }
+            if v != solved.value {
+                continue;
+            }
+            let (mut replies, mut good) = (0u32, 0.0f64);
+            for j in iter_bits(child.active()) {
+                if child.hinger_after_removal(j) {
+                    continue;
+                }
+                replies += 1;
+                let mut grand = child.clone();
+                grand.remove(j);
+                let w = self.value(&grand);
+                if self.aborted {
+                    return None;
+                }
+                good += match (solved.value, w) {
+                    (_, Value::Win) => 1.0,
+                    (Value::Loss, Value::Draw) => 0.5,
+                    _ => 0.0,
+                };
+            }
+            let score = if replies == 0 { 0.0 } else { good / replies as f64 };
+            if best.map_or(true, |(_, b)| score > b) {
+                best = Some((i, score));
+            }
+        }
+        best.map(|(i, _)| i).or(solved.best)
+    }
+
     /// Value of a board for the side to move (the board's previous mover
     /// did not move on a hinger).
     fn value(&mut self, board: &Board) -> Value {
