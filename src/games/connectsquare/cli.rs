@@ -63,6 +63,47 @@ pub enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// In-process games of the default agent against the brief's greedy
+    /// player from random openings, each opening played with both colours.
+    Duel {
+        /// Board rows.
+        #[arg(long, default_value_t = 6)]
+        rows: usize,
+        /// Board columns.
+        #[arg(long, default_value_t = 7)]
+        cols: usize,
+        /// Number of games (pairs of games share an opening).
+        #[arg(long, default_value_t = 20)]
+        games: usize,
+        /// Random coins of each opening.
+        #[arg(long, default_value_t = 2)]
+        opening_plies: usize,
+        /// CPU seconds per move of the default agent (soft; hard is twice).
+        #[arg(long, default_value_t = 0.1)]
+        move_seconds: f64,
+        /// Random seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Prints a CONNECTSQUARE input.txt after random opening coins (for
+    /// `referee match --start`).
+    Opening {
+        /// Board rows.
+        #[arg(long, default_value_t = 6)]
+        rows: usize,
+        /// Board columns.
+        #[arg(long, default_value_t = 7)]
+        cols: usize,
+        /// Random coins to play (R first).
+        #[arg(long, default_value_t = 2)]
+        plies: usize,
+        /// Random seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Remaining seconds written in the file.
+        #[arg(long, default_value_t = 100.0)]
+        time: f64,
+    },
 }
 
 /// Runs a subcommand; the error is the message to print.
@@ -77,6 +118,16 @@ pub fn run(cmd: Command) -> Result<(), String> {
                 None => ConnectSquare::new(rows, cols, Player::One)?,
             };
             solve_and_print(&pos, seconds, tt_bits)
+        }
+        Command::Duel { rows, cols, games, opening_plies, move_seconds, seed } => {
+            let r = duel(rows, cols, games, opening_plies, move_seconds, seed)?;
+            println!("{}", r.summary());
+            Ok(())
+        }
+        Command::Opening { rows, cols, plies, seed, time } => {
+            let pos = random_opening(rows, cols, plies, seed)?;
+            print!("{}", pos.write_input(crate::protocol::Mode::Game, time));
+            Ok(())
         }
         Command::Wincheck { rows, cols, positions, min_plies, max_plies, move_seconds, solve_seconds, seed } => {
             let report = wincheck(&WincheckOptions {
@@ -255,6 +306,97 @@ pub fn wincheck(o: &WincheckOptions) -> Result<WincheckReport, String> {
         }
         if pos.status() != Status::Won(agent) {
             report.failures.push(format!("{}\nagent plays {}; final:\n{}", start.render(), coin_name(agent), pos.render()));
+        }
+    }
+    Ok(report)
+}
+
+/// A position after `plies` random coins (R first) that is still playing
+/// and where the side to move has no immediate win; deterministic in `seed`.
+pub fn random_opening(rows: usize, cols: usize, plies: usize, seed: u64) -> Result<ConnectSquare, String> {
+    use rand::{Rng, SeedableRng};
+    super::check_size(rows, cols)?;
+    if plies + 1 >= rows * cols {
+        return Err(format!("{plies} opening coins leave no game on a {rows}x{cols} board"));
+    }
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+    let mut moves = Vec::new();
+    for _ in 0..1000 {
+        let mut pos = ConnectSquare::new(rows, cols, Player::One)?;
+        for _ in 0..plies {
+            moves.clear();
+            pos.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            pos.play(moves[rng.gen_range(0..moves.len())]);
+        }
+        if pos.status() == Status::Playing && pos.winning_cells(pos.current()) & pos.playable() == 0 {
+            return Ok(pos);
+        }
+    }
+    Err("no quiet random opening found".into())
+}
+
+/// Result of [`duel`], from the default agent's side.
+#[derive(Clone, Debug, Default)]
+pub struct DuelReport {
+    /// Games won, drawn, lost by the default agent.
+    pub wins: usize,
+    /// Draws.
+    pub draws: usize,
+    /// Losses.
+    pub losses: usize,
+    /// Longest CPU time of one agent move.
+    pub max_move_seconds: f64,
+}
+
+impl DuelReport {
+    /// Score fraction (win 1, draw 0.5).
+    pub fn score(&self) -> f64 {
+        let n = (self.wins + self.draws + self.losses).max(1) as f64;
+        (self.wins as f64 + 0.5 * self.draws as f64) / n
+    }
+    /// One line for the log.
+    pub fn summary(&self) -> String {
+        format!(
+            "default vs greedy: +{} ={} -{} (score {:.1}%); slowest agent move {:.3} s",
+            self.wins,
+            self.draws,
+            self.losses,
+            100.0 * self.score(),
+            self.max_move_seconds
+        )
+    }
+}
+
+/// Plays `games` games in process between the default agent and the
+/// brief's greedy player; game `2k` and `2k + 1` share a random opening of
+/// `opening_plies` coins, with the colours swapped.
+pub fn duel(rows: usize, cols: usize, games: usize, opening_plies: usize, move_seconds: f64, seed: u64) -> Result<DuelReport, String> {
+    let mut report = DuelReport::default();
+    let budget = Budget { soft: move_seconds, hard: 2.0 * move_seconds };
+    for g in 0..games {
+        let mut pos = random_opening(rows, cols, opening_plies, seed.wrapping_mul(1000).wrapping_add((g / 2) as u64))?;
+        let agent = if g % 2 == 0 { Player::One } else { Player::Two };
+        while pos.status() == Status::Playing {
+            let mv = if pos.side() == agent {
+                let t = CpuTimer::start();
+                let mv = best_move(&pos, budget).ok_or("the agent found no move")?;
+                report.max_move_seconds = report.max_move_seconds.max(t.elapsed());
+                mv
+            } else {
+                brief_greedy(&pos).ok_or("greedy found no move")?
+            };
+            pos.play(mv);
+        }
+        if pos.status() != Status::Won(agent) {
+            log::info!("game {g}, agent {}: not won\n{}", coin_name(agent), pos.render());
+        }
+        match pos.status() {
+            Status::Won(p) if p == agent => report.wins += 1,
+            Status::Won(_) => report.losses += 1,
+            _ => report.draws += 1,
         }
     }
     Ok(report)
