@@ -46,12 +46,20 @@ pub enum Command {
         /// Number of won positions to play from.
         #[arg(long, default_value_t = 50)]
         positions: usize,
-        /// Random coins played to make a start position (at least).
-        #[arg(long, default_value_t = 16)]
+        /// Coins played to make a start position (at least).
+        #[arg(long, default_value_t = 10)]
         min_plies: usize,
-        /// Random coins played to make a start position (at most).
-        #[arg(long, default_value_t = 26)]
+        /// Coins played to make a start position (at most).
+        #[arg(long, default_value_t = 24)]
         max_plies: usize,
+        /// Chance that a start-position coin is random rather than the
+        /// greedy player's choice.
+        #[arg(long, default_value_t = 0.5)]
+        noise: f64,
+        /// Only positions whose win takes at least this many plies (so the
+        /// agent has to find more than an immediate square).
+        #[arg(long, default_value_t = 5)]
+        min_win_plies: usize,
         /// CPU seconds the default agent gets per move (its soft budget;
         /// the hard one is twice that).
         #[arg(long, default_value_t = 0.5)]
@@ -129,13 +137,29 @@ pub fn run(cmd: Command) -> Result<(), String> {
             print!("{}", pos.write_input(crate::protocol::Mode::Game, time));
             Ok(())
         }
-        Command::Wincheck { rows, cols, positions, min_plies, max_plies, move_seconds, solve_seconds, seed } => {
+        Command::Wincheck {
+            rows,
+            cols,
+            positions,
+            min_plies,
+            max_plies,
+            noise,
+            min_win_plies,
+            move_seconds,
+            solve_seconds,
+            seed,
+        } => {
+            if !(0.0..=1.0).contains(&noise) {
+                return Err(format!("--noise must be between 0 and 1, found {noise}"));
+            }
             let report = wincheck(&WincheckOptions {
                 rows,
                 cols,
                 positions,
                 min_plies,
                 max_plies: max_plies.max(min_plies),
+                noise,
+                min_win_plies,
                 move_seconds,
                 solve_seconds,
                 seed,
@@ -203,6 +227,10 @@ pub struct WincheckOptions {
     pub min_plies: usize,
     /// Random opening length, at most.
     pub max_plies: usize,
+    /// Chance of a random (not greedy) coin in the start position.
+    pub noise: f64,
+    /// Shortest win accepted (plies).
+    pub min_win_plies: usize,
     /// Soft budget per move of the default agent.
     pub move_seconds: f64,
     /// Solver time per candidate start position.
@@ -222,6 +250,8 @@ pub struct WincheckReport {
     pub unsolved: usize,
     /// Candidates that were draws (skipped).
     pub draws: usize,
+    /// Candidates won too quickly (skipped).
+    pub quick: usize,
     /// Start positions of games not won, drawn for a person.
     pub failures: Vec<String>,
     /// Longest CPU time of one agent move.
@@ -232,13 +262,14 @@ impl WincheckReport {
     /// One line for the log.
     pub fn summary(&self) -> String {
         format!(
-            "{} solver-won positions played ({} with the agent to move, {} with greedy to move in its lost position): {} won, {} not won; {} draws skipped, {} unsolved in time; slowest agent move {:.3} s",
+            "{} solver-won positions played ({} with the agent to move, {} with greedy to move in its lost position): {} won, {} not won; skipped {} draws and {} wins shorter than the minimum; {} unsolved in time; slowest agent move {:.3} s",
             self.played,
             self.agent_first,
             self.played - self.agent_first,
             self.played - self.failures.len(),
             self.failures.len(),
             self.draws,
+            self.quick,
             self.unsolved,
             self.max_move_seconds
         )
@@ -270,7 +301,8 @@ pub fn wincheck(o: &WincheckOptions) -> Result<WincheckReport, String> {
             if moves.is_empty() {
                 break;
             }
-            pos.play(moves[rng.gen_range(0..moves.len())]);
+            let mv = if rng.gen_bool(o.noise) { moves[rng.gen_range(0..moves.len())] } else { brief_greedy(&pos).unwrap_or(moves[0]) };
+            pos.play(mv);
         }
         if pos.status() != Status::Playing {
             continue;
@@ -287,6 +319,10 @@ pub fn wincheck(o: &WincheckOptions) -> Result<WincheckReport, String> {
             Verdict::Win => pos.side(),
             Verdict::Loss => pos.side().other(),
         };
+        if v.plies < o.min_win_plies {
+            report.quick += 1;
+            continue;
+        }
         report.played += 1;
         if agent == pos.side() {
             report.agent_first += 1;
