@@ -1,0 +1,123 @@
+//! Static evaluation of Fifteen positions, in sixteenths of a point of
+//! score margin (the unit the exact solver also uses, so heuristic and exact
+//! values compare on one scale), from the side to move's view.
+
+use super::geo::{geo, VALUES};
+use super::{Fifteen, Move, LIMIT};
+
+/// One point of score margin.
+pub const POINT: i32 = 16;
+/// The tie-break (highest card) at the end of the game: less than a point,
+/// so that it only decides between equal margins.
+pub const TIE_BREAK: i32 = 4;
+
+/// Tunable weights (sixteenths of a card's value).
+#[derive(Clone, Copy, Debug)]
+pub struct Weights {
+    /// A card no placement can reach (no free neighbour).
+    pub safe: i32,
+    /// A card with free neighbours that no single card in play can push over.
+    pub sheltered: i32,
+    /// An own card the opponent could remove with its next placement.
+    pub own_threatened: i32,
+    /// An opponent card the side to move can remove now.
+    pub opp_capturable: i32,
+    /// Other cards one placement could push over.
+    pub exposed: i32,
+    /// A card still in hand.
+    pub in_hand: i32,
+    /// Which player's highest card on the board is higher.
+    pub tie_break: i32,
+}
+
+/// The weights the agent plays with.
+pub const WEIGHTS: Weights = Weights {
+    safe: 16,
+    sheltered: 14,
+    own_threatened: 9,
+    opp_capturable: 5,
+    exposed: 12,
+    in_hand: 9,
+    tie_break: 6,
+};
+
+/// The deliberately simple evaluation of the reference (minimax) player:
+/// the score margin on the board.
+pub fn simple(g: &Fifteen) -> i32 {
+    let me = g.side();
+    POINT * (g.score(me) as i32 - g.score(1 - me) as i32)
+}
+
+/// Exact value of a finished game for the side to move: the score margin,
+/// then the tie-break.
+pub fn terminal(g: &Fifteen) -> i32 {
+    let me = g.side();
+    let margin = g.score(me) as i32 - g.score(1 - me) as i32;
+    let tb = (g.max_card(me) as i32 - g.max_card(1 - me) as i32).signum();
+    POINT * margin + TIE_BREAK * tb
+}
+
+/// The agent's evaluation with [`WEIGHTS`].
+pub fn evaluate(g: &Fifteen) -> i32 {
+    evaluate_with(g, &WEIGHTS)
+}
+
+/// Evaluation with explicit weights (for tuning).
+pub fn evaluate_with(g: &Fifteen, w: &Weights) -> i32 {
+    if g.is_over() {
+        return terminal(g);
+    }
+    let me = g.side();
+    let op = 1 - me;
+    let geo = geo(g.size());
+    let free = g.free();
+    let mx = [g.hand_max(0), g.hand_max(1)];
+    let any_max = mx[0].max(mx[1]);
+    let mut total = 0i32;
+    for p in 0..2 {
+        let mut m = g.owned(p);
+        let mut sum = 0i32;
+        while m != 0 {
+            let c = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let v = g.value_at(c) as i32;
+            let s = g.block_sum(c);
+            let weight = if free & geo.block[c] == 0 {
+                w.safe
+            } else if s + any_max <= LIMIT {
+                w.sheltered
+            } else if p == me && s + mx[op] > LIMIT {
+                w.own_threatened
+            } else if p == op && s + mx[me] > LIMIT {
+                w.opp_capturable
+            } else {
+                w.exposed
+            };
+            sum += v * weight;
+        }
+        let hand: i32 = (0..5).map(|vi| g.hand(p)[vi] as i32 * VALUES[vi] as i32).sum();
+        sum += hand * w.in_hand;
+        total += if p == me { sum } else { -sum };
+    }
+    total += w.tie_break * (g.max_card(me) as i32 - g.max_card(op) as i32).signum();
+    total
+}
+
+/// Immediate effect of a move on the score margin, in [`POINT`] units, for
+/// the mover: the placed card if it stays, minus own cards it knocks off,
+/// plus opponent cards it knocks off. Used to order moves.
+#[inline]
+pub fn move_gain(g: &Fifteen, mv: Move) -> i32 {
+    let me = g.side();
+    let cell = mv.cell as usize;
+    let marked = g.removals_if(cell, mv.card);
+    let mut gain = if marked >> cell & 1 == 1 { 0 } else { mv.card as i32 };
+    let mut m = marked & !(1u64 << cell);
+    while m != 0 {
+        let q = m.trailing_zeros() as usize;
+        m &= m - 1;
+        let v = g.value_at(q) as i32;
+        gain += if g.owned(me) >> q & 1 == 1 { -v } else { v };
+    }
+    gain * POINT
+}

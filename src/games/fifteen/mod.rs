@@ -1,0 +1,698 @@
+//! Fifteen, the numbered-card game (SPEC §5), on 4x4 and 6x6 boards.
+//!
+//! The state is bitmasks (occupied, removed, per-owner cells) plus the card
+//! value and the 3x3 block sum of every cell, the two hands as counts per
+//! card value, and eight Zobrist hashes (one per symmetry of the square) kept
+//! up to date incrementally, so that the canonical hash of a position and
+//! "is this board symmetric" are both a handful of integer compares.
+
+pub mod cli;
+pub mod eval;
+pub mod geo;
+pub mod search;
+
+use crate::protocol::{
+    format_time, parse_header, FileGame, GenOptions, Input, Lines, Mode, MoveError, ParseError, Player,
+};
+use crate::search::{Game, Outcome, Strategy};
+use crate::timing::Budget;
+use geo::{geo, value_index, Geo, MAX_CELLS, VALUES, ZOBRIST};
+
+/// Sums above this remove a card.
+pub const LIMIT: u8 = 15;
+
+/// Start hand (counts per value of [`VALUES`]) for board side `n`.
+pub fn start_hand(n: u8) -> [u8; 5] {
+    if n == 4 {
+        [1, 1, 1, 1, 1]
+    } else {
+        [2, 2, 2, 3, 2]
+    }
+}
+
+/// Placing card value `card` on cell `cell` (`row * n + col`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    /// Cell index, `row * n + col`.
+    pub cell: u8,
+    /// Card value (2, 3, 5, 8 or 13).
+    pub card: u8,
+}
+
+/// A Fifteen position.
+#[derive(Clone, Debug)]
+pub struct Fifteen {
+    n: u8,
+    /// 0 = player 1 to move, 1 = player 2.
+    side: u8,
+    /// Set after parsing a position in which some card already exceeds the
+    /// limit: the next placement must then check every card, not only the
+    /// block around it (play always leaves a stable position).
+    unstable: bool,
+    occ: u64,
+    removed: u64,
+    own: [u64; 2],
+    val: [u8; MAX_CELLS],
+    /// Sum of the card values in the 3x3 block around each cell (the cell
+    /// itself included): a card is removed when its block sum exceeds 15.
+    bsum: [u8; MAX_CELLS],
+    hand: [[u8; 5]; 2],
+    /// `sym_hash[s]`: Zobrist hash of the board transformed by symmetry `s`.
+    sym_hash: [u64; 8],
+    /// Hands, side and size part of the hash (symmetry-invariant).
+    rest_hash: u64,
+}
+
+impl Fifteen {
+    /// The empty board of side `n` (4 or 6) with full start hands.
+    pub fn new(n: u8, first: Player) -> Fifteen {
+        assert!(n == 4 || n == 6, "board side must be 4 or 6");
+        let mut g = Fifteen {
+            n,
+            side: first.index() as u8,
+            unstable: false,
+            occ: 0,
+            removed: 0,
+            own: [0; 2],
+            val: [0; MAX_CELLS],
+            bsum: [0; MAX_CELLS],
+            hand: [start_hand(n); 2],
+            sym_hash: [0; 8],
+            rest_hash: 0,
+        };
+        g.rest_hash = g.compute_rest_hash();
+        g
+    }
+
+    fn compute_rest_hash(&self) -> u64 {
+        let mut h = if self.n == 6 { ZOBRIST.six } else { 0 };
+        if self.side == 1 {
+            h ^= ZOBRIST.side;
+        }
+        for p in 0..2 {
+            for v in 0..5 {
+                h ^= ZOBRIST.hand[p][v][self.hand[p][v] as usize];
+            }
+        }
+        h
+    }
+
+    /// Board side.
+    pub fn size(&self) -> u8 {
+        self.n
+    }
+
+    #[inline]
+    fn geo(&self) -> &'static Geo {
+        geo(self.n)
+    }
+
+    /// Index (0 or 1) of the player to move.
+    #[inline]
+    pub fn side(&self) -> usize {
+        self.side as usize
+    }
+
+    /// Occupied cells.
+    #[inline]
+    pub fn occupied(&self) -> u64 {
+        self.occ
+    }
+
+    /// Removed (blocked) cells.
+    #[inline]
+    pub fn removed(&self) -> u64 {
+        self.removed
+    }
+
+    /// Cells holding player `p`'s cards.
+    #[inline]
+    pub fn owned(&self, p: usize) -> u64 {
+        self.own[p]
+    }
+
+    /// Cells where a card may still be placed.
+    #[inline]
+    pub fn free(&self) -> u64 {
+        self.geo().full & !(self.occ | self.removed)
+    }
+
+    /// Card value on a cell (0 when there is none).
+    #[inline]
+    pub fn value_at(&self, cell: usize) -> u8 {
+        self.val[cell]
+    }
+
+    /// Block sum of a cell (its card and its neighbours' cards).
+    #[inline]
+    pub fn block_sum(&self, cell: usize) -> u8 {
+        self.bsum[cell]
+    }
+
+    /// Player `p`'s hand as counts per value of [`VALUES`].
+    #[inline]
+    pub fn hand(&self, p: usize) -> [u8; 5] {
+        self.hand[p]
+    }
+
+    /// Number of cards in player `p`'s hand.
+    #[inline]
+    pub fn hand_len(&self, p: usize) -> u32 {
+        self.hand[p].iter().map(|&k| k as u32).sum()
+    }
+
+    /// Highest card value in player `p`'s hand (0 if empty).
+    #[inline]
+    pub fn hand_max(&self, p: usize) -> u8 {
+        for v in (0..5).rev() {
+            if self.hand[p][v] > 0 {
+                return VALUES[v];
+            }
+        }
+        0
+    }
+
+    /// Plies left until the game ends (both hands empty).
+    #[inline]
+    pub fn plies_left(&self) -> u32 {
+        self.hand_len(0) + self.hand_len(1)
+    }
+
+    /// True when both hands are empty.
+    #[inline]
+    pub fn is_over(&self) -> bool {
+        self.hand[0] == [0; 5] && self.hand[1] == [0; 5]
+    }
+
+    /// Sum of player `p`'s cards on the board.
+    pub fn score(&self, p: usize) -> u32 {
+        let mut m = self.own[p];
+        let mut s = 0u32;
+        while m != 0 {
+            s += self.val[m.trailing_zeros() as usize] as u32;
+            m &= m - 1;
+        }
+        s
+    }
+
+    /// Highest of player `p`'s cards on the board (0 if none).
+    pub fn max_card(&self, p: usize) -> u8 {
+        let mut m = self.own[p];
+        let mut best = 0;
+        while m != 0 {
+            best = best.max(self.val[m.trailing_zeros() as usize]);
+            m &= m - 1;
+        }
+        best
+    }
+
+    /// The winner under the scoring rule and its tie-break (SPEC §5), judged
+    /// on the board as it stands; None for a draw.
+    pub fn leader(&self) -> Option<usize> {
+        let (a, b) = (self.score(0), self.score(1));
+        if a != b {
+            return Some(if a > b { 0 } else { 1 });
+        }
+        let (x, y) = (self.max_card(0), self.max_card(1));
+        if x != y {
+            return Some(if x > y { 0 } else { 1 });
+        }
+        None
+    }
+
+    /// Hash of the position with the board seen through symmetry `s`.
+    #[inline]
+    pub fn hash_sym(&self, s: usize) -> u64 {
+        self.sym_hash[s] ^ self.rest_hash
+    }
+
+    /// The symmetry-folded hash and the symmetry that maps this board to
+    /// its canonical form.
+    #[inline]
+    pub fn canonical(&self) -> (u64, usize) {
+        let mut best = (self.sym_hash[0], 0);
+        for s in 1..8 {
+            if self.sym_hash[s] < best.0 {
+                best = (self.sym_hash[s], s);
+            }
+        }
+        (best.0 ^ self.rest_hash, best.1)
+    }
+
+    /// Bitmask over symmetries (bit s) that leave the board unchanged. Equal
+    /// 64-bit Zobrist hashes stand for equal boards.
+    #[inline]
+    pub fn stabilizer(&self) -> u8 {
+        let mut m = 1u8;
+        for s in 1..8 {
+            if self.sym_hash[s] == self.sym_hash[0] {
+                m |= 1 << s;
+            }
+        }
+        m
+    }
+
+    /// Puts a card on a cell without any removal check (parsing).
+    fn put(&mut self, cell: usize, owner: usize, v: u8) {
+        let g = self.geo();
+        let vi = value_index(v).expect("card value");
+        self.occ |= 1 << cell;
+        self.own[owner] |= 1 << cell;
+        self.val[cell] = v;
+        let mut b = g.block[cell];
+        while b != 0 {
+            self.bsum[b.trailing_zeros() as usize] += v;
+            b &= b - 1;
+        }
+        for s in 0..8 {
+            self.sym_hash[s] ^= ZOBRIST.card[g.sym[s][cell] as usize][owner][vi];
+        }
+    }
+
+    /// Marks a cell removed (parsing, and the removal step).
+    fn take_off(&mut self, cell: usize) {
+        let g = self.geo();
+        let v = self.val[cell];
+        if v != 0 {
+            let owner = if self.own[0] >> cell & 1 == 1 { 0 } else { 1 };
+            let vi = value_index(v).expect("card value");
+            let mut b = g.block[cell];
+            while b != 0 {
+                self.bsum[b.trailing_zeros() as usize] -= v;
+                b &= b - 1;
+            }
+            for s in 0..8 {
+                self.sym_hash[s] ^= ZOBRIST.card[g.sym[s][cell] as usize][owner][vi];
+            }
+            self.val[cell] = 0;
+            self.occ &= !(1 << cell);
+            self.own[owner] &= !(1 << cell);
+        }
+        self.removed |= 1 << cell;
+        for s in 0..8 {
+            self.sym_hash[s] ^= ZOBRIST.removed[g.sym[s][cell] as usize];
+        }
+    }
+
+    fn set_hand(&mut self, p: usize, vi: usize, k: u8) {
+        self.rest_hash ^= ZOBRIST.hand[p][vi][self.hand[p][vi] as usize] ^ ZOBRIST.hand[p][vi][k as usize];
+        self.hand[p][vi] = k;
+    }
+
+    /// The cards that placing `card` on `cell` would remove, as a cell mask
+    /// (the placed card included if it goes too), without playing it. Only
+    /// valid on a stable position (every position reached by play is).
+    #[inline]
+    pub fn removals_if(&self, cell: usize, card: u8) -> u64 {
+        let g = self.geo();
+        let mut marked = 0u64;
+        let mut b = g.block[cell] & (self.occ | 1 << cell);
+        while b != 0 {
+            let q = b.trailing_zeros() as usize;
+            b &= b - 1;
+            if self.bsum[q] + card > LIMIT {
+                marked |= 1 << q;
+            }
+        }
+        marked
+    }
+
+    /// The legality check behind `parse_move`.
+    pub fn check_move(&self, row: usize, col: usize, card: u8) -> Result<Move, String> {
+        let n = self.n as usize;
+        if row >= n || col >= n {
+            return Err(format!("cell {row} {col} is off the {n}x{n} board"));
+        }
+        let cell = row * n + col;
+        if self.removed >> cell & 1 == 1 {
+            return Err(format!("cell {row} {col} was removed and cannot be used again"));
+        }
+        if self.occ >> cell & 1 == 1 {
+            return Err(format!("cell {row} {col} already holds a card"));
+        }
+        let Some(vi) = value_index(card) else {
+            return Err(format!("{card} is not a card value (2, 3, 5, 8 or 13)"));
+        };
+        if self.hand[self.side()][vi] == 0 {
+            return Err(format!("player {} has no {card} in hand", self.side + 1));
+        }
+        Ok(Move { cell: cell as u8, card })
+    }
+
+    /// (row, col) of a cell.
+    pub fn row_col(&self, cell: u8) -> (usize, usize) {
+        (cell as usize / self.n as usize, cell as usize % self.n as usize)
+    }
+}
+
+impl PartialEq for Fifteen {
+    fn eq(&self, o: &Self) -> bool {
+        self.n == o.n
+            && self.side == o.side
+            && self.occ == o.occ
+            && self.removed == o.removed
+            && self.own == o.own
+            && self.val == o.val
+            && self.hand == o.hand
+    }
+}
+
+impl Game for Fifteen {
+    type Move = Move;
+    const HISTORY_SIZE: usize = MAX_CELLS * 16;
+
+    fn legal_moves(&self, out: &mut Vec<Move>) {
+        if self.hand[self.side()] == [0; 5] {
+            return;
+        }
+        let g = self.geo();
+        let stab = self.stabilizer();
+        let mut free = self.free();
+        while free != 0 {
+            let c = free.trailing_zeros() as usize;
+            free &= free - 1;
+            // On a symmetric board keep one cell per orbit: the smallest.
+            if stab != 1 && (1..8).any(|s| stab >> s & 1 == 1 && (g.sym[s][c] as usize) < c) {
+                continue;
+            }
+            for vi in 0..5 {
+                if self.hand[self.side()][vi] > 0 {
+                    out.push(Move { cell: c as u8, card: VALUES[vi] });
+                }
+            }
+        }
+    }
+
+    fn play(&mut self, mv: Move) {
+        let g = self.geo();
+        let me = self.side();
+        let cell = mv.cell as usize;
+        let vi = value_index(mv.card).expect("card value");
+        debug_assert!(self.hand[me][vi] > 0 && self.free() >> cell & 1 == 1, "illegal {mv:?}");
+        self.set_hand(me, vi, self.hand[me][vi] - 1);
+        self.put(cell, me, mv.card);
+        // Check and mark every card first, then remove the marked ones
+        // together. From a stable position only the new card's block can
+        // have gone over.
+        let mut check = if self.unstable { self.occ } else { self.occ & g.block[cell] };
+        let mut marked = 0u64;
+        while check != 0 {
+            let q = check.trailing_zeros() as usize;
+            check &= check - 1;
+            if self.bsum[q] > LIMIT {
+                marked |= 1 << q;
+            }
+        }
+        while marked != 0 {
+            let q = marked.trailing_zeros() as usize;
+            marked &= marked - 1;
+            self.take_off(q);
+        }
+        self.unstable = false;
+        // Players alternate; a player whose hand is empty while the other
+        // still holds cards is skipped (only reachable from unusual inputs).
+        let other = 1 - me;
+        if self.hand[other] != [0; 5] || self.hand[me] == [0; 5] {
+            self.side = other as u8;
+            self.rest_hash ^= ZOBRIST.side;
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if !self.is_over() {
+            return None;
+        }
+        Some(match self.leader() {
+            None => Outcome::Draw,
+            Some(p) if p == self.side() => Outcome::Win,
+            Some(_) => Outcome::Loss,
+        })
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash_sym(0)
+    }
+
+    fn evaluate(&self) -> i32 {
+        eval::evaluate(self)
+    }
+
+    fn reference_eval(&self) -> i32 {
+        eval::simple(self)
+    }
+
+    fn history_key(&self, mv: Move) -> usize {
+        mv.cell as usize * 16 + mv.card as usize
+    }
+
+    fn order_hint(&self, mv: Move) -> i32 {
+        eval::move_gain(self, mv)
+    }
+}
+
+fn parse_card_token(tok: &str) -> Option<(usize, u8)> {
+    let (o, v) = tok.split_once(':')?;
+    let owner = match o {
+        "1" => 0,
+        "2" => 1,
+        _ => return None,
+    };
+    let v: u8 = v.parse().ok()?;
+    value_index(v)?;
+    Some((owner, v))
+}
+
+impl FileGame for Fifteen {
+    const NAME: &'static str = "fifteen";
+
+    fn parse_input(text: &str) -> Result<Input<Self>, ParseError> {
+        let mut lines = Lines::new(text);
+        let h = parse_header(&mut lines, "FIFTEEN")?;
+        let side = match h.side.text.trim() {
+            "1" => 0usize,
+            "2" => 1,
+            other => return Err(h.side.error(format!("expected the player to move, 1 or 2, found {other:?}"))),
+        };
+        let nl = lines.next_line("the board size (4 or 6)")?;
+        let n: u8 = match nl.text.trim() {
+            "4" => 4,
+            "6" => 6,
+            other => return Err(nl.error(format!("expected the board size 4 or 6, found {other:?}"))),
+        };
+        let mut g = Fifteen::new(n, Player::from_index(side));
+        let nu = n as usize;
+        let mut on_board = [[0u8; 5]; 2];
+        for r in 0..nu {
+            let l = lines.next_line(&format!("board row {r} ({n} tokens)"))?;
+            let toks: Vec<&str> = l.tokens().collect();
+            if toks.len() != nu {
+                return Err(l.error(format!(
+                    "expected board row {r}: {n} tokens ('.', 'X' or OWNER:CARD such as 1:13), found {} in {:?}",
+                    toks.len(),
+                    l.text
+                )));
+            }
+            for (c, tok) in toks.iter().enumerate() {
+                let cell = r * nu + c;
+                match *tok {
+                    "." => {}
+                    "X" | "x" => g.take_off(cell),
+                    t => {
+                        let (owner, v) = parse_card_token(t).ok_or_else(|| {
+                            l.error(format!(
+                                "row {r} column {c}: expected '.', 'X' or OWNER:CARD with OWNER 1 or 2 and CARD one of 2 3 5 8 13, found {t:?}"
+                            ))
+                        })?;
+                        on_board[owner][value_index(v).unwrap()] += 1;
+                        g.put(cell, owner, v);
+                    }
+                }
+            }
+        }
+        let full = start_hand(n);
+        for p in 0..2 {
+            let what = format!("player {}'s hand (\"{}:\" then card values)", p + 1, p + 1);
+            let l = lines.next_line(&what)?;
+            let prefix = format!("{}:", p + 1);
+            let rest = l
+                .text
+                .trim_start()
+                .strip_prefix(&prefix)
+                .ok_or_else(|| l.error(format!("expected {what}, found {:?}", l.text)))?;
+            let mut counts = [0u8; 5];
+            for t in rest.split_whitespace() {
+                let vi = t.parse::<u8>().ok().and_then(value_index).ok_or_else(|| {
+                    l.error(format!("player {}'s hand: expected card values 2 3 5 8 13, found {t:?}", p + 1))
+                })?;
+                counts[vi] += 1;
+                if counts[vi] + on_board[p][vi] > full[vi] {
+                    return Err(l.error(format!(
+                        "player {} holds more {}s (in hand and on the board) than the {} the {n}x{n} game deals",
+                        p + 1,
+                        VALUES[vi],
+                        full[vi]
+                    )));
+                }
+            }
+            for vi in 0..5 {
+                g.set_hand(p, vi, counts[vi]);
+            }
+        }
+        for (p, counts) in on_board.iter().enumerate() {
+            for vi in 0..5 {
+                if counts[vi] > full[vi] {
+                    return Err(ParseError::whole(format!(
+                        "player {} has {} cards of value {} on the board; the {n}x{n} game deals {}",
+                        p + 1,
+                        counts[vi],
+                        VALUES[vi],
+                        full[vi]
+                    )));
+                }
+            }
+        }
+        if !g.is_over() {
+            if g.hand[side] == [0; 5] {
+                return Err(ParseError::at(
+                    h.side.number,
+                    format!("player {} is to move but has no card in hand while the opponent still has some", side + 1),
+                ));
+            }
+            let free = g.free().count_ones();
+            if free < g.plies_left() {
+                return Err(ParseError::whole(format!(
+                    "the hands hold {} cards but only {free} cells are free to receive them",
+                    g.plies_left()
+                )));
+            }
+        }
+        g.unstable = (0..g.geo().cells).any(|c| g.occ >> c & 1 == 1 && g.bsum[c] > LIMIT);
+        Ok(Input { state: g, mode: h.mode, remaining: h.remaining })
+    }
+
+    fn write_input(&self, mode: Mode, remaining: f64) -> String {
+        let mut s = format!("FIFTEEN\n{}\n{}\n{}\n{}\n", mode.token(), self.side + 1, format_time(remaining), self.n);
+        let n = self.n as usize;
+        for r in 0..n {
+            let row: Vec<String> = (0..n).map(|c| self.cell_token(r * n + c)).collect();
+            s.push_str(&row.join(" "));
+            s.push('\n');
+        }
+        for p in 0..2 {
+            s.push_str(&format!("{}:", p + 1));
+            for vi in 0..5 {
+                for _ in 0..self.hand[p][vi] {
+                    s.push_str(&format!(" {}", VALUES[vi]));
+                }
+            }
+            s.push('\n');
+        }
+        s
+    }
+
+    fn format_move(&self, mv: Move) -> String {
+        let (r, c) = self.row_col(mv.cell);
+        format!("{r} {c} {}\n", mv.card)
+    }
+
+    fn describe_move(&self, mv: Move) -> String {
+        let (r, c) = self.row_col(mv.cell);
+        format!("({r}, {c}, {})", mv.card)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        let line = Lines::new(text)
+            .next()
+            .ok_or_else(|| MoveError::Malformed("empty move; expected ROW COL CARD".into()))?;
+        let toks: Vec<&str> = line.tokens().collect();
+        let nums: Option<Vec<usize>> = toks.iter().map(|t| t.parse::<usize>().ok()).collect();
+        match nums {
+            Some(v) if v.len() == 3 && v[2] <= u8::MAX as usize => {
+                self.check_move(v[0], v[1], v[2] as u8).map_err(MoveError::Illegal)
+            }
+            _ => Err(MoveError::Malformed(format!(
+                "expected ROW COL CARD (three non-negative integers), found {:?}",
+                line.text
+            ))),
+        }
+    }
+
+    fn to_move(&self) -> Player {
+        Player::from_index(self.side())
+    }
+
+    fn player_names() -> [&'static str; 2] {
+        ["1", "2"]
+    }
+
+    fn result(&self) -> Option<Option<Player>> {
+        if self.is_over() {
+            Some(self.leader().map(Player::from_index))
+        } else {
+            None
+        }
+    }
+
+    fn render(&self) -> String {
+        let n = self.n as usize;
+        let mut s = String::from("     ");
+        for c in 0..n {
+            s.push_str(&format!("{c:^6}"));
+        }
+        s.push('\n');
+        for r in 0..n {
+            s.push_str(&format!("{r:>3}  "));
+            for c in 0..n {
+                s.push_str(&format!("{:^6}", self.cell_token(r * n + c)));
+            }
+            s.push('\n');
+        }
+        for p in 0..2 {
+            let cards: Vec<String> =
+                (0..5).flat_map(|vi| std::iter::repeat(VALUES[vi].to_string()).take(self.hand[p][vi] as usize)).collect();
+            s.push_str(&format!(
+                "Player {}: hand [{}]  score {}{}\n",
+                p + 1,
+                cards.join(", "),
+                self.score(p),
+                if !self.is_over() && self.side() == p { "  <- to move" } else { "" }
+            ));
+        }
+        s.pop();
+        s
+    }
+
+    fn moves_left_estimate(&self) -> f64 {
+        self.hand_len(self.side()).max(1) as f64
+    }
+
+    fn generate(opts: &GenOptions) -> Result<Self, String> {
+        match opts.size.unwrap_or(6) {
+            n @ (4 | 6) => Ok(Fifteen::new(n as u8, opts.first)),
+            n => Err(format!("a Fifteen board is 4x4 or 6x6, not {n}x{n}")),
+        }
+    }
+
+    fn special_move(&self, strategy: Strategy, budget: Budget) -> Option<Move> {
+        match strategy {
+            Strategy::Best => search::best_move(self, budget.soft, budget.hard),
+            _ => None,
+        }
+    }
+}
+
+impl Fifteen {
+    fn cell_token(&self, cell: usize) -> String {
+        if self.removed >> cell & 1 == 1 {
+            "X".into()
+        } else if self.occ >> cell & 1 == 1 {
+            let o = if self.own[0] >> cell & 1 == 1 { 1 } else { 2 };
+            format!("{o}:{}", self.val[cell])
+        } else {
+            ".".into()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
