@@ -207,3 +207,96 @@ pub fn calibrate<G: Game>(dir: &Path, position: &G, seconds: f64) -> std::io::Re
     write_atomic(dir, "calibration.txt", &format!("nodes_per_second {nps:.0}\n"))?;
     Ok(nps)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::testgames::Nim;
+
+    fn dir(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("agent-driver-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    fn opts(d: &Path, strategy: Strategy) -> AgentOptions {
+        AgentOptions { dir: d.to_path_buf(), strategy, time_scale: 1.0 }
+    }
+
+    #[test]
+    fn every_strategy_writes_a_legal_move() {
+        let d = dir("strategies");
+        for s in [
+            Strategy::Best,
+            Strategy::AlphaBeta(3),
+            Strategy::Minimax(3),
+            Strategy::Greedy,
+            Strategy::Mcts,
+            Strategy::Random,
+        ] {
+            let text = "NIM\nSINGLE\n1\n0.05\n6\n";
+            let r = turn::<Nim>(text, &opts(&d, s)).unwrap();
+            let written = std::fs::read_to_string(d.join("output.txt")).unwrap();
+            assert_eq!(written, r.output);
+            let mv: u32 = written.trim().parse().unwrap();
+            assert!((1..=3).contains(&mv), "{s:?}: {written:?}");
+            if matches!(s, Strategy::Best | Strategy::AlphaBeta(_) | Strategy::Minimax(_)) {
+                // Only taking 2 (leaving 4) wins, three plies deep; first-generated is 1.
+                assert_eq!(mv, 2, "{s:?} should find the win (6 -> 4)");
+            }
+        }
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn game_mode_keeps_playdata_and_tolerates_garbage() {
+        let d = dir("playdata");
+        std::fs::write(d.join("playdata.txt"), "garbage\n\u{0}").unwrap();
+        let text = "NIM\nGAME\n2\n5.0\n10\n";
+        turn::<Nim>(text, &opts(&d, Strategy::Best)).unwrap();
+        let pd = PlayData::load(&d, "nim");
+        assert_eq!(pd.moves, 1);
+        assert_eq!(pd.seen.len(), 2);
+        turn::<Nim>("NIM\nGAME\n2\n4.0\n6\n", &opts(&d, Strategy::Best)).unwrap();
+        assert_eq!(PlayData::load(&d, "nim").moves, 2);
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn bad_input_and_finished_games_are_errors_not_panics() {
+        let d = dir("bad");
+        let e = turn::<Nim>("NIM\nGAME\n3\n5.0\n10\n", &opts(&d, Strategy::Best)).unwrap_err();
+        assert!(e.to_string().contains("line 3"), "{e}");
+        let e = turn::<Nim>("NIM\nGAME\n1\n5.0\n0\n", &opts(&d, Strategy::Best)).unwrap_err();
+        assert!(matches!(e, TurnError::NoMove(_)));
+        assert!(!d.join("output.txt").exists());
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn budget_is_respected_with_tiny_time() {
+        let d = dir("tiny");
+        let start = process_cpu_seconds();
+        let r = turn::<Nim>("NIM\nSINGLE\n1\n0.01\n1000\n", &opts(&d, Strategy::Best)).unwrap();
+        assert!(r.budget.hard < 0.01);
+        // Process CPU includes other test threads, so only a loose bound here;
+        // the per-process checks live in the games' CLI tests.
+        assert!(process_cpu_seconds() - start < 1.0);
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn calibration_file_is_read_when_sane() {
+        let d = dir("calib");
+        assert_eq!(read_calibration(&d), None);
+        std::fs::write(d.join("calibration.txt"), "nodes_per_second 123456\n").unwrap();
+        assert_eq!(read_calibration(&d), Some(123456.0));
+        std::fs::write(d.join("calibration.txt"), "nodes_per_second -5\n").unwrap();
+        assert_eq!(read_calibration(&d), None);
+        let nps = calibrate(&d, &Nim::new(30), 0.02).unwrap();
+        assert!(nps > 0.0);
+        assert!(read_calibration(&d).is_some());
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+}

@@ -85,3 +85,57 @@ impl Game for RandomTree {
         (mix(self.id ^ 0x1234) % 2001) as i32 - 1000
     }
 }
+
+/// Nim through the file protocol, to test the driver without a real game.
+/// Format: `NIM`, mode, side (1|2), time, pile.
+mod nim_file {
+    use super::Nim;
+    use crate::protocol::{parse_header, FileGame, GenOptions, Input, Lines, Mode, MoveError, ParseError, Player};
+    use crate::search::Game;
+
+    impl FileGame for Nim {
+        const NAME: &'static str = "nim";
+        fn parse_input(text: &str) -> Result<Input<Self>, ParseError> {
+            let mut lines = Lines::new(text);
+            let h = parse_header(&mut lines, "NIM")?;
+            let side = match h.side.text {
+                "1" => 0,
+                "2" => 1,
+                t => return Err(h.side.error(format!("expected 1 or 2, found {t:?}"))),
+            };
+            let l = lines.next_line("the pile size")?;
+            let pile = l.parse_n::<u32>(1, "the pile size")?[0];
+            Ok(Input { state: Nim { pile, side }, mode: h.mode, remaining: h.remaining })
+        }
+        fn write_input(&self, mode: Mode, remaining: f64) -> String {
+            format!("NIM\n{}\n{}\n{}\n{}\n", mode.token(), self.side + 1, remaining, self.pile)
+        }
+        fn format_move(&self, mv: u32) -> String {
+            format!("{mv}\n")
+        }
+        fn parse_move(&self, text: &str) -> Result<u32, MoveError> {
+            let n: u32 = text.trim().parse().map_err(|_| MoveError::Malformed(text.into()))?;
+            let mut v = Vec::new();
+            self.legal_moves(&mut v);
+            v.contains(&n).then_some(n).ok_or_else(|| MoveError::Illegal(text.into()))
+        }
+        fn to_move(&self) -> Player {
+            Player::from_index(self.side as usize)
+        }
+        fn player_names() -> [&'static str; 2] {
+            ["1", "2"]
+        }
+        fn result(&self) -> Option<Option<Player>> {
+            (self.pile == 0).then(|| Some(self.to_move().other()))
+        }
+        fn render(&self) -> String {
+            format!("pile {}", self.pile)
+        }
+        fn moves_left_estimate(&self) -> f64 {
+            (self.pile as f64 / 4.0).max(1.0)
+        }
+        fn generate(_: &GenOptions) -> Result<Self, String> {
+            Ok(Nim::new(21))
+        }
+    }
+}

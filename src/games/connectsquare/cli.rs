@@ -1,0 +1,261 @@
+//! `agent connectsquare ...`: the exact solver and the solver-backed check
+//! of the default agent against the brief's greedy player.
+
+use super::player::{best_move, brief_greedy};
+use super::solver::{Solver, Value, Verdict};
+use super::{ConnectSquare, Status};
+use crate::clock::CpuTimer;
+use crate::protocol::{FileGame, Player};
+use crate::search::Game;
+use crate::timing::Budget;
+use clap::Subcommand;
+use std::path::PathBuf;
+
+/// Connect Square tools.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Exact value (win/draw/loss for the side to move, plies to the end)
+    /// of the position in FILE (the input.txt format), or of the empty
+    /// board of --rows x --cols with R to move.
+    Solve {
+        /// A CONNECTSQUARE input file.
+        file: Option<PathBuf>,
+        /// Rows of the empty board (when no FILE is given).
+        #[arg(long, default_value_t = 4)]
+        rows: usize,
+        /// Columns of the empty board (when no FILE is given).
+        #[arg(long, default_value_t = 4)]
+        cols: usize,
+        /// Give up after this many CPU seconds.
+        #[arg(long, default_value_t = 3600.0)]
+        seconds: f64,
+        /// Transposition table of 2^BITS entries of 16 bytes.
+        #[arg(long, default_value_t = 24)]
+        tt_bits: u32,
+    },
+    /// Plays the default agent against the brief's greedy player from
+    /// random positions the solver marks as won for the default agent's
+    /// side, and reports any game it fails to win.
+    Wincheck {
+        /// Board rows.
+        #[arg(long, default_value_t = 6)]
+        rows: usize,
+        /// Board columns.
+        #[arg(long, default_value_t = 7)]
+        cols: usize,
+        /// Number of won positions to play from.
+        #[arg(long, default_value_t = 50)]
+        positions: usize,
+        /// Random coins played to make a start position (at least).
+        #[arg(long, default_value_t = 16)]
+        min_plies: usize,
+        /// Random coins played to make a start position (at most).
+        #[arg(long, default_value_t = 26)]
+        max_plies: usize,
+        /// CPU seconds the default agent gets per move (its soft budget;
+        /// the hard one is twice that).
+        #[arg(long, default_value_t = 0.5)]
+        move_seconds: f64,
+        /// CPU seconds the solver may spend labelling one start position.
+        #[arg(long, default_value_t = 10.0)]
+        solve_seconds: f64,
+        /// Random seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+}
+
+/// Runs a subcommand; the error is the message to print.
+pub fn run(cmd: Command) -> Result<(), String> {
+    match cmd {
+        Command::Solve { file, rows, cols, seconds, tt_bits } => {
+            let pos = match &file {
+                Some(path) => {
+                    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                    ConnectSquare::parse_input(&text).map_err(|e| format!("{}: {e}", path.display()))?.state
+                }
+                None => ConnectSquare::new(rows, cols, Player::One)?,
+            };
+            solve_and_print(&pos, seconds, tt_bits)
+        }
+        Command::Wincheck { rows, cols, positions, min_plies, max_plies, move_seconds, solve_seconds, seed } => {
+            let report = wincheck(&WincheckOptions {
+                rows,
+                cols,
+                positions,
+                min_plies,
+                max_plies: max_plies.max(min_plies),
+                move_seconds,
+                solve_seconds,
+                seed,
+            })?;
+            println!("{}", report.summary());
+            if report.failures.is_empty() {
+                Ok(())
+            } else {
+                for f in &report.failures {
+                    eprintln!("not won:\n{f}");
+                }
+                Err(format!("{} of {} solver-won positions were not won", report.failures.len(), report.played))
+            }
+        }
+    }
+}
+
+fn coin_name(p: Player) -> &'static str {
+    ConnectSquare::player_names()[p.index()]
+}
+
+fn describe(v: &Value, side: Player) -> String {
+    match v.verdict {
+        Verdict::Win => format!("win for {} (the side to move) in {} plies", coin_name(side), v.plies),
+        Verdict::Loss => format!("loss for {} (the side to move): {} wins in {} plies", coin_name(side), coin_name(side.other()), v.plies),
+        Verdict::Draw => format!("draw (the board fills up in {} plies)", v.plies),
+    }
+}
+
+fn solve_and_print(pos: &ConnectSquare, seconds: f64, tt_bits: u32) -> Result<(), String> {
+    if tt_bits > 28 {
+        return Err(format!("--tt-bits {tt_bits} is too large (at most 28: 4 GiB)"));
+    }
+    let timer = CpuTimer::start();
+    let mut solver = Solver::new(tt_bits);
+    let Some((value, mv)) = solver.best_move(pos, seconds) else {
+        return Err(format!("no result within {seconds} CPU seconds ({} nodes)", solver.nodes));
+    };
+    let cpu = timer.elapsed();
+    println!("board {}x{}, {} to move, {} coins", pos.rows(), pos.cols(), coin_name(pos.side()), pos.stones());
+    match pos.status() {
+        Status::Won(p) => println!("the game is over: {} has a square", coin_name(p)),
+        Status::Draw => println!("the game is over: the board is full (draw)"),
+        Status::Playing => {
+            println!("value: {}", describe(&value, pos.side()));
+            if let Some(c) = mv {
+                println!("best move: column {c}");
+            }
+        }
+    }
+    println!("score {}, nodes {}, CPU {:.3} s", value.score, solver.nodes, cpu);
+    Ok(())
+}
+
+/// Settings of [`wincheck`].
+#[derive(Clone, Debug)]
+pub struct WincheckOptions {
+    /// Board rows.
+    pub rows: usize,
+    /// Board columns.
+    pub cols: usize,
+    /// Won positions to play from.
+    pub positions: usize,
+    /// Random opening length, at least.
+    pub min_plies: usize,
+    /// Random opening length, at most.
+    pub max_plies: usize,
+    /// Soft budget per move of the default agent.
+    pub move_seconds: f64,
+    /// Solver time per candidate start position.
+    pub solve_seconds: f64,
+    /// Random seed.
+    pub seed: u64,
+}
+
+/// What [`wincheck`] found.
+#[derive(Clone, Debug, Default)]
+pub struct WincheckReport {
+    /// Games played from solver-won positions.
+    pub played: usize,
+    /// Of which the default agent moved first.
+    pub agent_first: usize,
+    /// Candidates the solver could not label in time.
+    pub unsolved: usize,
+    /// Candidates that were draws (skipped).
+    pub draws: usize,
+    /// Start positions of games not won, drawn for a person.
+    pub failures: Vec<String>,
+    /// Longest CPU time of one agent move.
+    pub max_move_seconds: f64,
+}
+
+impl WincheckReport {
+    /// One line for the log.
+    pub fn summary(&self) -> String {
+        format!(
+            "{} solver-won positions played ({} with the agent to move, {} with greedy to move in its lost position): {} won, {} not won; {} draws skipped, {} unsolved in time; slowest agent move {:.3} s",
+            self.played,
+            self.agent_first,
+            self.played - self.agent_first,
+            self.played - self.failures.len(),
+            self.failures.len(),
+            self.draws,
+            self.unsolved,
+            self.max_move_seconds
+        )
+    }
+}
+
+/// Plays the default agent against the brief's greedy player from random
+/// positions that the solver marks as won for the agent's side: when the
+/// solver says the side to move wins, the agent takes that side; when it
+/// says the side to move loses, greedy moves first and the agent answers.
+pub fn wincheck(o: &WincheckOptions) -> Result<WincheckReport, String> {
+    use rand::{Rng, SeedableRng};
+    super::check_size(o.rows, o.cols)?;
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(o.seed);
+    let mut report = WincheckReport::default();
+    let mut solver = Solver::new(Solver::bits_for(o.solve_seconds, 23));
+    let mut attempts = 0;
+    while report.played < o.positions {
+        attempts += 1;
+        if attempts > 100 * o.positions + 100 {
+            return Err(format!("found only {} solver-won positions in {attempts} tries", report.played));
+        }
+        let mut pos = ConnectSquare::new(o.rows, o.cols, Player::One)?;
+        let plies = rng.gen_range(o.min_plies..=o.max_plies);
+        let mut moves = Vec::new();
+        for _ in 0..plies {
+            moves.clear();
+            pos.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            pos.play(moves[rng.gen_range(0..moves.len())]);
+        }
+        if pos.status() != Status::Playing {
+            continue;
+        }
+        let Some(v) = solver.solve(&pos, o.solve_seconds) else {
+            report.unsolved += 1;
+            continue;
+        };
+        let agent = match v.verdict {
+            Verdict::Draw => {
+                report.draws += 1;
+                continue;
+            }
+            Verdict::Win => pos.side(),
+            Verdict::Loss => pos.side().other(),
+        };
+        report.played += 1;
+        if agent == pos.side() {
+            report.agent_first += 1;
+        }
+        let start = pos;
+        let budget = Budget { soft: o.move_seconds, hard: 2.0 * o.move_seconds };
+        while pos.status() == Status::Playing {
+            let mv = if pos.side() == agent {
+                let t = CpuTimer::start();
+                let mv = best_move(&pos, budget).ok_or("the agent found no move")?;
+                report.max_move_seconds = report.max_move_seconds.max(t.elapsed());
+                mv
+            } else {
+                brief_greedy(&pos).ok_or("greedy found no move")?
+            };
+            pos.play(mv);
+        }
+        if pos.status() != Status::Won(agent) {
+            report.failures.push(format!("{}\nagent plays {}; final:\n{}", start.render(), coin_name(agent), pos.render()));
+        }
+    }
+    Ok(report)
+}

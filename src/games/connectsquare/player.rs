@@ -1,0 +1,168 @@
+//! Move choice: the brief's greedy player on the bitboards, and the default
+//! agent (exact solver when it finishes in time, else iterative-deepening
+//! alpha-beta, always behind a one-ply safety net).
+
+use super::eval::{brief_heuristic_bits, order_hint};
+use super::solver::Solver;
+use super::{ConnectSquare, Move, Status};
+use crate::clock::CpuTimer;
+use crate::driver::DEFAULT_NPS;
+use crate::search::alphabeta::Searcher;
+use crate::search::Limits;
+use crate::timing::{tt_bytes, Budget};
+
+/// The brief's greedy choice: the column whose resulting board has the
+/// highest brief heuristic for the mover; ties to the lowest column.
+pub fn brief_greedy(pos: &ConnectSquare) -> Option<Move> {
+    if pos.status() != Status::Playing {
+        return None;
+    }
+    let mut best: Option<(usize, i64)> = None;
+    for col in 0..pos.cols() {
+        if !pos.can_play(col) {
+            continue;
+        }
+        let mut child = *pos;
+        child.play_col(col);
+        // After the move the mover's coins are the child's opponent's.
+        let v = brief_heuristic_bits(child.opponent(), child.current(), child.board_mask(), child.stride());
+        if best.map_or(true, |(_, b)| v > b) {
+            best = Some((col, v));
+        }
+    }
+    best.map(|(c, _)| c as Move)
+}
+
+/// Playable cells after which the opponent cannot complete a square at once
+/// (a winning cell of the side to move counts as safe: the game ends).
+pub fn safe_cells(pos: &ConnectSquare) -> u128 {
+    let playable = pos.playable();
+    let wins = pos.winning_cells(pos.current()) & playable;
+    if wins != 0 {
+        return wins;
+    }
+    let mut safe = 0;
+    let mut m = playable;
+    while m != 0 {
+        let cell = m & m.wrapping_neg();
+        m ^= cell;
+        let mut child = *pos;
+        child.play_cell(cell);
+        if child.status() != Status::Playing || child.winning_cells(child.current()) & child.playable() == 0 {
+            safe |= cell;
+        }
+    }
+    safe
+}
+
+/// The safety net: the move itself if it is safe (or nothing is), else the
+/// safe move the ordering likes best.
+pub fn make_safe(pos: &ConnectSquare, mv: Move) -> Move {
+    let safe = safe_cells(pos);
+    let cell = pos.playable() & pos.column_mask(mv as usize);
+    if safe == 0 || safe & cell != 0 {
+        return mv;
+    }
+    let mut best: Option<(i32, usize)> = None;
+    let mut m = safe;
+    while m != 0 {
+        let c = m & m.wrapping_neg();
+        m ^= c;
+        let col = pos.column_of(c);
+        let h = order_hint(pos, col);
+        if best.map_or(true, |(b, _)| h > b) {
+            best = Some((h, col));
+        }
+    }
+    best.map_or(mv, |(_, c)| c as Move)
+}
+
+/// Positions with at most this many empty cells are handed to the exact
+/// solver first (it gives up when its time share runs out).
+pub const SOLVE_MAX_EMPTY: usize = 30;
+/// Share of the soft budget the solver may use before alpha-beta takes over.
+pub const SOLVE_SHARE: f64 = 0.5;
+
+/// The default agent's move within `budget` (CPU seconds from now).
+pub fn best_move(pos: &ConnectSquare, budget: Budget) -> Option<Move> {
+    if pos.status() != Status::Playing {
+        return None;
+    }
+    let timer = CpuTimer::start();
+    let playable = pos.playable();
+    let wins = pos.winning_cells(pos.current()) & playable;
+    if wins != 0 {
+        return Some(pos.column_of(wins & wins.wrapping_neg()) as Move);
+    }
+    if pos.cells() - pos.stones() <= SOLVE_MAX_EMPTY {
+        let t = SOLVE_SHARE * budget.soft.min(budget.hard);
+        let mut solver = Solver::new(Solver::bits_for(t, 22));
+        if let Some((_, Some(col))) = solver.best_move(pos, t) {
+            return Some(col as Move);
+        }
+    }
+    let used = timer.elapsed();
+    let soft = (budget.soft - used).max(0.0);
+    let hard = (budget.hard - used).max(0.0);
+    let mut searcher = Searcher::<ConnectSquare>::new(tt_bytes(hard, DEFAULT_NPS));
+    let r = searcher.search(pos, Limits { soft, hard, max_depth: 128, max_nodes: None }, |info| {
+        log::debug!("depth {} score {} best {} nodes {} ({:.3}s)", info.depth, info.score, info.best, info.nodes, info.seconds);
+    });
+    let mv = r.best?;
+    Some(make_safe(pos, mv))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::connectsquare::grid::{greedy_column, Coin, Grid};
+    use crate::protocol::Player;
+
+    #[test]
+    fn greedy_on_bits_matches_the_grid_on_random_positions() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(11);
+        for _ in 0..600 {
+            let rows = rng.gen_range(2..=8);
+            let cols = rng.gen_range(2..=9);
+            let mut pos = ConnectSquare::new(rows, cols, Player::One).unwrap();
+            let plies = rng.gen_range(0..rows * cols);
+            for _ in 0..plies {
+                if pos.status() != Status::Playing {
+                    break;
+                }
+                let ok: Vec<usize> = (0..cols).filter(|&c| pos.can_play(c)).collect();
+                pos.play_col(ok[rng.gen_range(0..ok.len())]);
+            }
+            if pos.status() != Status::Playing {
+                continue;
+            }
+            let coin = if pos.side() == Player::One { Coin::R } else { Coin::Y };
+            let want = greedy_column(&pos.to_grid(), coin).map(|c| c as Move);
+            assert_eq!(brief_greedy(&pos), want, "\n{}", pos.to_grid());
+        }
+    }
+
+    #[test]
+    fn safety_net_blocks_and_wins() {
+        // Y to move; R threatens column 1 (rows 0-1, columns 0-1).
+        let g = Grid::from_rows(&["....", "....", "R...", "RRYY"]).unwrap();
+        let pos = ConnectSquare::from_grid(&g, Player::Two).unwrap();
+        assert_eq!(make_safe(&pos, 3), 1);
+        assert_eq!(make_safe(&pos, 1), 1);
+        let b = Budget { soft: 0.05, hard: 0.1 };
+        assert_eq!(best_move(&pos, b), Some(1));
+        // R to move wins in column 1 at once.
+        let pos = ConnectSquare::from_grid(&g, Player::One).unwrap();
+        assert_eq!(best_move(&pos, b), Some(1));
+    }
+
+    #[test]
+    fn tiny_budgets_still_answer() {
+        let pos = ConnectSquare::new(6, 7, Player::One).unwrap();
+        let t = CpuTimer::start();
+        let mv = best_move(&pos, Budget { soft: 0.001, hard: 0.002 });
+        assert!(mv.is_some());
+        assert!(t.elapsed() < 0.1, "{}", t.elapsed());
+    }
+}

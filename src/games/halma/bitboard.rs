@@ -1,0 +1,275 @@
+//! A 256-cell bitboard for the 16x16 Halma board: four `u64` words, cell
+//! `y*16 + x` at bit `cell % 64` of word `cell / 64`.
+
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
+
+/// Board side length.
+pub const N: usize = 16;
+/// Number of cells.
+pub const CELLS: usize = N * N;
+
+/// A set of cells.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Bitboard(pub [u64; 4]);
+
+impl std::fmt::Debug for Bitboard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(f)?;
+        for y in 0..N {
+            for x in 0..N {
+                write!(f, "{}", if self.has(cell(x, y)) { 'x' } else { '.' })?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
+
+/// The cell index of column `x`, row `y`.
+#[inline]
+pub const fn cell(x: usize, y: usize) -> u8 {
+    (y * N + x) as u8
+}
+
+/// Column of a cell.
+#[inline]
+pub const fn col(c: u8) -> usize {
+    c as usize % N
+}
+
+/// Row of a cell.
+#[inline]
+pub const fn row(c: u8) -> usize {
+    c as usize / N
+}
+
+impl Bitboard {
+    /// No cell.
+    pub const EMPTY: Bitboard = Bitboard([0; 4]);
+    /// Every cell.
+    pub const FULL: Bitboard = Bitboard([!0; 4]);
+
+    /// The set holding only `c`.
+    #[inline]
+    pub const fn single(c: u8) -> Bitboard {
+        let mut w = [0u64; 4];
+        w[(c >> 6) as usize] = 1u64 << (c & 63);
+        Bitboard(w)
+    }
+
+    /// Whether `c` is in the set.
+    #[inline]
+    pub const fn has(&self, c: u8) -> bool {
+        self.0[(c >> 6) as usize] >> (c & 63) & 1 != 0
+    }
+
+    /// Adds `c`.
+    #[inline]
+    pub fn set(&mut self, c: u8) {
+        self.0[(c >> 6) as usize] |= 1u64 << (c & 63);
+    }
+
+    /// Removes `c`.
+    #[inline]
+    pub fn clear(&mut self, c: u8) {
+        self.0[(c >> 6) as usize] &= !(1u64 << (c & 63));
+    }
+
+    /// True for the empty set.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        (self.0[0] | self.0[1] | self.0[2] | self.0[3]) == 0
+    }
+
+    /// Number of cells in the set.
+    #[inline]
+    pub fn count(&self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+
+    /// Lowest cell of a non-empty set.
+    #[inline]
+    pub fn lowest(&self) -> Option<u8> {
+        for (i, &w) in self.0.iter().enumerate() {
+            if w != 0 {
+                return Some((i as u32 * 64 + w.trailing_zeros()) as u8);
+            }
+        }
+        None
+    }
+
+    /// Removes and returns the lowest cell.
+    #[inline]
+    pub fn pop(&mut self) -> Option<u8> {
+        for i in 0..4 {
+            let w = self.0[i];
+            if w != 0 {
+                self.0[i] = w & (w - 1);
+                return Some((i as u32 * 64 + w.trailing_zeros()) as u8);
+            }
+        }
+        None
+    }
+
+    /// Iterates over the cells, lowest first.
+    #[inline]
+    pub fn iter(self) -> Cells {
+        Cells(self)
+    }
+
+    /// All cells moved by `+n` (0 < n < 64) indices; cells past 255 drop off.
+    #[inline]
+    pub fn shl(self, n: u32) -> Bitboard {
+        let w = self.0;
+        let m = 64 - n;
+        Bitboard([w[0] << n, (w[1] << n) | (w[0] >> m), (w[2] << n) | (w[1] >> m), (w[3] << n) | (w[2] >> m)])
+    }
+
+    /// All cells moved by `-n` (0 < n < 64) indices; cells below 0 drop off.
+    #[inline]
+    pub fn shr(self, n: u32) -> Bitboard {
+        let w = self.0;
+        let m = 64 - n;
+        Bitboard([(w[0] >> n) | (w[1] << m), (w[1] >> n) | (w[2] << m), (w[2] >> n) | (w[3] << m), w[3] >> n])
+    }
+
+    /// Moves every cell one step in direction `d` (an index into [`DIRS`]);
+    /// cells that would leave the board vanish. Horizontal moves stay inside
+    /// each word (a bit crossing a word boundary would wrap a row anyway);
+    /// wrapped bits are removed by masking the destination column.
+    #[inline(always)]
+    pub fn step(self, d: usize) -> Bitboard {
+        const NOT_X0: u64 = 0xFFFE_FFFE_FFFE_FFFE;
+        const NOT_X15: u64 = 0x7FFF_7FFF_7FFF_7FFF;
+        let w = self.0;
+        match d {
+            0 => Bitboard([(w[0] << 1) & NOT_X0, (w[1] << 1) & NOT_X0, (w[2] << 1) & NOT_X0, (w[3] << 1) & NOT_X0]),
+            1 => Bitboard([(w[0] >> 1) & NOT_X15, (w[1] >> 1) & NOT_X15, (w[2] >> 1) & NOT_X15, (w[3] >> 1) & NOT_X15]),
+            2 => self.shl(16),
+            3 => self.shr(16),
+            4 => self.shl(17) & Bitboard([NOT_X0; 4]),
+            5 => self.shl(15) & Bitboard([NOT_X15; 4]),
+            6 => self.shr(15) & Bitboard([NOT_X0; 4]),
+            _ => self.shr(17) & Bitboard([NOT_X15; 4]),
+        }
+    }
+
+    /// Moves every cell two steps in direction `d` (a jump's displacement);
+    /// cells that would leave the board vanish.
+    #[inline(always)]
+    pub fn step2(self, d: usize) -> Bitboard {
+        const NOT_X01: u64 = 0xFFFC_FFFC_FFFC_FFFC;
+        const NOT_X1415: u64 = 0x3FFF_3FFF_3FFF_3FFF;
+        let w = self.0;
+        match d {
+            0 => Bitboard([(w[0] << 2) & NOT_X01, (w[1] << 2) & NOT_X01, (w[2] << 2) & NOT_X01, (w[3] << 2) & NOT_X01]),
+            1 => Bitboard([(w[0] >> 2) & NOT_X1415, (w[1] >> 2) & NOT_X1415, (w[2] >> 2) & NOT_X1415, (w[3] >> 2) & NOT_X1415]),
+            2 => self.shl(32),
+            3 => self.shr(32),
+            4 => self.shl(34) & Bitboard([NOT_X01; 4]),
+            5 => self.shl(30) & Bitboard([NOT_X1415; 4]),
+            6 => self.shr(30) & Bitboard([NOT_X01; 4]),
+            _ => self.shr(34) & Bitboard([NOT_X1415; 4]),
+        }
+    }
+
+    /// The cells 8-adjacent to some cell of the set (the set itself excluded
+    /// only where no member is adjacent to it).
+    #[inline]
+    pub fn neighbours(self) -> Bitboard {
+        let mut r = Bitboard::EMPTY;
+        for d in 0..8 {
+            r |= self.step(d);
+        }
+        r
+    }
+}
+
+/// Iterator over the cells of a [`Bitboard`].
+pub struct Cells(Bitboard);
+
+impl Iterator for Cells {
+    type Item = u8;
+    #[inline]
+    fn next(&mut self) -> Option<u8> {
+        self.0.pop()
+    }
+}
+
+/// The eight directions: (index delta, dx, dy).
+pub const DIRS: [(i32, i32, i32); 8] =
+    [(1, 1, 0), (-1, -1, 0), (16, 0, 1), (-16, 0, -1), (17, 1, 1), (15, -1, 1), (-15, 1, -1), (-17, -1, -1)];
+
+/// The direction opposite to each of [`DIRS`].
+pub const OPPOSITE: [usize; 8] = [1, 0, 3, 2, 7, 6, 5, 4];
+
+macro_rules! binop {
+    ($tr:ident, $f:ident, $op:tt, $tra:ident, $fa:ident) => {
+        impl $tr for Bitboard {
+            type Output = Bitboard;
+            #[inline]
+            fn $f(self, o: Bitboard) -> Bitboard {
+                Bitboard([self.0[0] $op o.0[0], self.0[1] $op o.0[1], self.0[2] $op o.0[2], self.0[3] $op o.0[3]])
+            }
+        }
+        impl $tra for Bitboard {
+            #[inline]
+            fn $fa(&mut self, o: Bitboard) {
+                *self = *self $op o;
+            }
+        }
+    };
+}
+binop!(BitAnd, bitand, &, BitAndAssign, bitand_assign);
+binop!(BitOr, bitor, |, BitOrAssign, bitor_assign);
+binop!(BitXor, bitxor, ^, BitXorAssign, bitxor_assign);
+
+impl Not for Bitboard {
+    type Output = Bitboard;
+    #[inline]
+    fn not(self) -> Bitboard {
+        Bitboard([!self.0[0], !self.0[1], !self.0[2], !self.0[3]])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steps_match_coordinates_and_never_wrap() {
+        for c in 0..=255u8 {
+            let b = Bitboard::single(c);
+            for (d, &(_, dx, dy)) in DIRS.iter().enumerate() {
+                let (x, y) = (col(c) as i32 + dx, row(c) as i32 + dy);
+                let want = if (0..16).contains(&x) && (0..16).contains(&y) {
+                    Bitboard::single(cell(x as usize, y as usize))
+                } else {
+                    Bitboard::EMPTY
+                };
+                assert_eq!(b.step(d), want, "cell {c} dir {d}");
+                let (x2, y2) = (col(c) as i32 + 2 * dx, row(c) as i32 + 2 * dy);
+                let want2 = if (0..16).contains(&x2) && (0..16).contains(&y2) {
+                    Bitboard::single(cell(x2 as usize, y2 as usize))
+                } else {
+                    Bitboard::EMPTY
+                };
+                assert_eq!(b.step2(d), want2, "cell {c} dir {d} (two steps)");
+            }
+        }
+    }
+
+    #[test]
+    fn set_operations() {
+        let mut b = Bitboard::EMPTY;
+        for c in [0u8, 63, 64, 200, 255] {
+            b.set(c);
+        }
+        assert_eq!(b.count(), 5);
+        assert_eq!(b.iter().collect::<Vec<_>>(), vec![0, 63, 64, 200, 255]);
+        b.clear(63);
+        assert!(!b.has(63) && b.has(64));
+        assert_eq!(b.lowest(), Some(0));
+        assert_eq!(Bitboard::single(5).neighbours().count(), 5);
+    }
+}

@@ -1,0 +1,102 @@
+//! Halma evaluation tables and the endgame terms.
+//!
+//! The bulk of the evaluation is a per-cell table summed incrementally in
+//! `play`: progress towards the far corner with a convex cost (a piece far
+//! behind is worth more to move than one near the goal, which punishes
+//! stragglers), a drift penalty away from the main diagonal, a bonus for
+//! being inside the goal camp and a penalty for lingering in the own camp.
+//! When few pieces are still outside the goal, a non-incremental term adds
+//! each one's distance to the nearest free goal cell, so the last pieces head
+//! for the holes instead of parking next to a full camp.
+
+use super::bitboard::{col, row, Bitboard, CELLS};
+use super::{CAMP, HalmaColour};
+
+/// Chebyshev-like distance (in x+y anti-diagonals) from `c` to the corner
+/// the colour is heading for ((15,15) for black, (0,0) for white).
+pub const fn diag_distance(colour: usize, c: u8) -> i32 {
+    let (x, y) = (col(c) as i32, row(c) as i32);
+    if colour == 0 {
+        30 - x - y
+    } else {
+        x + y
+    }
+}
+
+const fn build_table(colour: usize) -> [i32; CELLS] {
+    let mut t = [0i32; CELLS];
+    let mut c = 0;
+    while c < CELLS {
+        let cc = c as u8;
+        let d = diag_distance(colour, cc);
+        let (x, y) = (col(cc) as i32, row(cc) as i32);
+        let lateral = if x > y { x - y } else { y - x };
+        let mut v = -(20 * d + d * d / 2);
+        let in_goal = CAMP[1 - colour].has(cc);
+        if !in_goal && lateral > 3 {
+            v -= 6 * (lateral - 3);
+        }
+        if in_goal {
+            v += 40;
+        }
+        if CAMP[colour].has(cc) {
+            v -= 60;
+        }
+        t[c] = v;
+        c += 1;
+    }
+    t
+}
+
+/// Value of a piece of each colour on each cell (higher is better for its owner).
+pub static TABLE: [[i32; CELLS]; 2] = [build_table(0), build_table(1)];
+
+/// Pieces outside the goal from which the endgame term switches on.
+const ENDGAME_PIECES: u32 = 6;
+
+/// The endgame correction for `colour`: minus a weighted distance from each
+/// of its few remaining outsiders to the nearest goal cell that is still
+/// free (or held by an opponent piece that must leave). Zero in the middle
+/// game, so the table alone decides there.
+pub fn endgame_term(colour: HalmaColour, own: Bitboard, occ: Bitboard) -> i32 {
+    let goal = CAMP[1 - colour];
+    let outside = own & !goal;
+    let n = outside.count();
+    if n == 0 || n > ENDGAME_PIECES {
+        return 0;
+    }
+    let holes = goal & !occ;
+    if holes.is_empty() {
+        return 0;
+    }
+    let mut total = 0;
+    for p in outside.iter() {
+        let (px, py) = (col(p) as i32, row(p) as i32);
+        let mut best = i32::MAX;
+        for h in holes.iter() {
+            let (hx, hy) = (col(h) as i32, row(h) as i32);
+            let d = (px - hx).abs().max((py - hy).abs());
+            best = best.min(d);
+        }
+        total += best;
+    }
+    -12 * total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::halma::bitboard::cell;
+
+    #[test]
+    fn tables_are_mirror_images_and_reward_progress() {
+        for c in 0..=255u8 {
+            assert_eq!(TABLE[0][c as usize], TABLE[1][255 - c as usize]);
+        }
+        assert!(TABLE[0][cell(15, 15) as usize] > TABLE[0][cell(8, 8) as usize]);
+        assert!(TABLE[0][cell(8, 8) as usize] > TABLE[0][cell(0, 0) as usize]);
+        // A rear piece gains more from one anti-diagonal than a front one.
+        let gain = |a: (usize, usize), b: (usize, usize)| TABLE[0][cell(b.0, b.1) as usize] - TABLE[0][cell(a.0, a.1) as usize];
+        assert!(gain((6, 6), (7, 6)) > gain((11, 11), (12, 11)));
+    }
+}

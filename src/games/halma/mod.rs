@@ -1,0 +1,613 @@
+//! Halma on a 16x16 board (SPEC §2): rules on bitboards, the contest file
+//! format, evaluation, and the tools (perft, bench, duel).
+//!
+//! Colours are indices: 0 = BLACK (camp at the top-left, seat
+//! [`Player::One`]), 1 = WHITE (camp at the bottom-right, seat `Two`).
+
+pub mod bitboard;
+pub mod eval;
+pub mod format;
+pub mod simple;
+pub mod tools;
+
+use crate::protocol::{FileGame, GenOptions, Input, Mode, MoveError, ParseError, Player};
+use crate::search::{Game, Outcome};
+use bitboard::{col, row, Bitboard, CELLS, DIRS};
+
+/// 0 for BLACK, 1 for WHITE.
+pub type HalmaColour = usize;
+
+/// Pieces per side.
+pub const PIECES: u32 = 19;
+
+const fn in_black_camp(x: usize, y: usize) -> bool {
+    match y {
+        0 | 1 => x <= 4,
+        2 => x <= 3,
+        3 => x <= 2,
+        4 => x <= 1,
+        _ => false,
+    }
+}
+
+const fn build_camp(colour: usize) -> Bitboard {
+    let mut b = [0u64; 4];
+    let mut c = 0;
+    while c < CELLS {
+        let (x, y) = (c % 16, c / 16);
+        let inside = if colour == 0 { in_black_camp(x, y) } else { in_black_camp(15 - x, 15 - y) };
+        if inside {
+            b[c / 64] |= 1u64 << (c % 64);
+        }
+        c += 1;
+    }
+    Bitboard(b)
+}
+
+/// The camps: `CAMP[0]` is black's (top-left), `CAMP[1]` white's.
+pub const CAMP: [Bitboard; 2] = [build_camp(0), build_camp(1)];
+
+const fn build_further(colour: usize) -> [Bitboard; CELLS] {
+    let mut t = [Bitboard([0; 4]); CELLS];
+    let mut s = 0;
+    while s < CELLS {
+        let (sx, sy) = (s % 16, s / 16);
+        let mut c = 0;
+        while c < CELLS {
+            let (x, y) = (c % 16, c / 16);
+            let further = if colour == 0 {
+                x >= sx && y >= sy && (x > sx || y > sy)
+            } else {
+                x <= sx && y <= sy && (x < sx || y < sy)
+            };
+            if further {
+                t[s].0[c / 64] |= 1u64 << (c % 64);
+            }
+            c += 1;
+        }
+        s += 1;
+    }
+    t
+}
+
+/// `FURTHER[colour][s]`: the cells further than `s` from the colour's own
+/// corner in rule 4's sense (not closer on either axis, further on one).
+static FURTHER: [[Bitboard; CELLS]; 2] = [build_further(0), build_further(1)];
+
+const fn build_neighbours() -> [Bitboard; CELLS] {
+    let mut t = [Bitboard([0; 4]); CELLS];
+    let mut s = 0;
+    while s < CELLS {
+        let (sx, sy) = ((s % 16) as i32, (s / 16) as i32);
+        let mut d = 0;
+        while d < 8 {
+            let (x, y) = (sx + DIRS[d].1, sy + DIRS[d].2);
+            if x >= 0 && x < 16 && y >= 0 && y < 16 {
+                let c = (y * 16 + x) as usize;
+                t[s].0[c / 64] |= 1u64 << (c % 64);
+            }
+            d += 1;
+        }
+        s += 1;
+    }
+    t
+}
+
+const NO_CELL: u8 = 0xFF;
+
+const fn build_behind() -> [[u8; 8]; CELLS] {
+    let mut t = [[NO_CELL; 8]; CELLS];
+    let mut s = 0;
+    while s < CELLS {
+        let (sx, sy) = ((s % 16) as i32, (s / 16) as i32);
+        let mut d = 0;
+        while d < 8 {
+            let (x, y) = (sx - DIRS[d].1, sy - DIRS[d].2);
+            if x >= 0 && x < 16 && y >= 0 && y < 16 {
+                t[s][d] = (y * 16 + x) as u8;
+            }
+            d += 1;
+        }
+        s += 1;
+    }
+    t
+}
+
+/// `BEHIND[s][d]`: the cell whose neighbour in direction d is `s` (or
+/// `NO_CELL` off the board).
+static BEHIND: [[u8; 8]; CELLS] = build_behind();
+
+/// The 8-neighbourhood of each cell.
+static NEIGHBOURS: [Bitboard; CELLS] = build_neighbours();
+
+const fn splitmix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+const fn build_zobrist() -> [[u64; CELLS]; 2] {
+    let mut t = [[0u64; CELLS]; 2];
+    let mut i = 0;
+    while i < 2 * CELLS {
+        t[i / CELLS][i % CELLS] = splitmix(0x4841_4C4D_4100 + i as u64);
+        i += 1;
+    }
+    t
+}
+
+static ZOBRIST: [[u64; CELLS]; 2] = build_zobrist();
+/// Hash key of "white to move".
+const ZOBRIST_WHITE: u64 = splitmix(0x5748_4954_45);
+
+/// A Halma play: the piece on `from` ends on `to`. The hop path of a jump
+/// chain is recomputed when the move is printed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct HMove {
+    /// Start cell (`y*16+x`).
+    pub from: u8,
+    /// End cell.
+    pub to: u8,
+}
+
+impl HMove {
+    /// A move between two cells.
+    pub fn new(from: u8, to: u8) -> Self {
+        HMove { from, to }
+    }
+}
+
+/// Which legality notion move generation follows (SPEC §2 rule 4 and 3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reading {
+    /// The agent's: jump chains of a piece in the opposing camp never leave
+    /// it, and in the free case a camp piece that neither leaves nor goes
+    /// further moves only when nothing else can.
+    Narrow,
+    /// The referee's: any hop path; rules 2-4 judge only start and end.
+    Wide,
+}
+
+/// A Halma position with the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Halma {
+    /// Pieces by colour.
+    pieces: [Bitboard; 2],
+    /// Colour to move.
+    side: u8,
+    /// Zobrist hash, kept incrementally.
+    hash: u64,
+    /// Sum of the evaluation table over each colour's pieces, kept incrementally.
+    table_sum: [i32; 2],
+}
+
+impl Halma {
+    /// A position from the two piece sets and the colour to move.
+    pub fn from_pieces(black: Bitboard, white: Bitboard, side: HalmaColour) -> Halma {
+        let pieces = [black, white];
+        let mut hash = if side == 1 { ZOBRIST_WHITE } else { 0 };
+        let mut table_sum = [0; 2];
+        for (c, set) in pieces.iter().enumerate() {
+            for p in set.iter() {
+                hash ^= ZOBRIST[c][p as usize];
+                table_sum[c] += eval::TABLE[c][p as usize];
+            }
+        }
+        Halma { pieces, side: side as u8, hash, table_sum }
+    }
+
+    /// The standard start with `side` to move.
+    pub fn start(side: HalmaColour) -> Halma {
+        Halma::from_pieces(CAMP[0], CAMP[1], side)
+    }
+
+    /// The pieces of a colour.
+    pub fn pieces(&self, colour: HalmaColour) -> Bitboard {
+        self.pieces[colour]
+    }
+
+    /// The colour to move.
+    pub fn side(&self) -> HalmaColour {
+        self.side as usize
+    }
+
+    /// Every occupied cell.
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.pieces[0] | self.pieces[1]
+    }
+
+    /// The colour of the piece on `c`, if any.
+    pub fn piece_at(&self, c: u8) -> Option<HalmaColour> {
+        (0..2).find(|&k| self.pieces[k].has(c))
+    }
+
+    /// Whether `colour` has won: every cell of its goal camp is occupied
+    /// and at least one holds its piece (rule 5).
+    #[inline]
+    pub fn has_won(&self, colour: HalmaColour) -> bool {
+        let goal = CAMP[1 - colour];
+        (self.occupied() & goal) == goal && !(self.pieces[colour] & goal).is_empty()
+    }
+
+    /// For each direction d, the cells whose neighbour in direction d is
+    /// occupied: the cells a jump in direction d can start from.
+    #[inline]
+    pub fn jump_sources(&self) -> [Bitboard; 8] {
+        let occ = self.occupied();
+        let mut r = [Bitboard::EMPTY; 8];
+        for (d, slot) in r.iter_mut().enumerate() {
+            *slot = occ.step(bitboard::OPPOSITE[d]);
+        }
+        r
+    }
+
+    /// Cells the piece on `from` can reach by one or more jumps, landing only
+    /// on `allowed` cells, by a flood fill over landing squares (set
+    /// operations on the whole frontier, one pass per chain length). The
+    /// piece's own start cell counts as empty during the chain, so no hop
+    /// goes over it. `sources` comes from [`Halma::jump_sources`].
+    #[inline]
+    pub fn jump_reach_with(&self, from: u8, allowed: Bitboard, sources: &[Bitboard; 8]) -> Bitboard {
+        let start = Bitboard::single(from);
+        let mut src = *sources;
+        for (d, s) in src.iter_mut().enumerate() {
+            // The cell from which a hop would go over the start cell.
+            let b = BEHIND[from as usize][d];
+            if b != NO_CELL {
+                s.clear(b);
+            }
+        }
+        let land_ok = !self.occupied() & allowed;
+        let mut reached = start;
+        let mut frontier = start;
+        loop {
+            let mut next = Bitboard::EMPTY;
+            for (d, s) in src.iter().enumerate() {
+                next |= (frontier & *s).step2(d);
+            }
+            next &= land_ok & !reached;
+            if next.is_empty() {
+                break;
+            }
+            reached |= next;
+            frontier = next;
+        }
+        reached & !start
+    }
+
+    /// [`Halma::jump_reach_with`] for one piece.
+    pub fn jump_reach(&self, from: u8, allowed: Bitboard) -> Bitboard {
+        self.jump_reach_with(from, allowed, &self.jump_sources())
+    }
+
+    /// The pieces of `set` that have at least one single jump, for all of
+    /// them at once: a piece can jump in direction d when the cell beyond
+    /// its neighbour in d is empty and the neighbour is occupied.
+    #[inline]
+    pub fn jumpers(&self, set: Bitboard) -> Bitboard {
+        let occ = self.occupied();
+        let empty = !occ;
+        let mut r = Bitboard::EMPTY;
+        for d in 0..8 {
+            let back = bitboard::OPPOSITE[d];
+            r |= (empty.step(back) & occ).step(back);
+        }
+        r & set
+    }
+
+    /// Every end cell of a play (step or jump chain) of the piece on `from`,
+    /// before rules 2-4. With the narrow reading a piece inside the opposing
+    /// camp keeps every hop inside it. `jumpers` comes from [`Halma::jumpers`].
+    #[inline]
+    fn reach(&self, from: u8, reading: Reading, jumpers: Bitboard, sources: &[Bitboard; 8]) -> Bitboard {
+        let goal = CAMP[1 - self.side as usize];
+        let allowed = if reading == Reading::Narrow && goal.has(from) { goal } else { Bitboard::FULL };
+        let steps = NEIGHBOURS[from as usize] & !self.occupied() & allowed;
+        if jumpers.has(from) {
+            steps | self.jump_reach_with(from, allowed, sources)
+        } else {
+            steps
+        }
+    }
+
+    /// Calls `push(from, targets)` for the legal plays of the side to move
+    /// under `reading`, grouped by start cell; stops early when `push`
+    /// returns false. Returns whether any move was pushed.
+    #[inline]
+    fn for_each_legal(&self, reading: Reading, mut push: impl FnMut(u8, Bitboard) -> bool) -> bool {
+        let side = self.side as usize;
+        let own = self.pieces[side];
+        let camp = CAMP[side];
+        let goal = CAMP[1 - side];
+        let in_camp = own & camp;
+        let jumpers = self.jumpers(own);
+        let sources = self.jump_sources();
+        if !in_camp.is_empty() {
+            // Rule 4: first, plays that take a camp piece out of the camp.
+            let mut any = false;
+            let mut reach = [Bitboard::EMPTY; PIECES as usize];
+            let mut starts = [0u8; PIECES as usize];
+            let mut n = 0;
+            for s in in_camp.iter() {
+                let r = self.reach(s, reading, jumpers, &sources);
+                if n < reach.len() {
+                    reach[n] = r;
+                    starts[n] = s;
+                    n += 1;
+                }
+                let out = r & !camp;
+                if !out.is_empty() {
+                    any = true;
+                    if !push(s, out) {
+                        return true;
+                    }
+                }
+            }
+            if any {
+                return true;
+            }
+            // Then plays that move a camp piece further from the own corner.
+            for i in 0..n {
+                let t = reach[i] & FURTHER[side][starts[i] as usize];
+                if !t.is_empty() {
+                    any = true;
+                    if !push(starts[i], t) {
+                        return true;
+                    }
+                }
+            }
+            if any {
+                return true;
+            }
+            // Free: pieces outside the camp (rules 2-3); camp pieces too under
+            // the wide reading, or when nothing else moves.
+            for s in (own & !camp).iter() {
+                let mut t = self.reach(s, reading, jumpers, &sources) & !camp;
+                if goal.has(s) {
+                    t &= goal;
+                }
+                if !t.is_empty() {
+                    any = true;
+                    if !push(s, t) {
+                        return true;
+                    }
+                }
+            }
+            if reading == Reading::Wide || !any {
+                for i in 0..n {
+                    if !reach[i].is_empty() {
+                        any = true;
+                        if !push(starts[i], reach[i]) {
+                            return true;
+                        }
+                    }
+                }
+            }
+            return any;
+        }
+        let mut any = false;
+        for s in own.iter() {
+            let mut t = self.reach(s, reading, jumpers, &sources) & !camp;
+            if goal.has(s) {
+                t &= goal;
+            }
+            if !t.is_empty() {
+                any = true;
+                if !push(s, t) {
+                    return true;
+                }
+            }
+        }
+        any
+    }
+
+    /// Number of legal moves of the side to move (the agent's reading),
+    /// without listing them: perft's bulk count at the last ply.
+    pub fn count_moves(&self) -> u64 {
+        let mut n = 0u64;
+        self.for_each_legal(Reading::Narrow, |_, t| {
+            n += t.count() as u64;
+            true
+        });
+        n
+    }
+
+    /// Appends the legal moves of the side to move under `reading`.
+    pub fn moves(&self, reading: Reading, out: &mut Vec<HMove>) {
+        self.for_each_legal(reading, |s, t| {
+            for to in t.iter() {
+                out.push(HMove { from: s, to });
+            }
+            true
+        });
+    }
+
+    /// Whether the side to move has any legal move (both readings agree on
+    /// this: the free case falls back to any play that rules 2-3 allow).
+    pub fn has_move(&self) -> bool {
+        let side = self.side as usize;
+        let own = self.pieces[side];
+        let camp = CAMP[side];
+        let goal = CAMP[1 - side];
+        // Fast path: a piece in neither camp with a free neighbour outside
+        // the own camp can always step there.
+        let roamers = own & !camp & !goal;
+        if !(roamers.neighbours() & !self.occupied() & !camp).is_empty() {
+            return true;
+        }
+        self.for_each_legal(Reading::Narrow, |_, _| false)
+    }
+
+    /// Whether (from, to) is a legal play under `reading`.
+    pub fn is_legal(&self, mv: HMove, reading: Reading) -> bool {
+        let mut found = false;
+        self.for_each_legal(reading, |s, t| {
+            if s == mv.from && t.has(mv.to) {
+                found = true;
+                return false;
+            }
+            true
+        });
+        found
+    }
+
+    /// Total remaining anti-diagonal distance of `colour`'s pieces beyond
+    /// what a full goal camp needs: 0 when all are home.
+    pub fn remaining_distance(&self, colour: HalmaColour) -> i32 {
+        let total: i32 = self.pieces[colour].iter().map(|p| eval::diag_distance(colour, p)).sum();
+        let home: i32 = CAMP[1 - colour].iter().map(|p| eval::diag_distance(colour, p)).sum();
+        (total - home).max(0)
+    }
+
+    /// A simple progress score for the reference agent: minus the sum of
+    /// distances to the far corner, own minus opponent's, side-to-move view.
+    pub fn simple_eval(&self) -> i32 {
+        let s = self.side as usize;
+        let d = |c: usize| -> i32 { self.pieces[c].iter().map(|p| eval::diag_distance(c, p)).sum() };
+        d(1 - s) - d(s)
+    }
+}
+
+impl Game for Halma {
+    type Move = HMove;
+    const HISTORY_SIZE: usize = CELLS * CELLS;
+
+    fn legal_moves(&self, out: &mut Vec<HMove>) {
+        self.moves(Reading::Narrow, out);
+    }
+
+    #[inline]
+    fn play(&mut self, mv: HMove) {
+        let s = self.side as usize;
+        self.pieces[s].clear(mv.from);
+        self.pieces[s].set(mv.to);
+        self.hash ^= ZOBRIST[s][mv.from as usize] ^ ZOBRIST[s][mv.to as usize] ^ ZOBRIST_WHITE;
+        self.table_sum[s] += eval::TABLE[s][mv.to as usize] - eval::TABLE[s][mv.from as usize];
+        self.side ^= 1;
+    }
+
+    #[inline]
+    fn outcome(&self) -> Option<Outcome> {
+        if self.has_won(1 - self.side as usize) {
+            Some(Outcome::Loss)
+        } else if self.has_won(self.side as usize) {
+            // Only reachable from a hand-made input: treat it as decided.
+            Some(Outcome::Win)
+        } else if !self.has_move() {
+            Some(Outcome::Draw)
+        } else {
+            None
+        }
+    }
+
+    #[inline]
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn evaluate(&self) -> i32 {
+        let s = self.side as usize;
+        let o = 1 - s;
+        let occ = self.occupied();
+        let mine = self.table_sum[s] + eval::endgame_term(s, self.pieces[s], occ);
+        let theirs = self.table_sum[o] + eval::endgame_term(o, self.pieces[o], occ);
+        mine - theirs
+    }
+
+    fn reference_eval(&self) -> i32 {
+        self.simple_eval()
+    }
+
+    #[inline]
+    fn history_key(&self, mv: HMove) -> usize {
+        mv.from as usize * CELLS + mv.to as usize
+    }
+
+    #[inline]
+    fn order_hint(&self, mv: HMove) -> i32 {
+        let s = self.side as usize;
+        eval::TABLE[s][mv.to as usize] - eval::TABLE[s][mv.from as usize]
+    }
+}
+
+/// Colour name as the contest writes it.
+pub fn colour_name(c: HalmaColour) -> &'static str {
+    if c == 0 {
+        "BLACK"
+    } else {
+        "WHITE"
+    }
+}
+
+impl FileGame for Halma {
+    const NAME: &'static str = "halma";
+    // Positive: re-entering a seen position is good for the side to move
+    // there, i.e. bad for the mover who walked back into it.
+    const REPEAT_SCORE: i32 = 150;
+
+    fn parse_input(text: &str) -> Result<Input<Self>, ParseError> {
+        format::parse_input(text)
+    }
+
+    fn write_input(&self, mode: Mode, remaining: f64) -> String {
+        format::write_input(self, mode, remaining)
+    }
+
+    fn format_move(&self, mv: HMove) -> String {
+        format::format_move(self, mv)
+    }
+
+    fn describe_move(&self, mv: HMove) -> String {
+        let t = format::format_move(self, mv);
+        t.trim_end().replace('\n', " | ")
+    }
+
+    fn parse_move(&self, text: &str) -> Result<HMove, MoveError> {
+        format::parse_move(self, text)
+    }
+
+    fn to_move(&self) -> Player {
+        Player::from_index(self.side as usize)
+    }
+
+    fn player_names() -> [&'static str; 2] {
+        ["BLACK", "WHITE"]
+    }
+
+    fn result(&self) -> Option<Option<Player>> {
+        for c in 0..2 {
+            if self.has_won(c) {
+                return Some(Some(Player::from_index(c)));
+            }
+        }
+        if !self.has_move() {
+            return Some(None);
+        }
+        None
+    }
+
+    fn render(&self) -> String {
+        format::render(self)
+    }
+
+    fn moves_left_estimate(&self) -> f64 {
+        // Observed: a good game advances the side's total distance by about
+        // 2.5 anti-diagonals per move on average, slower at the very end.
+        let d = self.remaining_distance(self.side as usize) as f64;
+        8.0 + d / 2.5
+    }
+
+    fn generate(opts: &GenOptions) -> Result<Self, String> {
+        Ok(Halma::start(opts.first.index()))
+    }
+}
+
+/// A cell as the contest prints it: `x,y`.
+pub fn cell_text(c: u8) -> String {
+    format!("{},{}", col(c), row(c))
+}
+
+#[cfg(test)]
+mod tests;

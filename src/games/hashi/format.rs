@@ -1,0 +1,464 @@
+//! The `HASHI` file format (SPEC §6), moves as text, the board drawn for a
+//! person, and the [`FileGame`] implementation.
+
+use super::{Hashi, HashiMove, Topology};
+use crate::protocol::{
+    format_time, parse_header, FileGame, GenOptions, Input, Lines, Mode, MoveError, ParseError, Player,
+};
+use std::fmt::Write as _;
+
+/// Largest score magnitude accepted from a file (keeps arithmetic far from overflow).
+const MAX_POINTS: i32 = 1_000_000;
+
+/// Reads everything after the common header: points, size, board rows,
+/// bridges. `side` is 0 or 1.
+fn parse_body(lines: &mut Lines<'_>, side: usize) -> Result<Hashi, ParseError> {
+    let pl = lines.next_line("the points of player 1 and player 2")?;
+    let points: Vec<i32> = pl.parse_n(2, "the points of player 1 and player 2 (two integers)")?;
+    if points.iter().any(|p| p.abs() > MAX_POINTS) {
+        return Err(pl.error(format!("points must be within ±{MAX_POINTS}, found {:?}", pl.text)));
+    }
+    let nl = lines.next_line("the board size n")?;
+    let n: usize = nl.parse_n::<usize>(1, "the board size n (one integer)")?[0];
+    if n == 0 || n > super::MAX_N {
+        return Err(nl.error(format!("the board size must be between 1 and {}, found {n}", super::MAX_N)));
+    }
+    let mut grid = vec![0u8; n * n]; // 0 water, 1 unlabelled, 2-5 label 1-4
+    for r in 0..n {
+        let l = lines.next_line(&format!("board row {r} of {n}"))?;
+        let toks: Vec<&str> = l.tokens().collect();
+        // "3 . 2 . 0" or "3.2.0" (a row without spaces).
+        let cells: Vec<char> = if toks.len() == n && toks.iter().all(|t| t.chars().count() == 1) {
+            toks.iter().map(|t| t.chars().next().unwrap_or('?')).collect()
+        } else if toks.len() == 1 && toks[0].chars().count() == n {
+            toks[0].chars().collect()
+        } else {
+            return Err(l.error(format!(
+                "expected board row {r}: {n} cells ('.' water, '0' unlabelled island, '1'-'4' labelled island), \
+                 with or without spaces, found {:?}",
+                l.text
+            )));
+        };
+        for (c, ch) in cells.into_iter().enumerate() {
+            grid[r * n + c] = match ch {
+                '.' => 0,
+                '0'..='4' => ch as u8 - b'0' + 1,
+                other => {
+                    return Err(l.error(format!(
+                        "row {r} column {c}: expected '.', '0' or a label '1'-'4', found {other:?}"
+                    )))
+                }
+            }
+        }
+    }
+    let topo = Topology::build(n, |r, c| grid[r * n + c] != 0).map_err(ParseError::whole)?;
+    let labels: Vec<u8> = topo.islands.iter().map(|&(r, c)| grid[r as usize * n + c as usize] - 1).collect();
+    let mut h = Hashi::new(topo, &labels);
+    h.set_points([points[0], points[1]]);
+    h.set_side(side);
+
+    // The bridge count line may be missing when there are no bridges.
+    let Some(cl) = lines.next() else { return Ok(h) };
+    let count: usize = cl.parse_n::<usize>(1, "the number of bridge lines (one integer)")?[0];
+    if count > h.topology().pairs.len() {
+        return Err(cl.error(format!(
+            "{count} bridge lines announced but the board has only {} pairs of facing islands",
+            h.topology().pairs.len()
+        )));
+    }
+    let mut seen = vec![false; h.topology().pairs.len()];
+    for k in 0..count {
+        let l = lines.next_line(&format!("bridge line {} of {count}", k + 1))?;
+        let v: Vec<usize> = l.parse_n(5, "a bridge: ROW1 COL1 ROW2 COL2 COUNT")?;
+        let (r1, c1, r2, c2, cnt) = (v[0], v[1], v[2], v[3], v[4]);
+        let topo = h.topology();
+        let i = topo.island_at(r1, c1).ok_or_else(|| l.error(format!("({r1}, {c1}) is not an island")))?;
+        let j = topo.island_at(r2, c2).ok_or_else(|| l.error(format!("({r2}, {c2}) is not an island")))?;
+        let p = topo.pair_between(i, j).ok_or_else(|| {
+            l.error(format!(
+                "({r1}, {c1}) and ({r2}, {c2}) do not face each other across water in one row or column"
+            ))
+        })?;
+        if !(1..=2).contains(&cnt) {
+            return Err(l.error(format!("a bridge count must be 1 or 2, found {cnt}")));
+        }
+        if seen[p] {
+            return Err(l.error(format!("the pair ({r1}, {c1})-({r2}, {c2}) is listed twice")));
+        }
+        seen[p] = true;
+        for (idx, (r, c)) in [(i, (r1, c1)), (j, (r2, c2))] {
+            if h.label(idx) == 0 {
+                return Err(l.error(format!("({r}, {c}) is unlabelled and cannot hold bridges")));
+            }
+        }
+        if h.crosses(p) {
+            return Err(l.error(format!("the bridge ({r1}, {c1})-({r2}, {c2}) crosses an earlier bridge")));
+        }
+        for _ in 0..cnt {
+            h.load_bridge(p);
+        }
+        for (idx, (r, c)) in [(i, (r1, c1)), (j, (r2, c2))] {
+            if h.degree(idx) > h.label(idx) {
+                return Err(l.error(format!(
+                    "island ({r}, {c}) now has {} bridges, more than its label {}",
+                    h.degree(idx),
+                    h.label(idx)
+                )));
+            }
+        }
+    }
+    Ok(h)
+}
+
+/// Writes the board part of the format (points line to the last bridge line).
+pub fn write_board(h: &Hashi, out: &mut String) {
+    let t = h.topology();
+    let n = t.n;
+    let _ = writeln!(out, "{} {}", h.points[0], h.points[1]);
+    let _ = writeln!(out, "{n}");
+    for r in 0..n {
+        let row: Vec<String> = (0..n)
+            .map(|c| match t.island_at(r, c) {
+                None => ".".to_string(),
+                Some(i) => h.label(i).to_string(),
+            })
+            .collect();
+        let _ = writeln!(out, "{}", row.join(" "));
+    }
+    let placed: Vec<usize> = (0..t.pairs.len()).filter(|&p| h.bridges(p) > 0).collect();
+    let _ = writeln!(out, "{}", placed.len());
+    for p in placed {
+        let q = t.pairs[p];
+        let (r1, c1) = t.islands[q.a as usize];
+        let (r2, c2) = t.islands[q.b as usize];
+        let _ = writeln!(out, "{r1} {c1} {r2} {c2} {}", h.bridges(p));
+    }
+}
+
+fn parse_usize(tok: &str, what: &str) -> Result<usize, MoveError> {
+    tok.parse().map_err(|_| MoveError::Malformed(format!("expected {what} (a number), found {tok:?}")))
+}
+
+impl FileGame for Hashi {
+    const NAME: &'static str = "hashi";
+
+    fn parse_input(text: &str) -> Result<Input<Self>, ParseError> {
+        let mut lines = Lines::new(text);
+        let header = parse_header(&mut lines, "HASHI")?;
+        let side = match header.side.text {
+            "1" => 0,
+            "2" => 1,
+            other => return Err(header.side.error(format!("expected the player to move, 1 or 2, found {other:?}"))),
+        };
+        let state = parse_body(&mut lines, side)?;
+        Ok(Input { state, mode: header.mode, remaining: header.remaining })
+    }
+
+    fn write_input(&self, mode: Mode, remaining: f64) -> String {
+        let mut s = format!("HASHI\n{}\n{}\n{}\n", mode.token(), self.side + 1, format_time(remaining));
+        write_board(self, &mut s);
+        s
+    }
+
+    fn format_move(&self, mv: HashiMove) -> String {
+        let t = self.topology();
+        match mv {
+            HashiMove::Bridge(p) => {
+                let q = t.pairs[p as usize];
+                let (r1, c1) = t.islands[q.a as usize];
+                let (r2, c2) = t.islands[q.b as usize];
+                format!("B {r1} {c1} {r2} {c2}\n")
+            }
+            HashiMove::Label(i, l) => {
+                let (r, c) = t.islands[i as usize];
+                format!("L {r} {c} {l}\n")
+            }
+        }
+    }
+
+    fn describe_move(&self, mv: HashiMove) -> String {
+        let t = self.topology();
+        match mv {
+            HashiMove::Bridge(p) => {
+                let q = t.pairs[p as usize];
+                let (r1, c1) = t.islands[q.a as usize];
+                let (r2, c2) = t.islands[q.b as usize];
+                let gain = self.bridge_gain(p as usize);
+                let scored = if gain > 0 { format!(", scores {gain}") } else { String::new() };
+                format!("B {r1} {c1} {r2} {c2} (bridge ({r1},{c1})-({r2},{c2}){scored})")
+            }
+            HashiMove::Label(i, l) => {
+                let (r, c) = t.islands[i as usize];
+                format!("L {r} {c} {l} (label ({r},{c}) with {l})")
+            }
+        }
+    }
+
+    fn parse_move(&self, text: &str) -> Result<HashiMove, MoveError> {
+        let mut lines = Lines::new(text);
+        let Some(line) = lines.next() else {
+            return Err(MoveError::Malformed("empty move; expected `B R1 C1 R2 C2` or `L R C 3|4`".into()));
+        };
+        if let Some(extra) = lines.next() {
+            return Err(MoveError::Malformed(format!("expected one move line, found a second one: {:?}", extra.text)));
+        }
+        let toks: Vec<&str> = line.tokens().collect();
+        let t = self.topology();
+        match toks.first().map(|s| s.to_ascii_uppercase()).as_deref() {
+            Some("B") if toks.len() == 5 => {
+                let v: Vec<usize> =
+                    toks[1..].iter().map(|s| parse_usize(s, "a row or column")).collect::<Result<_, _>>()?;
+                let (r1, c1, r2, c2) = (v[0], v[1], v[2], v[3]);
+                let i = t.island_at(r1, c1).ok_or_else(|| MoveError::Illegal(format!("({r1}, {c1}) is not an island")))?;
+                let j = t.island_at(r2, c2).ok_or_else(|| MoveError::Illegal(format!("({r2}, {c2}) is not an island")))?;
+                let p = t.pair_between(i, j).ok_or_else(|| {
+                    MoveError::Illegal(format!("({r1}, {c1}) and ({r2}, {c2}) do not face each other across water"))
+                })?;
+                if self.can_bridge(p) {
+                    return Ok(HashiMove::Bridge(p as u8));
+                }
+                let why = if self.label(i) == 0 || self.label(j) == 0 {
+                    "an unlabelled island takes no bridge".to_string()
+                } else if self.bridges(p) == 2 {
+                    "the pair already has two bridges".to_string()
+                } else if self.degree(i) >= self.label(i) || self.degree(j) >= self.label(j) {
+                    "an island already has as many bridges as its label".to_string()
+                } else {
+                    "the bridge would cross another bridge".to_string()
+                };
+                Err(MoveError::Illegal(format!("bridge ({r1}, {c1})-({r2}, {c2}): {why}")))
+            }
+            Some("L") if toks.len() == 4 => {
+                let r = parse_usize(toks[1], "a row")?;
+                let c = parse_usize(toks[2], "a column")?;
+                let l = parse_usize(toks[3], "a label")?;
+                if l != 3 && l != 4 {
+                    return Err(MoveError::Illegal(format!("an island can only be labelled 3 or 4, not {l}")));
+                }
+                let i = t.island_at(r, c).ok_or_else(|| MoveError::Illegal(format!("({r}, {c}) is not an island")))?;
+                if self.label(i) != 0 {
+                    return Err(MoveError::Illegal(format!("({r}, {c}) is already labelled {}", self.label(i))));
+                }
+                Ok(HashiMove::Label(i as u8, l as u8))
+            }
+            _ => Err(MoveError::Malformed(format!(
+                "expected `B ROW1 COL1 ROW2 COL2` or `L ROW COL 3|4`, found {:?}",
+                line.text
+            ))),
+        }
+    }
+
+    fn to_move(&self) -> Player {
+        Player::from_index(self.side as usize)
+    }
+
+    fn player_names() -> [&'static str; 2] {
+        ["1", "2"]
+    }
+
+    fn result(&self) -> Option<Option<Player>> {
+        if self.has_move() {
+            return None;
+        }
+        Some(match self.points[0].cmp(&self.points[1]) {
+            std::cmp::Ordering::Greater => Some(Player::One),
+            std::cmp::Ordering::Less => Some(Player::Two),
+            std::cmp::Ordering::Equal => None,
+        })
+    }
+
+    fn render(&self) -> String {
+        let t = self.topology();
+        let n = t.n;
+        let mut s = format!(
+            "Points: player 1 = {}, player 2 = {}; player {} to move\n",
+            self.points[0],
+            self.points[1],
+            self.side + 1
+        );
+        // Cells at even columns of a 2n-1 wide canvas; the gaps hold the
+        // horizontal bridge marks.
+        let w = 2 * n - 1;
+        let mut canvas = vec![vec![' '; w]; n];
+        for r in 0..n {
+            for c in 0..n {
+                canvas[r][2 * c] = match t.island_at(r, c) {
+                    None => '.',
+                    Some(i) if self.label(i) == 0 => 'o',
+                    Some(i) => (b'0' + self.label(i)) as char,
+                };
+            }
+        }
+        for (p, q) in t.pairs.iter().enumerate() {
+            let k = self.bridges(p);
+            if k == 0 {
+                continue;
+            }
+            let (r1, c1) = t.islands[q.a as usize];
+            let (r2, c2) = t.islands[q.b as usize];
+            if q.horizontal {
+                let mark = if k == 2 { '=' } else { '-' };
+                for x in 2 * c1 as usize + 1..2 * c2 as usize {
+                    canvas[r1 as usize][x] = mark;
+                }
+            } else {
+                let mark = if k == 2 { 'H' } else { '|' };
+                for r in r1 as usize + 1..r2 as usize {
+                    canvas[r][2 * c1 as usize] = mark;
+                }
+            }
+        }
+        let _ = write!(s, "    ");
+        for c in 0..n {
+            let _ = write!(s, "{:<2}", c % 100);
+        }
+        s.push('\n');
+        for (r, row) in canvas.iter().enumerate() {
+            let line: String = row.iter().collect();
+            let _ = writeln!(s, "{r:>2}  {}", line.trim_end());
+        }
+        s.push_str("(1-4 labelled island, o unlabelled, - = horizontal bridges, | H vertical, . water)");
+        s
+    }
+
+    fn moves_left_estimate(&self) -> f64 {
+        // Bridges still possible (each serves two islands) plus labellings
+        // and their bridges; the agent makes half of them.
+        let t = self.topology();
+        let mut missing = 0u32;
+        for i in 0..t.islands.len() {
+            missing += match self.label(i) {
+                0 => 2 + 3, // the label move (counted twice: halved below) and ~3.5 bridge ends
+                l => (l - self.degree(i)) as u32,
+            };
+        }
+        (missing as f64 / 4.0).max(1.0)
+    }
+
+    fn generate(opts: &GenOptions) -> Result<Self, String> {
+        let mut h = super::gen::generate(opts.size.unwrap_or(7), opts.seed)?;
+        h.set_side(opts.first.index());
+        Ok(h)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Game;
+
+    const SAMPLE: &str = "HASHI\nGAME\n1\n60.0\n0 0\n5\n3 . 2 . 0\n. . . . .\n4 . . . 2\n. . . . .\n2 . 0 . 1\n2\n0 0 0 2 1\n2 0 4 0 2\n";
+
+    #[test]
+    fn parses_the_spec_example_and_round_trips() {
+        let inp = Hashi::parse_input(SAMPLE).unwrap();
+        let h = &inp.state;
+        assert_eq!(inp.mode, Mode::Game);
+        assert_eq!(h.to_move(), Player::One);
+        let t = h.topology();
+        assert_eq!(t.islands.len(), 8);
+        let a = t.island_at(0, 0).unwrap();
+        let b = t.island_at(0, 2).unwrap();
+        assert_eq!(h.bridges(t.pair_between(a, b).unwrap()), 1);
+        assert_eq!(h.degree(a), 1);
+        let c = t.island_at(4, 0).unwrap();
+        assert_eq!(h.degree(c), 2);
+        assert_eq!(h.write_input(Mode::Game, 60.0), SAMPLE);
+    }
+
+    #[test]
+    fn rows_without_spaces_and_messy_whitespace() {
+        let text = "HASHI\r\nSINGLE\r\n\r\n2\n5\n3 -4\n3\n2.2\n...  \n1.1\n0";
+        let h = Hashi::parse_input(text).unwrap().state;
+        assert_eq!(h.points(), [3, -4]);
+        assert_eq!(h.to_move(), Player::Two);
+        assert_eq!(h.topology().islands.len(), 4);
+        // No bridge count line at all is read as no bridges.
+        let h2 = Hashi::parse_input("HASHI\nGAME\n1\n5\n0 0\n2\n1 1\n. .\n").unwrap().state;
+        assert_eq!(h2.topology().pairs.len(), 1);
+    }
+
+    fn err_line(text: &str) -> (usize, String) {
+        let e = Hashi::parse_input(text).unwrap_err();
+        (e.line, e.message)
+    }
+
+    #[test]
+    fn rejects_bad_boards_with_line_numbers() {
+        let head = "HASHI\nGAME\n1\n60.0\n0 0\n3\n";
+        let (l, m) = err_line(&format!("{head}2 . 5\n. . .\n1 . 1\n0\n"));
+        assert_eq!(l, 7, "{m}");
+        assert!(m.contains("'5'"), "{m}");
+        let (l, m) = err_line(&format!("{head}2 . 1\n. .\n1 . 1\n0\n"));
+        assert_eq!(l, 8, "{m}");
+        let (l, _) = err_line("HASHI\nGAME\n3\n60.0\n0 0\n1\n.\n0\n");
+        assert_eq!(l, 3);
+        let (l, _) = err_line("HASHI\nGAME\n1\n60.0\n0\n1\n.\n0\n");
+        assert_eq!(l, 5);
+        let (l, m) = err_line("HASHI\nGAME\n1\n60.0\n0 0\n17\n");
+        assert_eq!(l, 6, "{m}");
+        // File ends inside the board.
+        let (l, m) = err_line(&format!("{head}2 . 1\n"));
+        assert_eq!(l, 0);
+        assert!(m.contains("board row 1"), "{m}");
+    }
+
+    #[test]
+    fn rejects_bad_bridges_with_line_numbers() {
+        let head = "HASHI\nGAME\n1\n60.0\n0 0\n3\n2 . 1\n. . .\n2 0 1\n";
+        let cases = [
+            ("1\n0 0 0 1 1\n", "not an island"),
+            ("1\n0 0 2 2 1\n", "do not face"),
+            ("1\n0 0 0 2 3\n", "1 or 2"),
+            ("1\n0 0 0 2 2\n", "more than its label"),
+            ("1\n2 0 2 1 1\n", "unlabelled"),
+            ("2\n0 0 2 0 1\n2 0 0 0 1\n", "listed twice"),
+            ("1\n0 0 0 2\n", "ROW1 COL1"),
+            ("2\n0 0 0 2 1\n", "bridge line 2 of 2"),
+        ];
+        for (tail, want) in cases {
+            let (l, m) = err_line(&format!("{head}{tail}"));
+            assert!(m.contains(want), "{tail:?}: {m}");
+            if want != "bridge line 2 of 2" {
+                assert!(l >= 11, "{tail:?}: line {l}");
+            }
+        }
+        // A crossing: 1 . 1 over a column 1 . 1.
+        let text = "HASHI\nGAME\n1\n60.0\n0 0\n3\n. 2 .\n2 . 2\n. 2 .\n2\n1 0 1 2 1\n0 1 2 1 1\n";
+        let (l, m) = err_line(text);
+        assert_eq!(l, 12);
+        assert!(m.contains("crosses"), "{m}");
+    }
+
+    #[test]
+    fn moves_parse_and_format() {
+        let h = Hashi::parse_input(SAMPLE).unwrap().state;
+        let mut moves = Vec::new();
+        h.legal_moves(&mut moves);
+        for &mv in &moves {
+            assert_eq!(h.parse_move(&h.format_move(mv)), Ok(mv));
+        }
+        // Either endpoint order, lower-case letter, CRLF.
+        assert!(moves.contains(&h.parse_move("b 4 4 2 4\r\n").unwrap()));
+        assert!(matches!(h.parse_move("B 0 0 0 2 x"), Err(MoveError::Malformed(_))));
+        assert!(matches!(h.parse_move("X 1 2"), Err(MoveError::Malformed(_))));
+        assert!(matches!(h.parse_move(""), Err(MoveError::Malformed(_))));
+        assert!(matches!(h.parse_move("L 0 4 5"), Err(MoveError::Illegal(_))));
+        assert!(matches!(h.parse_move("L 0 0 3"), Err(MoveError::Illegal(_))));
+        assert!(matches!(h.parse_move("B 0 2 0 4"), Err(MoveError::Illegal(_))), "unlabelled end");
+        assert!(matches!(h.parse_move("B 2 0 4 0"), Err(MoveError::Illegal(_))), "two already");
+        assert!(matches!(h.parse_move("B 0 0 4 0"), Err(MoveError::Illegal(_))), "not facing");
+        assert_eq!(h.parse_move("L 0 4 4"), Ok(HashiMove::Label(h.topology().island_at(0, 4).unwrap() as u8, 4)));
+    }
+
+    #[test]
+    fn render_shows_scores_and_bridges() {
+        let mut h = Hashi::parse_input(SAMPLE).unwrap().state;
+        h.set_points([7, -7]);
+        let r = h.render();
+        assert!(r.contains("player 1 = 7, player 2 = -7"), "{r}");
+        assert!(r.contains("3---2"), "{r}");
+        assert!(r.contains(" H"), "{r}");
+        assert!(r.contains('o'), "{r}");
+    }
+}
