@@ -17,8 +17,9 @@ CONCURRENCY=${CONCURRENCY:-1}
 OUT=${OUT:-target/hashi-strength}
 
 cargo build --release --workspace
-AGENT="$PWD/target/release/agent"
-REFEREE="$PWD/target/release/referee"
+TARGET=${CARGO_TARGET_DIR:-$PWD/target}
+AGENT="$TARGET/release/agent"
+REFEREE="$TARGET/release/referee"
 mkdir -p "$OUT"
 
 for opp in random minimax; do
