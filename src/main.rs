@@ -82,6 +82,9 @@ enum Command {
     /// Hashi tools: generated boards, in-process strength duels.
     #[command(subcommand)]
     Hashi(agent::games::hashi::cli::HashiCommand),
+    /// Hinger study tools: exact solver, safe paths, scaling study.
+    #[command(subcommand)]
+    Hinger(agent::games::hinger::cli::HingerCommand),
 }
 
 #[derive(Subcommand, Debug)]
@@ -171,6 +174,7 @@ fn main() -> ExitCode {
             agent::games::fifteen::cli::solve_file(&file, tt_mb).map(|s| print!("{s}"))
         }
         Some(Command::Hashi(c)) => agent::games::hashi::cli::run(c),
+        Some(Command::Hinger(cmd)) => agent::games::hinger::cli::run(cmd),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

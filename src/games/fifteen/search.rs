@@ -217,6 +217,9 @@ impl Engine {
         if depth == 0 {
             return eval::evaluate(g);
         }
+        if left == 1 {
+            return last_placement_value(g);
+        }
         let eff = depth.min(left);
         let geo = geo(g.size());
         let (key, sym) = if self.use_symmetry { g.canonical() } else { (g.hash(), 0) };
@@ -321,6 +324,62 @@ impl Engine {
         }
         best
     }
+}
+
+/// Exact value, for the side to move, of a position in which it places the
+/// last card of the game: the best final value over the free cells, computed
+/// from the block sums without playing the moves out.
+fn last_placement_value(g: &Fifteen) -> i32 {
+    let me = g.side();
+    let vi = (0..5).find(|&vi| g.hand(me)[vi] > 0).expect("one card left");
+    let card = super::geo::VALUES[vi];
+    let mine = g.owned(me);
+    let theirs = g.owned(1 - me);
+    let base = g.score(me) as i32 - g.score(1 - me) as i32;
+    let mut best = -INF;
+    let mut free = g.free();
+    let mut seen_quiet = false;
+    while free != 0 {
+        let c = free.trailing_zeros() as usize;
+        free &= free - 1;
+        let marked = g.removals_if(c, card);
+        if marked == 0 {
+            // Every placement that removes nothing ends the same way.
+            if seen_quiet {
+                continue;
+            }
+            seen_quiet = true;
+        }
+        let keep_mine = mine & !marked;
+        let keep_theirs = theirs & !marked;
+        let survives = marked >> c & 1 == 0;
+        let mut margin = base;
+        let mut m = marked & !(1u64 << c);
+        while m != 0 {
+            let q = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let v = g.value_at(q) as i32;
+            margin += if mine >> q & 1 == 1 { -v } else { v };
+        }
+        let mut hi_mine = if survives { card } else { 0 };
+        let mut k = keep_mine;
+        while k != 0 {
+            hi_mine = hi_mine.max(g.value_at(k.trailing_zeros() as usize));
+            k &= k - 1;
+        }
+        let mut hi_theirs = 0;
+        let mut k = keep_theirs;
+        while k != 0 {
+            hi_theirs = hi_theirs.max(g.value_at(k.trailing_zeros() as usize));
+            k &= k - 1;
+        }
+        if survives {
+            margin += card as i32;
+        }
+        let v = POINT * margin + eval::TIE_BREAK * (hi_mine as i32 - hi_theirs as i32).signum();
+        best = best.max(v);
+    }
+    best
 }
 
 /// Table size for a search of `hard` CPU seconds (about 2 M nodes/s, 16
