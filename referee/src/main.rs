@@ -1,6 +1,56 @@
-//! The referee: runs timed games between agent programs (being built; see README).
+//! The `referee` binary: timed games, matches and tournaments between agent
+//! programs, a human seat, and replays of recorded games.
 
-fn main() {
-    eprintln!("referee: not built yet; see README for the plan");
-    std::process::exit(2);
+use clap::{Parser, Subcommand};
+use referee::commands::{self, MatchArgs, PlayArgs, ReplayArgs, TournamentArgs};
+use referee::human::HumanIo;
+use std::process::ExitCode;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "referee",
+    version,
+    about = "Runs timed games between agent programs through input.txt/output.txt"
+)]
+struct Cli {
+    /// Log details to stderr.
+    #[arg(short, long, global = true)]
+    verbose: bool,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// N games between two agent commands, with results and records.
+    Match(MatchArgs),
+    /// Round robin between NAME=CMD agents; resumable.
+    Tournament(TournamentArgs),
+    /// One game with the board drawn after each move; a seat may be `human`.
+    Play(PlayArgs),
+    /// Step through a recorded game.
+    Replay(ReplayArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    env_logger::Builder::from_env(
+        env_logger::Env::default().default_filter_or(if cli.verbose { "debug" } else { "warn" }),
+    )
+    .format_timestamp(None)
+    .init();
+    let r = match &cli.command {
+        Command::Match(a) => commands::run_match(a),
+        Command::Tournament(a) => commands::run_tournament(a),
+        Command::Play(a) => commands::run_play(a, HumanIo::terminal()),
+        Command::Replay(a) => commands::run_replay(a, HumanIo::terminal()),
+    };
+    match r {
+        Ok(0) => ExitCode::SUCCESS,
+        Ok(c) => ExitCode::from(c.clamp(1, 255) as u8),
+        Err(e) => {
+            eprintln!("referee: {e}");
+            ExitCode::from(2)
+        }
+    }
 }

@@ -6,6 +6,7 @@ pub mod halma;
 pub mod connectsquare;
 pub mod fifteen;
 pub mod hashi;
+pub mod hinger;
 
 use crate::driver::{AgentOptions, TurnError, TurnReport};
 use crate::protocol::GameKind;
@@ -30,6 +31,7 @@ macro_rules! with_game {
             $crate::protocol::GameKind::ConnectSquare => { type $G = $crate::games::connectsquare::ConnectSquare; $body }
             $crate::protocol::GameKind::Fifteen => { type $G = $crate::games::fifteen::Fifteen; $body }
             $crate::protocol::GameKind::Hashi => { type $G = $crate::games::hashi::Hashi; $body }
+            $crate::protocol::GameKind::Hinger => { type $G = $crate::games::hinger::Hinger; $body }
             $k => $missing,
         }
     }};

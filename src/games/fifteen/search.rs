@@ -68,6 +68,10 @@ pub struct Engine {
     node_limit: u64,
     /// Fold the eight symmetries into the table key.
     pub use_symmetry: bool,
+    /// Evaluation weights for depth-limited leaves.
+    pub weights: eval::Weights,
+    /// Plies of captures searched beyond the depth limit.
+    pub qdepth: u32,
 }
 
 impl Engine {
@@ -85,6 +89,8 @@ impl Engine {
             hard: f64::INFINITY,
             node_limit: u64::MAX,
             use_symmetry: true,
+            weights: eval::WEIGHTS,
+            qdepth: 4,
         }
     }
 
@@ -202,6 +208,79 @@ impl Engine {
         }
     }
 
+    /// Captures only beyond the depth limit: the side to move either stands
+    /// on the static evaluation (it can always place a card somewhere
+    /// harmless, near enough) or plays a placement that removes more of the
+    /// opponent's card values than of its own.
+    fn qsearch(&mut self, g: &Fifteen, mut alpha: i32, beta: i32, qdepth: u32) -> i32 {
+        self.nodes += 1;
+        let left = g.plies_left();
+        if left == 0 {
+            return eval::terminal(g);
+        }
+        if left == 1 {
+            return last_placement_value(g);
+        }
+        let stand = eval::evaluate_with(g, &self.weights);
+        if stand >= beta || qdepth == 0 {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let me = g.side();
+        let theirs = g.owned(1 - me);
+        let geo = geo(g.size());
+        // Cells next to an opponent card.
+        let mut near = 0u64;
+        let mut t = theirs;
+        while t != 0 {
+            near |= geo.block[t.trailing_zeros() as usize];
+            t &= t - 1;
+        }
+        near &= g.free();
+        let hand = g.hand(me);
+        let mut list: ArrayVec<(i32, Move), MAX_MOVES> = ArrayVec::new();
+        while near != 0 {
+            let c = near.trailing_zeros() as usize;
+            near &= near - 1;
+            for vi in 0..5 {
+                if hand[vi] == 0 {
+                    continue;
+                }
+                let card = super::geo::VALUES[vi];
+                let marked = g.removals_if(c, card);
+                if marked & theirs == 0 {
+                    continue;
+                }
+                let gain = eval::move_gain(g, Move { cell: c as u8, card });
+                // Worth more than placing the card quietly would be.
+                if gain > card as i32 * POINT {
+                    list.push((gain, Move { cell: c as u8, card }));
+                }
+            }
+        }
+        list.sort_unstable_by_key(|&(s, _)| std::cmp::Reverse(s));
+        let mut best = stand;
+        for &(_, mv) in list.iter() {
+            let mut child = g.clone();
+            child.play(mv);
+            let v = if child.side() == me {
+                self.qsearch(&child, alpha, beta, qdepth - 1)
+            } else {
+                -self.qsearch(&child, -beta, -alpha, qdepth - 1)
+            };
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
     fn negamax(&mut self, g: &Fifteen, depth: u32, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
         if self.nodes & 1023 == 0 && (self.timer.elapsed() >= self.hard || self.nodes >= self.node_limit) {
@@ -214,8 +293,11 @@ impl Engine {
         if left == 0 {
             return eval::terminal(g);
         }
+        if left == 1 {
+            return last_placement_value(g);
+        }
         if depth == 0 {
-            return eval::evaluate(g);
+            return self.qsearch(g, alpha, beta, self.qdepth);
         }
         let eff = depth.min(left);
         let geo = geo(g.size());
@@ -323,6 +405,62 @@ impl Engine {
     }
 }
 
+/// Exact value, for the side to move, of a position in which it places the
+/// last card of the game: the best final value over the free cells, computed
+/// from the block sums without playing the moves out.
+fn last_placement_value(g: &Fifteen) -> i32 {
+    let me = g.side();
+    let vi = (0..5).find(|&vi| g.hand(me)[vi] > 0).expect("one card left");
+    let card = super::geo::VALUES[vi];
+    let mine = g.owned(me);
+    let theirs = g.owned(1 - me);
+    let base = g.score(me) as i32 - g.score(1 - me) as i32;
+    let mut best = -INF;
+    let mut free = g.free();
+    let mut seen_quiet = false;
+    while free != 0 {
+        let c = free.trailing_zeros() as usize;
+        free &= free - 1;
+        let marked = g.removals_if(c, card);
+        if marked == 0 {
+            // Every placement that removes nothing ends the same way.
+            if seen_quiet {
+                continue;
+            }
+            seen_quiet = true;
+        }
+        let keep_mine = mine & !marked;
+        let keep_theirs = theirs & !marked;
+        let survives = marked >> c & 1 == 0;
+        let mut margin = base;
+        let mut m = marked & !(1u64 << c);
+        while m != 0 {
+            let q = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let v = g.value_at(q) as i32;
+            margin += if mine >> q & 1 == 1 { -v } else { v };
+        }
+        let mut hi_mine = if survives { card } else { 0 };
+        let mut k = keep_mine;
+        while k != 0 {
+            hi_mine = hi_mine.max(g.value_at(k.trailing_zeros() as usize));
+            k &= k - 1;
+        }
+        let mut hi_theirs = 0;
+        let mut k = keep_theirs;
+        while k != 0 {
+            hi_theirs = hi_theirs.max(g.value_at(k.trailing_zeros() as usize));
+            k &= k - 1;
+        }
+        if survives {
+            margin += card as i32;
+        }
+        let v = POINT * margin + eval::TIE_BREAK * (hi_mine as i32 - hi_theirs as i32).signum();
+        best = best.max(v);
+    }
+    best
+}
+
 /// Table size for a search of `hard` CPU seconds (about 2 M nodes/s, 16
 /// bytes an entry), kept small for tiny budgets so zeroing it is cheap.
 pub fn tt_bytes_for(hard: f64) -> usize {
@@ -338,6 +476,9 @@ pub fn best_move(g: &Fifteen, soft: f64, hard: f64) -> Option<Move> {
         return None;
     }
     let mut e = Engine::new(tt_bytes_for(hard));
+    if let Some(w) = eval::weights_from_env() {
+        e.weights = w;
+    }
     let f = e.iterate(g, soft, hard, false);
     log::info!(
         "fifteen: depth {} of {} score {:.2} exact {} nodes {} in {:.3}s",

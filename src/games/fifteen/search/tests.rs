@@ -1,1 +1,106 @@
 use super::*;
+use crate::protocol::{FileGame, Player};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+/// Every legal move, symmetric duplicates included (plain minimax must not
+/// rely on the deduplication it is checking).
+fn all_moves(g: &Fifteen) -> Vec<Move> {
+    let n = g.size() as usize;
+    let mut v = Vec::new();
+    for c in 0..n * n {
+        for &card in &crate::games::fifteen::geo::VALUES {
+            if let Ok(m) = g.check_move(c / n, c % n, card) {
+                v.push(m);
+            }
+        }
+    }
+    v
+}
+
+/// Plain minimax of the exact final value (margin, then tie-break).
+fn minimax(g: &Fifteen) -> i32 {
+    if g.is_over() {
+        return eval::terminal(g);
+    }
+    let mut best = -INF;
+    for m in all_moves(g) {
+        let mut c = g.clone();
+        c.play(m);
+        let v = if c.side() == g.side() { minimax(&c) } else { -minimax(&c) };
+        best = best.max(v);
+    }
+    best
+}
+
+fn random_position(rng: &mut SmallRng, n: u8, left: u32) -> Fifteen {
+    let mut g = Fifteen::new(n, Player::from_index(rng.gen_range(0..2)));
+    while g.plies_left() > left {
+        let v = all_moves(&g);
+        g.play(v[rng.gen_range(0..v.len())]);
+    }
+    g
+}
+
+#[test]
+fn solver_agrees_with_plain_minimax_on_4x4_endgames() {
+    let mut rng = SmallRng::seed_from_u64(4);
+    let mut e = Engine::new(1 << 20);
+    for (left, count) in [(1, 60), (2, 60), (3, 60), (4, 40), (5, 10), (6, 3)] {
+        for _ in 0..count {
+            let g = random_position(&mut rng, 4, left);
+            let f = e.solve(&g);
+            assert!(f.exact);
+            let mm = minimax(&g);
+            assert_eq!(f.score, mm, "{}", g.write_input(crate::protocol::Mode::Single, 1.0));
+            // The move it names achieves the value.
+            let mut c = g.clone();
+            c.play(f.best.unwrap());
+            let v = if c.side() == g.side() { minimax(&c) } else { -minimax(&c) };
+            assert_eq!(v, mm);
+        }
+    }
+}
+
+#[test]
+fn solver_without_symmetry_gives_the_same_values() {
+    let mut rng = SmallRng::seed_from_u64(9);
+    let mut a = Engine::new(1 << 20);
+    let mut b = Engine::new(1 << 20);
+    b.use_symmetry = false;
+    for _ in 0..20 {
+        let g = random_position(&mut rng, 4, 7);
+        assert_eq!(a.solve(&g).score, b.solve(&g).score);
+    }
+    // A short 6x6 endgame too.
+    for _ in 0..5 {
+        let g = random_position(&mut rng, 6, 4);
+        assert_eq!(a.solve(&g).score, minimax(&g));
+    }
+}
+
+#[test]
+fn iterative_deepening_ends_exact_and_respects_the_clock() {
+    let mut rng = SmallRng::seed_from_u64(3);
+    let g = random_position(&mut rng, 4, 5);
+    let mut e = Engine::new(1 << 20);
+    let f = e.iterate(&g, f64::INFINITY, f64::INFINITY, false);
+    assert!(f.exact);
+    assert_eq!(f.score, minimax(&g));
+    let t = CpuTimer::start();
+    let start = Fifteen::new(6, Player::One);
+    let f = Engine::new(1 << 20).iterate(&start, 0.05, 0.1, false);
+    assert!(t.elapsed() < 0.5, "{}", t.elapsed());
+    assert!(f.best.is_some() && !f.exact);
+}
+
+#[test]
+fn takes_a_free_capture() {
+    // Player 1 to move can remove the opponent's 13 by putting a 5 next to it.
+    let text = "FIFTEEN\nSINGLE\n1\n1.0\n6\n. . . . . .\n. . . . . .\n. . 2:13 . . .\n. . . . . .\n. . . . . .\n. . . . . .\n1: 2 2 3 3 5 5 8 8 8 13 13\n2: 2 2 3 3 5 5 8 8 8 13\n";
+    let g = Fifteen::parse_input(text).unwrap().state;
+    let m = best_move(&g, 0.2, 0.4).unwrap();
+    let mut c = g.clone();
+    c.play(m);
+    assert_eq!(c.score(1), 0, "played {m:?}\n{}", c.render());
+}

@@ -1,0 +1,190 @@
+//! Test fixture for the referee's process tests: an agent that misbehaves
+//! on request. Usage: `mock-agent BEHAVIOUR [ARG]`, run in a directory with
+//! `input.txt`; unless the behaviour is a failure, it then writes a legal
+//! move (the test game `testnim` directly, any other game through the agent
+//! library with a random legal move).
+//!
+//! Behaviours: `play`, `burn S` (S CPU seconds), `burn-child S` (in a child
+//! process), `burn-threads S` (S in each of two threads), `sleep S`,
+//! `crash` (abort), `exit N`, `garbage`, `illegal`, `silent`, `empty`,
+//! `check-calibration` (plays only if `calibration.txt` is present), `orphan S` (leave a child burning S s CPU, its pid in `orphan.pid`, and
+//! exit), `fail-after N` (plays N moves, then writes garbage; counts in
+//! `count.txt`).
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+fn cpu_now() -> f64 {
+    agent::clock::process_cpu_seconds()
+}
+
+/// Spins until this thread/process has used `secs` more CPU.
+fn burn(secs: f64) {
+    let start = cpu_now();
+    let mut x = 1u64;
+    while cpu_now() - start < secs {
+        for i in 0..20_000u64 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(i);
+        }
+    }
+    std::hint::black_box(x);
+}
+
+fn thread_cpu_now() -> f64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime fills our timespec.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+}
+
+fn burn_thread(secs: f64) {
+    let start = thread_cpu_now();
+    let mut x = 1u64;
+    while thread_cpu_now() - start < secs {
+        for i in 0..20_000u64 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(i);
+        }
+    }
+    std::hint::black_box(x);
+}
+
+fn legal_move() {
+    let text = std::fs::read_to_string("input.txt").expect("input.txt");
+    if text.trim_start().starts_with("TESTNIM") {
+        use agent::protocol::FileGame;
+        let inp = referee::testgame::TestNim::parse_input(&text).expect("valid input");
+        // Take 1: always legal, and keeps games long enough to test.
+        let mv = 1.min(inp.state.pile);
+        std::fs::write("output.txt", inp.state.format_move(mv)).expect("write");
+    } else {
+        let opts = agent::driver::AgentOptions {
+            dir: ".".into(),
+            strategy: agent::search::Strategy::Random,
+            time_scale: 1.0,
+        };
+        agent::driver::run_turn(&opts).expect("a legal move");
+    }
+}
+
+/// utime + stime of a process in clock ticks (0 if unreadable).
+fn orphan_ticks(pid: u32) -> u64 {
+    let Ok(s) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return 0;
+    };
+    let Some(i) = s.rfind(')') else { return 0 };
+    let f: Vec<&str> = s[i + 1..].split_whitespace().collect();
+    f.get(11).and_then(|x| x.parse::<u64>().ok()).unwrap_or(0)
+        + f.get(12).and_then(|x| x.parse::<u64>().ok()).unwrap_or(0)
+}
+
+fn arg_f64(args: &[String], i: usize) -> f64 {
+    args.get(i).and_then(|s| s.parse().ok()).unwrap_or(1.0)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    // The referee's `--calibrate` runs `CMD calibrate`: answer it whatever
+    // the behaviour.
+    if args.len() > 1 && args.last().map(String::as_str) == Some("calibrate") {
+        std::fs::write("calibration.txt", "nodes_per_second 1000000\n").expect("write");
+        return;
+    }
+    let what = args.get(1).map(String::as_str).unwrap_or("play");
+    match what {
+        "play" => legal_move(),
+        "burn" => {
+            burn(arg_f64(&args, 2));
+            legal_move();
+        }
+        "burn-only" => burn(arg_f64(&args, 2)),
+        "burn-child" => {
+            let me = std::env::current_exe().expect("own path");
+            let st = std::process::Command::new(me)
+                .arg("burn-only")
+                .arg(arg_f64(&args, 2).to_string())
+                .status()
+                .expect("spawn");
+            assert!(st.success());
+            legal_move();
+        }
+        "burn-threads" => {
+            let s = arg_f64(&args, 2);
+            let t: Vec<_> = (0..2)
+                .map(|_| std::thread::spawn(move || burn_thread(s)))
+                .collect();
+            for h in t {
+                h.join().expect("thread");
+            }
+            legal_move();
+        }
+        "sleep" => {
+            std::thread::sleep(Duration::from_secs_f64(arg_f64(&args, 2)));
+            legal_move();
+        }
+        "crash" => {
+            legal_move();
+            std::process::abort();
+        }
+        "exit" => {
+            legal_move();
+            std::process::exit(args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1));
+        }
+        "garbage" => std::fs::write("output.txt", "hello world\n").expect("write"),
+        "illegal" => {
+            let text = std::fs::read_to_string("input.txt").expect("input.txt");
+            if text.trim_start().starts_with("TESTNIM") {
+                std::fs::write("output.txt", "3000\n").expect("write");
+            } else {
+                std::fs::write("output.txt", "E 0,0 15,15\n").expect("write");
+            }
+        }
+        "silent" => {}
+        "empty" => std::fs::write("output.txt", "").expect("write"),
+        "orphan" => {
+            let me = std::env::current_exe().expect("own path");
+            let child = std::process::Command::new(me)
+                .arg("burn-only")
+                .arg(arg_f64(&args, 2).to_string())
+                .spawn()
+                .expect("spawn");
+            std::fs::write("orphan.pid", child.id().to_string()).expect("write");
+            // Leave only once the orphan has burned 0.2 s of CPU (its charge
+            // is then known to be at least that).
+            let t = Instant::now();
+            while orphan_ticks(child.id()) < 20 && t.elapsed() < Duration::from_secs(30) {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            legal_move();
+            std::mem::forget(child);
+        }
+        "check-calibration" => {
+            // Loses (no output) unless the referee copied calibration.txt in.
+            if Path::new("calibration.txt").exists() {
+                legal_move();
+            }
+        }
+        "fail-after" => {
+            let n: u32 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1);
+            let done: u32 = std::fs::read_to_string("count.txt")
+                .ok()
+                .and_then(|s| s.trim().parse().ok())
+                .unwrap_or(0);
+            std::fs::write("count.txt", (done + 1).to_string()).expect("write");
+            if done < n {
+                legal_move();
+            } else {
+                std::fs::write("output.txt", "garbage\n").expect("write");
+            }
+        }
+        "calibrate" => {
+            std::fs::write("calibration.txt", "nodes_per_second 1000000\n").expect("write")
+        }
+        other => {
+            eprintln!("mock-agent: unknown behaviour {other:?}");
+            std::process::exit(64);
+        }
+    }
+}

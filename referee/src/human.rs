@@ -1,0 +1,210 @@
+//! The human seat: a person types moves at the terminal. Bad input is
+//! explained and asked again (never scored), legal moves are listed on
+//! request, and the person's thinking time is not charged.
+
+use agent::protocol::{format_time, FileGame, MoveError};
+use std::io::{BufRead, Write};
+
+/// The terminal (or a script standing in for it).
+pub struct HumanIo {
+    /// Where typed lines come from.
+    pub input: Box<dyn BufRead + Send>,
+    /// Where the board and prompts go.
+    pub output: Box<dyn Write + Send>,
+}
+
+impl HumanIo {
+    /// The process's stdin and stdout.
+    pub fn terminal() -> HumanIo {
+        HumanIo {
+            input: Box::new(std::io::BufReader::new(std::io::stdin())),
+            output: Box::new(std::io::stdout()),
+        }
+    }
+
+    /// Prints `prompt` and reads one line; `None` at end of input.
+    pub fn ask(&mut self, prompt: &str) -> Option<String> {
+        let _ = write!(self.output, "{prompt}");
+        let _ = self.output.flush();
+        let mut line = String::new();
+        crate::signals::EXIT_NOW.store(true, std::sync::atomic::Ordering::SeqCst);
+        let r = self.input.read_line(&mut line);
+        crate::signals::EXIT_NOW.store(false, std::sync::atomic::Ordering::SeqCst);
+        match r {
+            Ok(0) | Err(_) => None,
+            Ok(_) => Some(line.trim().to_string()),
+        }
+    }
+
+    /// Asks until the answer is one of `choices` (case-insensitive); `None` at end of input.
+    pub fn choose(&mut self, prompt: &str, choices: &[&str]) -> Option<String> {
+        loop {
+            let a = self.ask(prompt)?;
+            if let Some(c) = choices.iter().find(|c| c.eq_ignore_ascii_case(&a)) {
+                return Some(c.to_string());
+            }
+            let _ = writeln!(self.output, "Please answer one of: {}", choices.join(", "));
+        }
+    }
+}
+
+/// A seat name for people: `player 1` for numbered seats, else the name.
+pub fn seat_label(name: &str) -> String {
+    if name.chars().all(|c| c.is_ascii_digit()) {
+        format!("player {name}")
+    } else {
+        name.to_string()
+    }
+}
+
+/// What the person decided.
+pub enum HumanMove<M> {
+    /// A legal move.
+    Move(M),
+    /// Gave up (typed `resign`/`quit`, or the input ended).
+    Resign(String),
+}
+
+/// Turns a typed line into move text: several lines of a move (Halma jump
+/// hops) may be typed on one line separated by `|` or `;`.
+pub fn typed_to_move_text(line: &str) -> String {
+    let mut s: String = line
+        .split(['|', ';'])
+        .map(|p| p.trim())
+        .filter(|p| !p.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n");
+    s.push('\n');
+    s
+}
+
+/// Draws the board and asks the person for a move until a legal one is typed.
+pub fn ask_move<G: FileGame>(
+    state: &G,
+    io: &mut HumanIo,
+    names: &[&str; 2],
+    clocks: [f64; 2],
+    buf: &mut Vec<G::Move>,
+) -> HumanMove<G::Move> {
+    let seat = state.to_move().index();
+    let _ = writeln!(io.output, "\n{}", state.render());
+    let _ = writeln!(
+        io.output,
+        "Clocks: {} {} s, {} {} s. You play {}.",
+        seat_label(names[0]),
+        format_time(clocks[0].max(0.0)),
+        seat_label(names[1]),
+        format_time(clocks[1].max(0.0)),
+        seat_label(names[seat])
+    );
+    let _ = writeln!(
+        io.output,
+        "Type your move in the output.txt syntax ('?' lists legal moves, 'resign' gives up)."
+    );
+    loop {
+        let Some(line) = io.ask(&format!("{} move> ", names[seat])) else {
+            return HumanMove::Resign("the input ended".into());
+        };
+        match line.as_str() {
+            "" => continue,
+            "?" | "moves" | "help" => {
+                buf.clear();
+                state.legal_moves(buf);
+                let _ = writeln!(io.output, "{} legal moves:", buf.len());
+                for &m in buf.iter() {
+                    let text = state.format_move(m).trim_end().replace('\n', " | ");
+                    let desc = state.describe_move(m);
+                    if desc == text {
+                        let _ = writeln!(io.output, "  {text}");
+                    } else {
+                        let _ = writeln!(io.output, "  {text}    {desc}");
+                    }
+                }
+                continue;
+            }
+            "board" => {
+                let _ = writeln!(io.output, "{}", state.render());
+                continue;
+            }
+            "resign" | "quit" => return HumanMove::Resign(format!("typed {line:?}")),
+            _ => {}
+        }
+        match state.parse_move(&typed_to_move_text(&line)) {
+            Ok(m) => return HumanMove::Move(m),
+            Err(MoveError::Malformed(m)) => {
+                let _ = writeln!(
+                    io.output,
+                    "Not a move: {m}. Try again ('?' lists legal moves)."
+                );
+            }
+            Err(MoveError::Illegal(m)) => {
+                let _ = writeln!(
+                    io.output,
+                    "Illegal: {m}. Try again ('?' lists legal moves)."
+                );
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testgame::TestNim;
+    use agent::protocol::Player;
+
+    fn io(script: &str) -> (HumanIo, std::sync::Arc<std::sync::Mutex<Vec<u8>>>) {
+        #[derive(Clone)]
+        struct Shared(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+        impl Write for Shared {
+            fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+                self.0.lock().unwrap().extend_from_slice(b);
+                Ok(b.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let out = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let io = HumanIo {
+            input: Box::new(std::io::Cursor::new(script.to_string().into_bytes())),
+            output: Box::new(Shared(out.clone())),
+        };
+        (io, out)
+    }
+
+    #[test]
+    fn bad_input_is_asked_again_and_moves_listed() {
+        let g = TestNim {
+            pile: 2,
+            side: Player::One,
+        };
+        let (mut h, out) = io("abc\n3\n?\n2\n");
+        let mut buf = Vec::new();
+        match ask_move(&g, &mut h, &["1", "2"], [1.0, 1.0], &mut buf) {
+            HumanMove::Move(m) => assert_eq!(m, 2),
+            HumanMove::Resign(_) => panic!("resigned"),
+        }
+        let text = String::from_utf8(out.lock().unwrap().clone()).unwrap();
+        assert!(text.contains("Not a move"), "{text}");
+        assert!(text.contains("Illegal"), "{text}");
+        assert!(text.contains("2 legal moves"), "{text}");
+    }
+
+    #[test]
+    fn end_of_input_resigns() {
+        let g = TestNim {
+            pile: 2,
+            side: Player::One,
+        };
+        let (mut h, _) = io("abc\n");
+        assert!(matches!(
+            ask_move(&g, &mut h, &["1", "2"], [1.0, 1.0], &mut Vec::new()),
+            HumanMove::Resign(_)
+        ));
+        assert_eq!(
+            typed_to_move_text("J 1,1 3,3 | J 3,3 5,5"),
+            "J 1,1 3,3\nJ 3,3 5,5\n"
+        );
+    }
+}

@@ -1,0 +1,49 @@
+//! The referee: timed games, matches and tournaments between agent programs
+//! that speak the `input.txt`/`output.txt` protocol (SPEC §1), judged with
+//! the agent library's rules for each game.
+//!
+//! - [`runner`]: one move as a child process: process group, CPU charging
+//!   (child and all descendants), kills at the CPU and wall limits.
+//! - [`game_loop`]: one game, generic over [`agent::protocol::FileGame`].
+//! - [`schedule`]: many games at once, seats, records.
+//! - [`commands`]: `match`, `tournament`, `play`, `replay`.
+//! - [`rating`], [`summary`]: Elo, error bars, LOS, SPRT, tables.
+//! - [`record`]: JSON-lines game records.
+//! - [`human`]: the human seat.
+//! - [`testgame`]: a tiny game used as a test fixture.
+
+pub mod commands;
+pub mod game_loop;
+pub mod human;
+pub mod progress;
+pub mod rating;
+pub mod record;
+pub mod runner;
+pub mod schedule;
+pub mod signals;
+pub mod summary;
+pub mod testgame;
+
+/// Runs `$body` with `$G` bound to the game type named `$name` (a `&str`):
+/// a game registered in the agent library's `with_game!`, or `testnim` (the
+/// test fixture). Evaluates to `Result<_, String>`; `$body` must too.
+#[macro_export]
+macro_rules! for_game {
+    ($name:expr, |$G:ident| $body:expr) => {{
+        let name: &str = $name;
+        if name.eq_ignore_ascii_case(<$crate::testgame::TestNim as agent::protocol::FileGame>::NAME) {
+            type $G = $crate::testgame::TestNim;
+            $body
+        } else {
+            match agent::protocol::GameKind::from_name(name) {
+                Some(kind) => agent::with_game!(kind, |$G| $body, missing(k) => Err(format!(
+                    "the game {} is not built into this referee yet (its module has not landed in the agent library)",
+                    k.name()
+                ))),
+                None => Err(format!(
+                    "unknown game {name:?}: expected halma, hinger, connectsquare, fifteen or hashi (or testnim, the test fixture)"
+                )),
+            }
+        }
+    }};
+}

@@ -1,0 +1,232 @@
+//! Game records: one JSON object per line, appended and flushed when a game
+//! ends, so an interrupted run loses at most the games in progress.
+
+use serde::{Deserialize, Serialize};
+use std::fs::OpenOptions;
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::Path;
+
+/// Why a player lost by forfeit (not by the game's rules).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LossReason {
+    /// A well-formed move that is not legal in the position.
+    IllegalMove,
+    /// `output.txt` does not have the form of a move.
+    Malformed,
+    /// `output.txt` missing or empty.
+    NoOutput,
+    /// Non-zero exit status or killed by a signal.
+    Crash,
+    /// Used more CPU time than it had (or was killed at a limit).
+    OverTime,
+    /// A person at the terminal resigned or closed the input.
+    Resigned,
+}
+
+impl LossReason {
+    /// Short label for tables.
+    pub fn label(self) -> &'static str {
+        match self {
+            LossReason::IllegalMove => "illegal move",
+            LossReason::Malformed => "malformed output",
+            LossReason::NoOutput => "no output",
+            LossReason::Crash => "crash",
+            LossReason::OverTime => "over time",
+            LossReason::Resigned => "resigned",
+        }
+    }
+}
+
+/// How a finished game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Ending {
+    /// Won or drawn by the game's rules.
+    Rules,
+    /// The move cap was reached: more remaining time wins.
+    MoveCap,
+    /// The side to move had no legal move and the game settles by time.
+    NoLegalMove,
+    /// A player forfeited (see `loss`).
+    Forfeit,
+}
+
+/// One move of a recorded game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MoveRecord {
+    /// 1-based ply number.
+    pub ply: usize,
+    /// Seat index (0 = the game's first-listed seat) of the mover.
+    pub seat: usize,
+    /// The move as the mover wrote it (normalised by the game's formatter).
+    pub text: String,
+    /// CPU seconds charged for the move (0 for a person).
+    pub cpu: f64,
+    /// The mover's remaining CPU seconds after the move.
+    pub left: f64,
+    /// Wall-clock seconds the move took.
+    pub wall: f64,
+}
+
+/// One finished game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// Unique key of the game within its run (used by `--resume`).
+    pub key: String,
+    /// Game name (`halma`, ...).
+    pub game: String,
+    /// Agent names by seat (index 0 plays the first-listed seat).
+    pub agents: [String; 2],
+    /// Agent commands by seat (`human` for a person).
+    pub commands: [String; 2],
+    /// Seat names as the game writes them (e.g. BLACK, WHITE).
+    pub seat_names: [String; 2],
+    /// Seat index that moved first.
+    pub first: usize,
+    /// `SINGLE` or `GAME`.
+    pub mode: String,
+    /// Starting CPU seconds by seat.
+    pub time: [f64; 2],
+    /// The start position as an `input.txt` for the side to move.
+    pub start: String,
+    /// Every move played.
+    pub moves: Vec<MoveRecord>,
+    /// Winning seat index, `None` for a draw.
+    pub winner: Option<usize>,
+    /// How the game ended.
+    pub ending: Ending,
+    /// For a forfeit: why the loser lost.
+    pub loss: Option<LossReason>,
+    /// Human-readable explanation of the result.
+    pub reason: String,
+    /// Remaining CPU seconds by seat at the end.
+    pub clocks: [f64; 2],
+    /// The agents' working directories by seat.
+    pub dirs: [String; 2],
+}
+
+impl GameRecord {
+    /// The winner's name, if any.
+    pub fn winner_name(&self) -> Option<&str> {
+        self.winner.map(|s| self.agents[s].as_str())
+    }
+
+    /// Score of the named agent in this game: 1, 0.5 or 0 (`None` if it did not play).
+    pub fn score_of(&self, name: &str) -> Option<f64> {
+        let seat = self.agents.iter().position(|a| a == name)?;
+        Some(match self.winner {
+            None => 0.5,
+            Some(w) if w == seat => 1.0,
+            Some(_) => 0.0,
+        })
+    }
+}
+
+/// Appends one record as a JSON line and flushes it to disk.
+pub fn append(path: &Path, rec: &GameRecord) -> std::io::Result<()> {
+    let mut line = serde_json::to_string(rec).map_err(std::io::Error::other)?;
+    line.push('\n');
+    let mut f = OpenOptions::new().create(true).append(true).open(path)?;
+    // One write call for the whole line, so concurrent appenders never interleave.
+    f.write_all(line.as_bytes())?;
+    f.sync_data()
+}
+
+/// Reads every record of a file. A final line without its newline (a write
+/// cut short by a kill) is dropped from the file, so that game is replayed;
+/// any other unreadable line is an error naming the line.
+pub fn load(path: &Path, repair: bool) -> Result<Vec<GameRecord>, String> {
+    let mut text = String::new();
+    match std::fs::File::open(path) {
+        Ok(mut f) => {
+            f.read_to_string(&mut text)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+    }
+    if !text.is_empty() && !text.ends_with('\n') {
+        let keep = text.rfind('\n').map_or(0, |i| i + 1);
+        if repair {
+            let f = OpenOptions::new()
+                .write(true)
+                .open(path)
+                .map_err(|e| format!("cannot repair {}: {e}", path.display()))?;
+            f.set_len(keep as u64)
+                .map_err(|e| format!("cannot repair {}: {e}", path.display()))?;
+            let mut f = f;
+            let _ = f.seek(SeekFrom::End(0));
+            eprintln!(
+                "referee: dropped an unfinished last line of {} (that game will be replayed)",
+                path.display()
+            );
+        }
+        text.truncate(keep);
+    }
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let rec: GameRecord = serde_json::from_str(line)
+            .map_err(|e| format!("{} line {}: not a game record: {e}", path.display(), i + 1))?;
+        out.push(rec);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(key: &str) -> GameRecord {
+        GameRecord {
+            key: key.into(),
+            game: "testnim".into(),
+            agents: ["a".into(), "b".into()],
+            commands: ["x".into(), "y".into()],
+            seat_names: ["1".into(), "2".into()],
+            first: 0,
+            mode: "GAME".into(),
+            time: [1.0, 1.0],
+            start: "TESTNIM\n".into(),
+            moves: vec![MoveRecord {
+                ply: 1,
+                seat: 0,
+                text: "1".into(),
+                cpu: 0.1,
+                left: 0.9,
+                wall: 0.1,
+            }],
+            winner: Some(1),
+            ending: Ending::Forfeit,
+            loss: Some(LossReason::Crash),
+            reason: "crash".into(),
+            clocks: [0.9, 1.0],
+            dirs: ["d0".into(), "d1".into()],
+        }
+    }
+
+    #[test]
+    fn round_trips_and_repairs_a_cut_line() {
+        let p = std::env::temp_dir().join(format!("referee-rec-{}.jsonl", std::process::id()));
+        let _ = std::fs::remove_file(&p);
+        append(&p, &sample("g1")).unwrap();
+        append(&p, &sample("g2")).unwrap();
+        let mut f = OpenOptions::new().append(true).open(&p).unwrap();
+        f.write_all(b"{\"key\":\"g3\",\"ga").unwrap();
+        drop(f);
+        let recs = load(&p, true).unwrap();
+        assert_eq!(recs.len(), 2);
+        assert_eq!(recs[1], sample("g2"));
+        assert_eq!(recs[0].score_of("b"), Some(1.0));
+        assert_eq!(recs[0].score_of("z"), None);
+        // The cut line is gone from the file; a new append starts cleanly.
+        append(&p, &sample("g3")).unwrap();
+        assert_eq!(load(&p, true).unwrap().len(), 3);
+        std::fs::write(&p, "{\"key\": 1}\n").unwrap();
+        assert!(load(&p, false).unwrap_err().contains("line 1"));
+        std::fs::remove_file(&p).unwrap();
+    }
+}

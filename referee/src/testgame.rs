@@ -1,0 +1,166 @@
+//! `testnim`: a tiny game used as a test fixture for the referee (and by the
+//! `mock-agent` binary), so the runner, the game loop, matches, tournaments
+//! and the human seat can be tested with real processes before, and
+//! independently of, the real games. Not a contest game.
+//!
+//! Rules: a pile of counters; the mover takes 1, 2 or 3; whoever takes the
+//! last counter wins. `input.txt`:
+//! ```text
+//! TESTNIM
+//! GAME          <- or SINGLE
+//! 1             <- player to move: 1 or 2
+//! 10.0          <- remaining seconds
+//! 21            <- counters left
+//! ```
+//! `output.txt`: the number of counters taken.
+
+use agent::protocol::{
+    format_time, parse_header, FileGame, GenOptions, Input, Lines, Mode, MoveError, ParseError,
+    Player,
+};
+use agent::search::{Game, Outcome};
+
+/// A TESTNIM position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TestNim {
+    /// Counters left.
+    pub pile: u32,
+    /// Seat to move.
+    pub side: Player,
+}
+
+impl Game for TestNim {
+    type Move = u32;
+    fn legal_moves(&self, out: &mut Vec<u32>) {
+        out.extend(1..=self.pile.min(3));
+    }
+    fn play(&mut self, mv: u32) {
+        self.pile -= mv;
+        self.side = self.side.other();
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        (self.pile == 0).then_some(Outcome::Loss)
+    }
+    fn hash(&self) -> u64 {
+        (self.pile as u64) << 1 | self.side.index() as u64
+    }
+    fn evaluate(&self) -> i32 {
+        if self.pile % 4 == 0 {
+            -100
+        } else {
+            100
+        }
+    }
+}
+
+impl FileGame for TestNim {
+    const NAME: &'static str = "testnim";
+
+    fn parse_input(text: &str) -> Result<Input<Self>, ParseError> {
+        let mut lines = Lines::new(text);
+        let h = parse_header(&mut lines, "TESTNIM")?;
+        let side = match h.side.text {
+            "1" => Player::One,
+            "2" => Player::Two,
+            other => {
+                return Err(h.side.error(format!(
+                    "expected the player to move, 1 or 2, found {other:?}"
+                )))
+            }
+        };
+        let l = lines.next_line("the number of counters")?;
+        let pile = l.parse_n::<u32>(1, "the number of counters")?[0];
+        Ok(Input {
+            state: TestNim { pile, side },
+            mode: h.mode,
+            remaining: h.remaining,
+        })
+    }
+
+    fn write_input(&self, mode: Mode, remaining: f64) -> String {
+        format!(
+            "TESTNIM\n{}\n{}\n{}\n{}\n",
+            mode.token(),
+            self.side.index() + 1,
+            format_time(remaining),
+            self.pile
+        )
+    }
+
+    fn format_move(&self, mv: u32) -> String {
+        format!("{mv}\n")
+    }
+
+    fn parse_move(&self, text: &str) -> Result<u32, MoveError> {
+        let t = text.trim();
+        let n: u32 = t.parse().map_err(|_| {
+            MoveError::Malformed(format!("expected a number of counters, found {t:?}"))
+        })?;
+        if n == 0 || n > 3 || n > self.pile {
+            return Err(MoveError::Illegal(format!(
+                "cannot take {n} from a pile of {} (1 to 3)",
+                self.pile
+            )));
+        }
+        Ok(n)
+    }
+
+    fn to_move(&self) -> Player {
+        self.side
+    }
+
+    fn player_names() -> [&'static str; 2] {
+        ["1", "2"]
+    }
+
+    fn result(&self) -> Option<Option<Player>> {
+        // The previous mover took the last counter.
+        (self.pile == 0).then_some(Some(self.side.other()))
+    }
+
+    fn render(&self) -> String {
+        format!(
+            "pile: {} {}",
+            self.pile,
+            "|".repeat(self.pile.min(60) as usize)
+        )
+    }
+
+    fn moves_left_estimate(&self) -> f64 {
+        (self.pile as f64 / 4.0).max(1.0)
+    }
+
+    fn generate(opts: &GenOptions) -> Result<Self, String> {
+        let pile = opts.size.unwrap_or(21);
+        if pile == 0 || pile > 1_000_000 {
+            return Err(format!(
+                "testnim needs a pile of 1 to 1000000 counters, got {pile}"
+            ));
+        }
+        Ok(TestNim {
+            pile: pile as u32,
+            side: opts.first,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_and_judges() {
+        let g = TestNim {
+            pile: 2,
+            side: Player::Two,
+        };
+        let inp = TestNim::parse_input(&g.write_input(Mode::Game, 1.5)).unwrap();
+        assert_eq!(inp.state, g);
+        assert_eq!(inp.remaining, 1.5);
+        assert_eq!(g.parse_move("2\n"), Ok(2));
+        assert!(matches!(g.parse_move("3"), Err(MoveError::Illegal(_))));
+        assert!(matches!(g.parse_move("x"), Err(MoveError::Malformed(_))));
+        let e = TestNim::parse_input("TESTNIM\nGAME\n3\n1.0\n5\n").unwrap_err();
+        assert_eq!(e.line, 3);
+    }
+}

@@ -1,0 +1,383 @@
+//! The exact solver: win(state) with perfect play, for any pile sizes.
+//!
+//! A side with a hinger on the board wins by moving on it; a move that
+//! leaves a hinger loses to that reply. So a position's value is the best of
+//! its *safe* moves' values (a loss if there is none), which is all the
+//! solver explores. Removals commute, so many move orders reach the same
+//! board: values are memoised on the board's key (the exact active bitboard
+//! plus a 64-bit hash of the piles above one, which is 0 on binary boards).
+//! The value does not depend on whose turn it is (both players act on the
+//! same counters), so the side is not part of the key.
+
+use super::board::{iter_bits, Board};
+use crate::clock::CpuTimer;
+use fxhash::FxHashMap;
+
+/// Game-theoretic value for the player to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Value {
+    /// The player to move loses with best play by both.
+    Loss = -1,
+    /// Best play empties the board without a hinger move.
+    Draw = 0,
+    /// The player to move wins.
+    Win = 1,
+}
+
+impl Value {
+    fn negate(self) -> Value {
+        match self {
+            Value::Loss => Value::Win,
+            Value::Draw => Value::Draw,
+            Value::Win => Value::Loss,
+        }
+    }
+    fn from_i8(v: i8) -> Value {
+        match v {
+            1 => Value::Win,
+            0 => Value::Draw,
+            _ => Value::Loss,
+        }
+    }
+    /// `win`, `draw` or `loss`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Value::Loss => "loss",
+            Value::Draw => "draw",
+            Value::Win => "win",
+        }
+    }
+}
+
+/// A solved position.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    /// Value for the player to move.
+    pub value: Value,
+    /// A move achieving it (bit index of the cell): a winning move for a
+    /// win, a drawing one for a draw, and for a loss the safe move that
+    /// keeps the game going (or any move when none is safe). None on an
+    /// empty board.
+    pub best: Option<usize>,
+    /// Positions searched.
+    pub nodes: u64,
+    /// Entries in the memo.
+    pub memo_entries: usize,
+}
+
+/// The memoising solver (the memo persists across calls on the same game).
+pub struct Solver {
+    memo: FxHashMap<(u128, u64), i8>,
+    nodes: u64,
+    timer: CpuTimer,
+    seconds: f64,
+    max_entries: usize,
+    aborted: bool,
+}
+
+impl Default for Solver {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Solver {
+    /// A solver with an empty memo, capped at 8 million entries (about
+    /// 400 MB) so that it cannot eat the shared machine.
+    pub fn new() -> Self {
+        Solver {
+            memo: FxHashMap::default(),
+            nodes: 0,
+            timer: CpuTimer::start(),
+            seconds: f64::INFINITY,
+            max_entries: 8_000_000,
+            aborted: false,
+        }
+    }
+
+    /// Sets the memo cap (entries); reaching it abandons the solve.
+    pub fn with_max_entries(mut self, n: usize) -> Self {
+        self.max_entries = n;
+        self
+    }
+
+    /// Positions searched by the last solve (also when it gave up).
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Entries in the memo.
+    pub fn memo_len(&self) -> usize {
+        self.memo.len()
+    }
+
+    /// Solves `board` with no time limit (still bounded by the memo cap:
+    /// None when it is reached).
+    pub fn solve(&mut self, board: &Board) -> Option<Solution> {
+        self.solve_within(board, f64::INFINITY)
+    }
+
+    /// Solves `board` within `seconds` of CPU time; None when the time or the
+    /// memo cap runs out first.
+    pub fn solve_within(&mut self, board: &Board, seconds: f64) -> Option<Solution> {
+        self.timer = CpuTimer::start();
+        self.seconds = seconds;
+        self.nodes = 0;
+        self.aborted = false;
+        if board.active() == 0 {
+            return Some(Solution { value: Value::Draw, best: None, nodes: 0, memo_entries: self.memo.len() });
+        }
+        let hingers = board.hingers();
+        if hingers != 0 {
+            let best = Some(hingers.trailing_zeros() as usize);
+            return Some(Solution { value: Value::Win, best, nodes: 1, memo_entries: self.memo.len() });
+        }
+        // Root: like `value`, but remembering the move.
+        let mut best: Option<(usize, Value)> = None;
+        let mut best_is_safe = false;
+        for i in iter_bits(board.active()) {
+            if board.hinger_after_removal(i) {
+                if best.is_none() {
+                    best = Some((i, Value::Loss));
+                }
+                continue;
+            }
+            let mut child = board.clone();
+            child.remove(i);
+            let v = self.value(&child).negate();
+            if self.aborted {
+                return None;
+            }
+            if best.map_or(true, |(_, b)| v > b || (v == b && !best_is_safe)) {
+                best = Some((i, v));
+                best_is_safe = true;
+            }
+            if v == Value::Win {
+                break;
+            }
+        }
+        let (mv, value) = best.expect("an active board has a move");
+        Some(Solution { value, best: Some(mv), nodes: self.nodes, memo_entries: self.memo.len() })
+    }
+
+    /// The move to play from a solved `board` against a fallible opponent.
+    /// A win is played as solved. Otherwise every move that keeps the solved
+    /// value is scored by how the opponent fares if it picks uniformly among
+    /// its replies that do not hand over a hinger (any two-ply search sees
+    /// those): the share of replies after which we win, plus half the share
+    /// after which a lost position becomes a draw. The best trap is played.
+    /// None when `seconds` run out first (the solved move is then as good).
+    pub fn practical_move(&mut self, board: &Board, solved: &Solution, seconds: f64) -> Option<usize> {
+        if solved.value == Value::Win {
+            return solved.best;
+        }
+        self.timer = CpuTimer::start();
+        self.seconds = seconds;
+        self.nodes = 0;
+        self.aborted = false;
+        let mut best: Option<(usize, f64)> = None;
+        for i in iter_bits(board.active()) {
+            if board.hinger_after_removal(i) {
+                continue;
+            }
+            let mut child = board.clone();
+            child.remove(i);
+            let v = self.value(&child).negate();
+            if self.aborted {
+                return None;
+            }
+            if v != solved.value {
+                continue;
+            }
+            let (mut replies, mut good) = (0u32, 0.0f64);
+            for j in iter_bits(child.active()) {
+                if child.hinger_after_removal(j) {
+                    continue;
+                }
+                replies += 1;
+                let mut grand = child.clone();
+                grand.remove(j);
+                let w = self.value(&grand);
+                if self.aborted {
+                    return None;
+                }
+                good += match (solved.value, w) {
+                    (_, Value::Win) => 1.0,
+                    (Value::Loss, Value::Draw) => 0.5,
+                    _ => 0.0,
+                };
+            }
+            let score = if replies == 0 { 0.0 } else { good / replies as f64 };
+            if best.map_or(true, |(_, b)| score > b) {
+                best = Some((i, score));
+            }
+        }
+        best.map(|(i, _)| i).or(solved.best)
+    }
+
+    /// Value of a board for the side to move (the board's previous mover
+    /// did not move on a hinger).
+    fn value(&mut self, board: &Board) -> Value {
+        self.nodes += 1;
+        if self.nodes % 4096 == 0 && (self.timer.elapsed() > self.seconds || self.memo.len() >= self.max_entries) {
+            self.aborted = true;
+        }
+        if self.aborted {
+            return Value::Draw;
+        }
+        if board.active() == 0 {
+            return Value::Draw;
+        }
+        if board.has_hinger() {
+            return Value::Win;
+        }
+        let key = board.key();
+        if let Some(&v) = self.memo.get(&key) {
+            return Value::from_i8(v);
+        }
+        let mut best = Value::Loss;
+        for i in iter_bits(board.active()) {
+            if board.hinger_after_removal(i) {
+                continue;
+            }
+            let mut child = board.clone();
+            child.remove(i);
+            let v = self.value(&child).negate();
+            if self.aborted {
+                return Value::Draw;
+            }
+            if v > best {
+                best = v;
+                if v == Value::Win {
+                    break;
+                }
+            }
+        }
+        self.memo.insert(key, best as i8);
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::hinger::board::tests::simple_hingers;
+
+    /// Deliberately simple, unmemoised brute force on plain grids with the
+    /// reference hinger test: the mover wins at once on a hinger; otherwise
+    /// try every removal.
+    fn brute(g: &mut Vec<Vec<u32>>) -> Value {
+        if g.iter().flatten().all(|&p| p == 0) {
+            return Value::Draw;
+        }
+        if !simple_hingers(g).is_empty() {
+            return Value::Win;
+        }
+        let mut best = Value::Loss;
+        for r in 0..g.len() {
+            for c in 0..g[0].len() {
+                if g[r][c] > 0 {
+                    g[r][c] -= 1;
+                    let v = brute(g).negate();
+                    g[r][c] += 1;
+                    if v > best {
+                        best = v;
+                        if v == Value::Win {
+                            return v;
+                        }
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    fn all_boards(rows: usize, cols: usize, maxp: u32) -> impl Iterator<Item = Vec<Vec<u32>>> {
+        let n = rows * cols;
+        let total = (maxp as u64 + 1).pow(n as u32);
+        (0..total).map(move |mut code| {
+            let mut g = vec![vec![0; cols]; rows];
+            for k in 0..n {
+                g[k / cols][k % cols] = (code % (maxp as u64 + 1)) as u32;
+                code /= maxp as u64 + 1;
+            }
+            g
+        })
+    }
+
+    fn check(g: Vec<Vec<u32>>, solver: &mut Solver) {
+        let b = Board::from_grid(&g).unwrap();
+        let s = solver.solve(&b).unwrap();
+        let mut gg = g.clone();
+        assert_eq!(s.value, brute(&mut gg), "{b:?}");
+        // The move really achieves the value.
+        if let Some(mv) = s.best {
+            let v = if b.is_hinger(mv) {
+                Value::Win
+            } else {
+                let mut child = b.clone();
+                child.remove(mv);
+                let mut g2 = child.to_grid();
+                brute(&mut g2).negate()
+            };
+            assert_eq!(v, s.value, "{b:?} move {:?}", b.coords(mv));
+        }
+    }
+
+    #[test]
+    fn agrees_with_brute_force_on_every_small_board_with_piles_up_to_two() {
+        // Every board of every shape up to 5 cells, and of 1x6, 2x3 and 3x2
+        // up to eight counters, with one shared memo per shape so that keys
+        // are exercised across games.
+        for (rows, cols) in [(1, 1), (1, 2), (1, 3), (2, 2), (1, 4), (1, 5), (1, 6), (2, 3), (3, 2)] {
+            let mut solver = Solver::new();
+            // Unmemoised brute force is factorial in the counters: on six
+            // cells keep to at most eight of them.
+            for g in all_boards(rows, cols, 2).filter(|g| rows * cols < 6 || g.iter().flatten().sum::<u32>() <= 8) {
+                check(g, &mut solver);
+            }
+        }
+    }
+
+    #[test]
+    fn agrees_with_brute_force_on_every_binary_3x3_and_sampled_4x4() {
+        let mut solver = Solver::new();
+        for g in all_boards(3, 3, 1) {
+            check(g, &mut solver);
+        }
+        // Every binary 3x4 with at most nine counters, then random 4x4
+        // boards with piles up to two and at most nine counters.
+        let mut solver = Solver::new();
+        for g in all_boards(3, 4, 1).filter(|g| g.iter().flatten().sum::<u32>() <= 9) {
+            check(g, &mut solver);
+        }
+        use rand::{rngs::SmallRng, Rng, SeedableRng};
+        let mut rng = SmallRng::seed_from_u64(5);
+        let mut solver = Solver::new();
+        for _ in 0..150 {
+            let g: Vec<Vec<u32>> = (0..4)
+                .map(|_| (0..4).map(|_| if rng.gen_bool(0.5) { rng.gen_range(1..=2) } else { 0 }).collect())
+                .collect();
+            if g.iter().flatten().sum::<u32>() <= 9 {
+                check(g, &mut solver);
+            }
+        }
+    }
+
+    #[test]
+    fn known_values() {
+        // A 2x2 block: every move keeps the rest connected; the board empties: draw.
+        let b = Board::from_grid(&[vec![1, 1], vec![1, 1]]).unwrap();
+        assert_eq!(Solver::new().solve(&b).unwrap().value, Value::Draw);
+        // Three in a row: the middle is a hinger.
+        let b = Board::from_grid(&[vec![1, 1, 1]]).unwrap();
+        let s = Solver::new().solve(&b).unwrap();
+        assert_eq!((s.value, s.best), (Value::Win, Some(b.index(0, 1))));
+        // Two in a row: each move leaves a lone counter, the last removal draws.
+        let b = Board::from_grid(&[vec![1, 1]]).unwrap();
+        assert_eq!(Solver::new().solve(&b).unwrap().value, Value::Draw);
+        // A time limit of zero gives up on a big board.
+        let b = Board::from_grid(&vec![vec![1; 8]; 8]).unwrap();
+        assert!(Solver::new().solve_within(&b, 0.0).is_none());
+    }
+}
