@@ -257,7 +257,6 @@ pub fn run(spec: &RunSpec<'_>, stop: &AtomicBool) -> std::io::Result<RunResult> 
         buf: String::new(),
         tick: clock_ticks(),
     };
-    let mut orphan_cpu = 0.0f64; // rusage of group members reaped by us (not the main child)
     let mut polled_max = 0.0f64;
     let mut killed = None;
     let mut polls = 0u64;
@@ -279,9 +278,12 @@ pub fn run(spec: &RunSpec<'_>, stop: &AtomicBool) -> std::io::Result<RunResult> 
                 format!("wait4 on the agent failed: {e}"),
             ));
         }
-        orphan_cpu += reap_group(pid, false);
+        // Orphans that exit meanwhile stay zombies (their time still shows
+        // in /proc) and are reaped after the main process: reaping the group
+        // here could take the main process itself and race with the wait4
+        // above.
         polls += 1;
-        let now = tracker.scan(polls % FULL_SCAN_EVERY == 1) + orphan_cpu;
+        let now = tracker.scan(polls % FULL_SCAN_EVERY == 1);
         polled_max = polled_max.max(now);
         let wall = start.elapsed().as_secs_f64();
         if killed.is_none() {
@@ -302,9 +304,9 @@ pub fn run(spec: &RunSpec<'_>, stop: &AtomicBool) -> std::io::Result<RunResult> 
         std::thread::sleep(POLL);
     };
     // The main process is gone: nothing of the agent may outlive the move.
-    polled_max = polled_max.max(tracker.scan(true) + orphan_cpu);
+    polled_max = polled_max.max(tracker.scan(true));
     kill_all(&tracker);
-    orphan_cpu += reap_group(pid, true);
+    let mut orphan_cpu = reap_group(pid);
     for &m in &tracker.members {
         // Descendants that left the group: reap them if they are ours.
         orphan_cpu += reap_pid(m);
@@ -356,16 +358,15 @@ fn kill_all(t: &Tracker) {
 }
 
 /// Reaps members of process group `pgid` that are our children (orphans
-/// re-parented to us), returning their CPU seconds. With `block`, waits
-/// until none of our children is left in the group (call after SIGKILL).
-fn reap_group(pgid: i32, block: bool) -> f64 {
+/// re-parented to us), returning their CPU seconds. Blocks until none of
+/// our children is left in the group: call after SIGKILL.
+fn reap_group(pgid: i32) -> f64 {
     let mut total = 0.0;
     loop {
         let mut status = 0;
         // SAFETY: wait4 restricted to our children in this run's own group.
         let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
-        let flags = if block { 0 } else { libc::WNOHANG };
-        let r = unsafe { libc::wait4(-pgid, &mut status, flags, &mut ru) };
+        let r = unsafe { libc::wait4(-pgid, &mut status, 0, &mut ru) };
         if r > 0 {
             total += rusage_seconds(&ru);
             continue;

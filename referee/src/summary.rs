@@ -181,6 +181,7 @@ pub fn table(rows: &[AgentSummary]) -> String {
             Some(e) => format!("{:+.0} ± {:.0}", r.elo.unwrap_or(0.0), e),
             None => match r.elo {
                 Some(v) => format!("{v:+.0} ± inf"),
+                None if r.games == 0 => "-".to_string(),
                 None if r.score_pct >= 50.0 => "+inf".to_string(),
                 None => "-inf".to_string(),
             },
@@ -224,4 +225,58 @@ pub fn all_loss_labels() -> Vec<&'static str> {
     .iter()
     .map(|r| r.label())
     .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::{Ending, GameRecord};
+
+    fn game(key: &str, agents: [&str; 2], winner: Option<usize>, loss: Option<LossReason>) -> GameRecord {
+        GameRecord {
+            key: key.into(),
+            game: "testnim".into(),
+            agents: [agents[0].into(), agents[1].into()],
+            commands: ["a".into(), "b".into()],
+            seat_names: ["1".into(), "2".into()],
+            first: 0,
+            mode: "GAME".into(),
+            time: [1.0, 1.0],
+            start: String::new(),
+            moves: Vec::new(),
+            winner,
+            ending: if loss.is_some() { Ending::Forfeit } else { Ending::Rules },
+            loss,
+            reason: String::new(),
+            clocks: [1.0, 1.0],
+            dirs: [String::new(), String::new()],
+        }
+    }
+
+    #[test]
+    fn counts_results_reasons_and_pairs() {
+        let recs = vec![
+            game("g0000", ["A", "B"], Some(0), None),
+            game("g0001", ["B", "A"], Some(0), Some(LossReason::OverTime)),
+            game("g0002", ["A", "B"], None, None),
+            game("g0003", ["B", "A"], Some(1), None),
+            game("g0004", ["A", "B"], Some(0), Some(LossReason::Crash)),
+        ];
+        let ids = vec![("A".to_string(), "a".to_string()), ("B".to_string(), "b".to_string())];
+        let s = summarize(&ids, &recs);
+        assert_eq!((s[0].wins, s[0].losses, s[0].draws, s[0].games), (3, 1, 1, 5));
+        assert_eq!(s[0].loss_reasons.get("over time"), Some(&1));
+        assert_eq!(s[1].loss_reasons.get("crash"), Some(&1));
+        assert_eq!(s[0].wins_by_forfeit.get("crash"), Some(&1));
+        assert_eq!(s[0].moved_first, 3);
+        assert!((s[0].score_pct - 70.0).abs() < 1e-9);
+        // Pairs (0,1): A scored 1 + 0 = 1 point -> index 2; (2,3): 0.5 + 1
+        // = 1.5 -> index 3; game 4 has no partner yet.
+        let key_no = |r: &GameRecord| r.key[1..].parse::<usize>().ok().map(|n| (String::new(), n));
+        assert_eq!(pentanomial("A", &recs, key_no), [0, 0, 1, 1, 0]);
+        let t = table(&s);
+        assert!(t.contains("over time: 1") && t.contains("70.0%"), "{t}");
+        let empty = summarize(&ids, &[]);
+        assert!(table(&empty).lines().nth(1).unwrap().contains(" - "), "{}", table(&empty));
+    }
 }
