@@ -219,7 +219,7 @@ impl Solver {
     /// did not move on a hinger).
     fn value(&mut self, board: &Board) -> Value {
         self.nodes += 1;
-        if self.nodes % 4096 == 0 && (self.timer.elapsed() > self.seconds || self.memo.len() >= self.max_entries) {
+        if self.nodes % 256 == 0 && (self.timer.elapsed() > self.seconds || self.memo.len() >= self.max_entries) {
             self.aborted = true;
         }
         if self.aborted {
