@@ -143,6 +143,27 @@ enum FifteenCmd {
         #[arg(long, default_value_t = 256)]
         tt_mb: usize,
     },
+    /// In-process duel of the default agent against a baseline (for tuning).
+    Duel {
+        /// Board side (4 or 6).
+        #[arg(long, default_value_t = 6)]
+        size: u8,
+        /// Games (the agent moves first in the even ones).
+        #[arg(long, default_value_t = 20)]
+        games: u32,
+        /// The agent's CPU seconds per move (soft; hard is twice that).
+        #[arg(long, default_value_t = 0.1)]
+        seconds: f64,
+        /// greedy, minimax or random.
+        #[arg(long, default_value = "greedy")]
+        opponent: String,
+        /// Minimax depth.
+        #[arg(long, default_value_t = 2)]
+        depth: u32,
+        /// Random plies at the start of each game.
+        #[arg(long, default_value_t = 2)]
+        random_plies: u32,
+    },
 }
 
 fn main() -> ExitCode {
@@ -172,6 +193,9 @@ fn main() -> ExitCode {
         Some(Command::Connectsquare { cmd }) => agent::games::connectsquare::cli::run(cmd),
         Some(Command::Fifteen(FifteenCmd::Solve { file, tt_mb })) => {
             agent::games::fifteen::cli::solve_file(&file, tt_mb).map(|s| print!("{s}"))
+        }
+        Some(Command::Fifteen(FifteenCmd::Duel { size, games, seconds, opponent, depth, random_plies })) => {
+            agent::games::fifteen::cli::duel_command(size, games, seconds, &opponent, depth, random_plies)
         }
         Some(Command::Hashi(c)) => agent::games::hashi::cli::run(c),
         Some(Command::Hinger(cmd)) => agent::games::hinger::cli::run(cmd),

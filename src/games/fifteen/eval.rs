@@ -72,19 +72,39 @@ pub fn evaluate_with(g: &Fifteen, w: &Weights) -> i32 {
     let geo = geo(g.size());
     let free = g.free();
     let mx = [g.hand_max(0), g.hand_max(1)];
-    let any_max = mx[0].max(mx[1]);
+    // top[p][k]: the sum of player p's k largest cards in hand, the most
+    // that p alone can still add around a card with k free neighbours.
+    let mut top = [[0u8; 9]; 2];
+    for p in 0..2 {
+        let h = g.hand(p);
+        let mut k = 0;
+        for vi in (0..5).rev() {
+            for _ in 0..h[vi] {
+                if k < 8 {
+                    top[p][k + 1] = top[p][k].saturating_add(VALUES[vi]);
+                    k += 1;
+                }
+            }
+        }
+        for j in k + 1..9 {
+            top[p][j] = top[p][k];
+        }
+    }
     let mut total = 0i32;
     for p in 0..2 {
         let mut m = g.owned(p);
         let mut sum = 0i32;
+        let q = 1 - p;
         while m != 0 {
             let c = m.trailing_zeros() as usize;
             m &= m - 1;
             let v = g.value_at(c) as i32;
             let s = g.block_sum(c);
-            let weight = if free & geo.block[c] == 0 {
+            let open = (free & geo.block[c]).count_ones() as usize;
+            let weight = if open == 0 {
                 w.safe
-            } else if s + any_max <= LIMIT {
+            } else if s.saturating_add(top[q][open.min(8)]) <= LIMIT {
+                // The opponent cannot push it over on its own, whatever it places.
                 w.sheltered
             } else if p == me && s + mx[op] > LIMIT {
                 w.own_threatened
@@ -120,4 +140,23 @@ pub fn move_gain(g: &Fifteen, mv: Move) -> i32 {
         gain += if g.owned(me) >> q & 1 == 1 { -v } else { v };
     }
     gain * POINT
+}
+
+/// Weights from the `FIFTEEN_WEIGHTS` environment variable (seven integers,
+/// in field order), for tuning runs; None when unset or malformed.
+pub fn weights_from_env() -> Option<Weights> {
+    let s = std::env::var("FIFTEEN_WEIGHTS").ok()?;
+    let v: Vec<i32> = s.split(',').map(|t| t.trim().parse().ok()).collect::<Option<_>>()?;
+    if v.len() != 7 {
+        return None;
+    }
+    Some(Weights {
+        safe: v[0],
+        sheltered: v[1],
+        own_threatened: v[2],
+        opp_capturable: v[3],
+        exposed: v[4],
+        in_hand: v[5],
+        tie_break: v[6],
+    })
 }

@@ -68,6 +68,10 @@ pub struct Engine {
     node_limit: u64,
     /// Fold the eight symmetries into the table key.
     pub use_symmetry: bool,
+    /// Evaluation weights for depth-limited leaves.
+    pub weights: eval::Weights,
+    /// Plies of captures searched beyond the depth limit.
+    pub qdepth: u32,
 }
 
 impl Engine {
@@ -85,6 +89,8 @@ impl Engine {
             hard: f64::INFINITY,
             node_limit: u64::MAX,
             use_symmetry: true,
+            weights: eval::WEIGHTS,
+            qdepth: 4,
         }
     }
 
@@ -202,6 +208,79 @@ impl Engine {
         }
     }
 
+    /// Captures only beyond the depth limit: the side to move either stands
+    /// on the static evaluation (it can always place a card somewhere
+    /// harmless, near enough) or plays a placement that removes more of the
+    /// opponent's card values than of its own.
+    fn qsearch(&mut self, g: &Fifteen, mut alpha: i32, beta: i32, qdepth: u32) -> i32 {
+        self.nodes += 1;
+        let left = g.plies_left();
+        if left == 0 {
+            return eval::terminal(g);
+        }
+        if left == 1 {
+            return last_placement_value(g);
+        }
+        let stand = eval::evaluate_with(g, &self.weights);
+        if stand >= beta || qdepth == 0 {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let me = g.side();
+        let theirs = g.owned(1 - me);
+        let geo = geo(g.size());
+        // Cells next to an opponent card.
+        let mut near = 0u64;
+        let mut t = theirs;
+        while t != 0 {
+            near |= geo.block[t.trailing_zeros() as usize];
+            t &= t - 1;
+        }
+        near &= g.free();
+        let hand = g.hand(me);
+        let mut list: ArrayVec<(i32, Move), MAX_MOVES> = ArrayVec::new();
+        while near != 0 {
+            let c = near.trailing_zeros() as usize;
+            near &= near - 1;
+            for vi in 0..5 {
+                if hand[vi] == 0 {
+                    continue;
+                }
+                let card = super::geo::VALUES[vi];
+                let marked = g.removals_if(c, card);
+                if marked & theirs == 0 {
+                    continue;
+                }
+                let gain = eval::move_gain(g, Move { cell: c as u8, card });
+                // Worth more than placing the card quietly would be.
+                if gain > card as i32 * POINT {
+                    list.push((gain, Move { cell: c as u8, card }));
+                }
+            }
+        }
+        list.sort_unstable_by_key(|&(s, _)| std::cmp::Reverse(s));
+        let mut best = stand;
+        for &(_, mv) in list.iter() {
+            let mut child = g.clone();
+            child.play(mv);
+            let v = if child.side() == me {
+                self.qsearch(&child, alpha, beta, qdepth - 1)
+            } else {
+                -self.qsearch(&child, -beta, -alpha, qdepth - 1)
+            };
+            if v > best {
+                best = v;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
     fn negamax(&mut self, g: &Fifteen, depth: u32, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
         if self.nodes & 1023 == 0 && (self.timer.elapsed() >= self.hard || self.nodes >= self.node_limit) {
@@ -214,11 +293,11 @@ impl Engine {
         if left == 0 {
             return eval::terminal(g);
         }
-        if depth == 0 {
-            return eval::evaluate(g);
-        }
         if left == 1 {
             return last_placement_value(g);
+        }
+        if depth == 0 {
+            return self.qsearch(g, alpha, beta, self.qdepth);
         }
         let eff = depth.min(left);
         let geo = geo(g.size());
@@ -397,6 +476,9 @@ pub fn best_move(g: &Fifteen, soft: f64, hard: f64) -> Option<Move> {
         return None;
     }
     let mut e = Engine::new(tt_bytes_for(hard));
+    if let Some(w) = eval::weights_from_env() {
+        e.weights = w;
+    }
     let f = e.iterate(g, soft, hard, false);
     log::info!(
         "fifteen: depth {} of {} score {:.2} exact {} nodes {} in {:.3}s",
