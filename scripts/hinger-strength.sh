@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Hinger strength figure: 100 referee games of the default agent (A) against
 # the reference agent (B: --strategy minimax --depth 2) from random binary
-# boards of 5x5, 5x6, 6x5 and 6x6 (density 0.6 unless DENSITY is set), seats
+# boards of 5x5, 5x6, 6x5 and 6x6 (density 0.7 unless DENSITY is set), seats
 # alternating. Prints each match's summary and the total score of A
 # (win = 1, draw = 1/2).
 #
@@ -10,18 +10,30 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 TIME=${1:-20}
 SEED=${2:-1}
-DENSITY=${DENSITY:-0.6}
+DENSITY=${DENSITY:-0.7}
 cargo build --release --workspace
-AGENT="$(pwd)/target/release/agent"
 OUT=$(mktemp -d /tmp/hinger-strength.XXXXXX)
+# Private copies: a rebuild during the run must not swap the binaries.
+cp target/release/agent target/release/referee "$OUT/"
+AGENT="$OUT/agent"
 total_w=0; total_d=0; total_l=0
 for spec in 5x5:26 5x6:24 6x5:24 6x6:26; do
   dims=${spec%%:*}; games=${spec##*:}
   rows=${dims%x*}; cols=${dims#*x}
   res="$OUT/$dims.json"
-  ./target/release/referee match --game hinger --rows "$rows" --cols "$cols" --density "$DENSITY" \
-    --seed "$SEED" --games "$games" --time "$TIME" --names best,minimax2 --out "$OUT/$dims" \
-    --results "$res" "$AGENT" "$AGENT --strategy minimax --depth 2" | tail -n 8
+  # A failed match (e.g. a referee error, not a game result) is played again
+  # from the same seed, up to three times, and said so.
+  for attempt in 1 2 3; do
+    rm -rf "${OUT:?}/$dims" "$res"
+    if "$OUT/referee" match --game hinger --rows "$rows" --cols "$cols" --density "$DENSITY" \
+      --seed "$SEED" --games "$games" --time "$TIME" --names best,minimax2 --out "$OUT/$dims" \
+      --results "$res" "$AGENT" "$AGENT --strategy minimax --depth 2" > "$OUT/$dims.log" 2>&1; then
+      tail -n 3 "$OUT/$dims.log"
+      break
+    fi
+    echo "$dims: the referee failed (attempt $attempt): $(tail -n 1 "$OUT/$dims.log")"
+  done
+  [ -f "$res" ] || { echo "$dims: no result after three attempts"; exit 1; }
   # Count from the records: the winner field of each game, from A's view.
   read -r w d l < <(python3 - "$res" <<'PY'
 import json, sys

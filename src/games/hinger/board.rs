@@ -238,21 +238,49 @@ impl Board {
         self.fill(first, rest) & nb != nb
     }
 
+    /// The single-counter cells whose active neighbours are not connected
+    /// to each other inside their 3x3 ring: the only cells that can be (or,
+    /// away from a removed cell, become) hingers. One ring test per cell.
+    #[inline]
+    pub fn ring_split(&self) -> u128 {
+        let mut out = 0;
+        for i in iter_bits(self.active & !self.multi) {
+            let bit = 1u128 << i;
+            let nb = self.dilate(bit) & self.active & !bit;
+            if nb != 0 && self.fill(nb & nb.wrapping_neg(), nb) != nb {
+                out |= bit;
+            }
+        }
+        out
+    }
+
     /// Whether the board after one counter is removed at bit `i` contains a
     /// hinger, for a board that has none now (and `i` active). Cheaper than
     /// building the child: a pile of three or more changes no bitboard, a pile
     /// of two only makes `i` itself a candidate, and emptying a (non-hinger)
-    /// cell can only change the cells of its own region.
+    /// cell can only affect the cells of its own region.
     #[inline]
     pub fn hinger_after_removal(&self, i: usize) -> bool {
-        debug_assert!(!self.has_hinger());
+        self.hinger_after_removal_with(i, self.ring_split())
+    }
+
+    /// [`Board::hinger_after_removal`] given `ring = self.ring_split()`, for
+    /// loops over many moves. After emptying `i`, a cell `j` whose ring does
+    /// not touch `i` has the same ring as before, so it can only be a hinger
+    /// if its ring was already split (it is in `ring`) and only `i`'s own
+    /// region can change: the candidates are `(ring | neighbours of i)` in
+    /// that region.
+    #[inline]
+    pub fn hinger_after_removal_with(&self, i: usize, ring: u128) -> bool {
+        debug_assert!(!self.has_hinger() && ring == self.ring_split());
         let bit = 1u128 << i;
         match self.pile(i) {
             0 => false,
             1 => {
                 let after = self.active & !bit;
                 let region = self.fill(bit, self.active) & after;
-                iter_bits(region & !self.multi).any(|j| self.splits_in(after, j))
+                let cand = (ring | self.dilate(bit)) & region & !self.multi;
+                iter_bits(cand).any(|j| self.splits_in(after, j))
             }
             2 => self.splits_in(self.active, i),
             _ => false,
@@ -262,9 +290,10 @@ impl Board {
     /// Bitboard of the safe moves of a hinger-free board: the cells whose
     /// move leaves no hinger.
     pub fn safe_moves(&self) -> u128 {
+        let ring = self.ring_split();
         let mut s = 0;
         for i in iter_bits(self.active) {
-            if !self.hinger_after_removal(i) {
+            if !self.hinger_after_removal_with(i, ring) {
                 s |= 1u128 << i;
             }
         }

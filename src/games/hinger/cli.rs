@@ -48,6 +48,9 @@ pub enum HingerCommand {
         /// CPU seconds per board for the solver study (0 skips it).
         #[arg(long, default_value_t = 10.0)]
         solver_cap: f64,
+        /// Largest pile in START (1: binary states).
+        #[arg(long, default_value_t = 1)]
+        max_pile: u32,
     },
 }
 
@@ -66,14 +69,17 @@ pub fn run(cmd: HingerCommand) -> Result<(), String> {
     match cmd {
         HingerCommand::Win { file, seconds } => print!("{}", win(&file, seconds)?),
         HingerCommand::Path { algo, start, end, seconds } => print!("{}", path(&start, &end, algo, seconds)?),
-        HingerCommand::Compare { seed, pairs, cap, max_size, solver_cap } => {
+        HingerCommand::Compare { seed, pairs, cap, max_size, solver_cap, max_pile } => {
             if !(3..=10).contains(&max_size) {
                 return Err(format!("--max-size must be between 3 and 10, found {max_size}"));
             }
             if !(cap > 0.0 && cap.is_finite()) || !(solver_cap >= 0.0 && solver_cap.is_finite()) || pairs == 0 {
                 return Err("--cap must be positive, --solver-cap non-negative and --pairs at least 1".into());
             }
-            let opts = CompareOptions { seed, pairs, cap, max_size, solver_cap };
+            if !(1..=1000).contains(&max_pile) {
+                return Err(format!("--max-pile must be between 1 and 1000, found {max_pile}"));
+            }
+            let opts = CompareOptions { seed, pairs, cap, max_size, solver_cap, max_pile };
             compare::run(&opts, &mut std::io::stdout().lock()).map_err(|e| format!("cannot write: {e}"))?;
         }
     }

@@ -23,18 +23,26 @@ pub struct CompareOptions {
     pub max_size: usize,
     /// CPU seconds per board for the solver section (0 skips it).
     pub solver_cap: f64,
+    /// Largest pile of START (1: binary states; above 1, each active cell
+    /// gets a uniform pile in 1..=max_pile).
+    pub max_pile: u32,
 }
 
 impl Default for CompareOptions {
     fn default() -> Self {
-        CompareOptions { seed: 1, pairs: 4, cap: 1.0, max_size: 10, solver_cap: 10.0 }
+        CompareOptions { seed: 1, pairs: 4, cap: 1.0, max_size: 10, solver_cap: 10.0, max_pile: 1 }
     }
 }
 
-/// A hinger-free random binary board (density 0.7).
-fn start_board(rng: &mut SmallRng, n: usize) -> Board {
+/// A hinger-free random board (density 0.7, piles up to `max_pile`).
+fn start_board(rng: &mut SmallRng, n: usize, max_pile: u32) -> Board {
     loop {
-        let b = Hinger::random_board(n, n, 0.7, rng).expect("n <= 10 fits");
+        let mut b = Hinger::random_board(n, n, 0.7, rng).expect("n <= 10 fits");
+        if max_pile > 1 {
+            for i in iter_bits(b.active()) {
+                b.set_index(i, rng.gen_range(1..=max_pile));
+            }
+        }
         if !b.has_hinger() && b.active() != 0 {
             return b;
         }
@@ -44,9 +52,9 @@ fn start_board(rng: &mut SmallRng, n: usize) -> Board {
 /// The suite's pair `j` for an `n x n` board: END removes about half of
 /// START's counters, by a random safe walk (even `j`: a path exists) or at
 /// random (odd `j`: usually none).
-pub fn suite_pair(seed: u64, n: usize, j: usize) -> (Board, Board) {
+pub fn suite_pair(seed: u64, n: usize, j: usize, max_pile: u32) -> (Board, Board) {
     let mut rng = SmallRng::seed_from_u64(seed ^ (n as u64) << 32 ^ j as u64);
-    let start = start_board(&mut rng, n);
+    let start = start_board(&mut rng, n, max_pile);
     let k = (start.counters() as usize).div_ceil(2);
     let mut end = start.clone();
     for _ in 0..k {
@@ -94,9 +102,16 @@ pub fn run(opts: &CompareOptions, out: &mut impl Write) -> std::io::Result<()> {
     writeln!(
         out,
         "Safe-path study: seed {}, {} pairs per size (even: END by a safe walk, odd: random removals), \
-         END = START minus half its counters, density 0.7, cap {:.1} s CPU per run.",
-        opts.seed, opts.pairs, opts.cap
+         END = START minus half its counters, density 0.7, piles 1..={}, cap {:.1} s CPU per run.",
+        opts.seed, opts.pairs, opts.max_pile, opts.cap
     )?;
+    if opts.max_pile == 1 {
+        writeln!(
+            out,
+            "On binary states every safe path has the same length and the same cost (two adjacent removed cells are \
+             charged once whatever their order), so every path found is optimal; --max-pile 3 makes costs differ."
+        )?;
+    }
     writeln!(
         out,
         "answered = path found or proved absent; optimal = cost equal to min-cost's (of the pairs where both found one);"
@@ -106,7 +121,7 @@ pub fn run(opts: &CompareOptions, out: &mut impl Write) -> std::io::Result<()> {
     let mut stopped_at: Vec<Option<usize>> = vec![None; Algo::ALL.len()];
     let mut dead = [false; 5];
     for n in 3..=opts.max_size.min(10) {
-        let pairs: Vec<(Board, Board)> = (0..opts.pairs).map(|j| suite_pair(opts.seed, n, j)).collect();
+        let pairs: Vec<(Board, Board)> = (0..opts.pairs).map(|j| suite_pair(opts.seed, n, j, opts.max_pile)).collect();
         let counters: Vec<u32> = pairs.iter().map(|p| p.0.counters() - p.1.counters()).collect();
         writeln!(out, "\n{n}x{n}: moves per pair {counters:?}")?;
         writeln!(

@@ -351,16 +351,19 @@ impl FileGame for Hinger {
 
     /// The default strategy first tries to solve the position exactly (the
     /// solver is far stronger than a heuristic search when it finishes) with
-    /// a share of the budget, then falls back to ID alpha-beta with the rest.
+    /// 60 % of the soft budget, and plays the solved move or, in a draw or a
+    /// loss, the best trap; otherwise it falls back to ID alpha-beta with the
+    /// rest (one-ply greedy when under 50 ms remain).
     fn special_move(&self, strategy: Strategy, budget: Budget) -> Option<HingerMove> {
         if strategy != Strategy::Best {
             return None;
         }
         let timer = crate::clock::CpuTimer::start();
+        let share = 0.6 * budget.soft;
         let mut s = solver::Solver::new();
-        if let Some(r) = s.solve_within(&self.board, 0.4 * budget.soft) {
+        if let Some(r) = s.solve_within(&self.board, share) {
             log::debug!("hinger: solved exactly ({:?}, {} nodes)", r.value, r.nodes);
-            let rest = (0.4 * budget.soft - timer.elapsed()).max(0.0);
+            let rest = (share - timer.elapsed()).max(0.0);
             if let Some(mv) = s.practical_move(&self.board, &r, rest).or(r.best) {
                 return Some(mv as HingerMove);
             }
@@ -369,6 +372,12 @@ impl FileGame for Hinger {
         let used = timer.elapsed();
         let soft = (budget.soft - used).max(0.0);
         let hard = (budget.hard - used).max(0.0);
+        if hard < 0.05 {
+            // The search looks at the clock every thousand nodes, which on a
+            // big board is too coarse for a few milliseconds: one ply of the
+            // evaluation instead.
+            return crate::search::greedy::choose(self);
+        }
         let bytes = crate::timing::tt_bytes(hard, crate::driver::DEFAULT_NPS / 20.0);
         let r = Searcher::<Hinger>::new(bytes).search(self, Limits::time(soft, hard), |_| {});
         r.best

@@ -207,8 +207,9 @@ impl Space {
     /// Safe successors of `code` (whose board is `board`): (field index, child code).
     fn successors(&self, code: u128, board: &Board, out: &mut Vec<(usize, u128)>) {
         out.clear();
+        let ring = board.ring_split();
         for k in 0..self.cells.len() {
-            if self.removed(code, k) < self.need[k] && !board.hinger_after_removal(self.cells[k]) {
+            if self.removed(code, k) < self.need[k] && !board.hinger_after_removal_with(self.cells[k], ring) {
                 out.push((k, code + (1u128 << self.shift[k])));
             }
         }

@@ -135,8 +135,9 @@ impl Solver {
         // Root: like `value`, but remembering the move.
         let mut best: Option<(usize, Value)> = None;
         let mut best_is_safe = false;
+        let ring = board.ring_split();
         for i in iter_bits(board.active()) {
-            if board.hinger_after_removal(i) {
+            if board.hinger_after_removal_with(i, ring) {
                 if best.is_none() {
                     best = Some((i, Value::Loss));
                 }
@@ -176,8 +177,9 @@ impl Solver {
         self.nodes = 0;
         self.aborted = false;
         let mut best: Option<(usize, f64)> = None;
+        let ring = board.ring_split();
         for i in iter_bits(board.active()) {
-            if board.hinger_after_removal(i) {
+            if board.hinger_after_removal_with(i, ring) {
                 continue;
             }
             let mut child = board.clone();
@@ -190,8 +192,9 @@ impl Solver {
                 continue;
             }
             let (mut replies, mut good) = (0u32, 0.0f64);
+            let ring = child.ring_split();
             for j in iter_bits(child.active()) {
-                if child.hinger_after_removal(j) {
+                if child.hinger_after_removal_with(j, ring) {
                     continue;
                 }
                 replies += 1;
@@ -219,7 +222,7 @@ impl Solver {
     /// did not move on a hinger).
     fn value(&mut self, board: &Board) -> Value {
         self.nodes += 1;
-        if self.nodes % 4096 == 0 && (self.timer.elapsed() > self.seconds || self.memo.len() >= self.max_entries) {
+        if self.nodes % 256 == 0 && (self.timer.elapsed() > self.seconds || self.memo.len() >= self.max_entries) {
             self.aborted = true;
         }
         if self.aborted {
@@ -236,8 +239,9 @@ impl Solver {
             return Value::from_i8(v);
         }
         let mut best = Value::Loss;
+        let ring = board.ring_split();
         for i in iter_bits(board.active()) {
-            if board.hinger_after_removal(i) {
+            if board.hinger_after_removal_with(i, ring) {
                 continue;
             }
             let mut child = board.clone();
