@@ -92,6 +92,10 @@ pub enum Command {
         /// Random seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Log (at info level) the moves of games not won, with the
+        /// solver's verdict before each agent move (1 s of solving each).
+        #[arg(long)]
+        audit: bool,
     },
     /// Prints a CONNECTSQUARE input.txt after random opening coins (for
     /// `referee match --start`).
@@ -127,8 +131,8 @@ pub fn run(cmd: Command) -> Result<(), String> {
             };
             solve_and_print(&pos, seconds, tt_bits)
         }
-        Command::Duel { rows, cols, games, opening_plies, move_seconds, seed } => {
-            let r = duel(rows, cols, games, opening_plies, move_seconds, seed)?;
+        Command::Duel { rows, cols, games, opening_plies, move_seconds, seed, audit } => {
+            let r = duel(rows, cols, games, opening_plies, move_seconds, seed, audit)?;
             println!("{}", r.summary());
             Ok(())
         }
@@ -409,13 +413,34 @@ impl DuelReport {
 /// Plays `games` games in process between the default agent and the
 /// brief's greedy player; game `2k` and `2k + 1` share a random opening of
 /// `opening_plies` coins, with the colours swapped.
-pub fn duel(rows: usize, cols: usize, games: usize, opening_plies: usize, move_seconds: f64, seed: u64) -> Result<DuelReport, String> {
+pub fn duel(
+    rows: usize,
+    cols: usize,
+    games: usize,
+    opening_plies: usize,
+    move_seconds: f64,
+    seed: u64,
+    audit: bool,
+) -> Result<DuelReport, String> {
     let mut report = DuelReport::default();
     let budget = Budget { soft: move_seconds, hard: 2.0 * move_seconds };
     for g in 0..games {
         let mut pos = random_opening(rows, cols, opening_plies, seed.wrapping_mul(1000).wrapping_add((g / 2) as u64))?;
         let agent = if g % 2 == 0 { Player::One } else { Player::Two };
+        let start = pos;
+        let mut trail = String::new();
         while pos.status() == Status::Playing {
+            if audit {
+                let mark = if pos.side() == agent {
+                    match Solver::new(20).solve(&pos, 1.0) {
+                        Some(v) => format!("{:?}{}", v.verdict, v.plies),
+                        None => "?".into(),
+                    }
+                } else {
+                    String::new()
+                };
+                trail.push_str(&format!(" {mark}"));
+            }
             let mv = if pos.side() == agent {
                 let t = CpuTimer::start();
                 let mv = best_move(&pos, budget).ok_or("the agent found no move")?;
@@ -424,10 +449,13 @@ pub fn duel(rows: usize, cols: usize, games: usize, opening_plies: usize, move_s
             } else {
                 brief_greedy(&pos).ok_or("greedy found no move")?
             };
+            if audit {
+                trail.push_str(&format!(" {}{mv}", coin_name(pos.side())));
+            }
             pos.play(mv);
         }
         if pos.status() != Status::Won(agent) {
-            log::info!("game {g}, agent {}: not won\n{}", coin_name(agent), pos.render());
+            log::info!("game {g}, agent {}: not won\nstart:\n{}\nmoves:{trail}\n{}", coin_name(agent), start.render(), pos.render());
         }
         match pos.status() {
             Status::Won(p) if p == agent => report.wins += 1,

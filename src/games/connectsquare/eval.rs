@@ -55,6 +55,11 @@ const W_OPEN2: i32 = 14;
 const W_OPEN2_READY: i32 = 10;
 /// A move that would create two threats at once (a fork) is available.
 const W_FORK: i32 = 150;
+/// Weight (in sixteenths) of the ambitious seat's own window terms. Against
+/// opponents who defend badly (the brief's greedy player blocks only by
+/// accident) building beats blocking; the follow-up defence (answering every
+/// coin on top of it) otherwise draws every even-rowed board.
+pub const AMBITION: i32 = 64;
 /// Small bonus for the side to move (it acts first on shared chances).
 const TEMPO: i32 = 8;
 
@@ -114,7 +119,15 @@ pub fn evaluate(pos: &ConnectSquare) -> i32 {
     if opp_threats.count_ones() >= 2 {
         return -DECIDED;
     }
-    let mut score = side_terms(pos, me, opp, playable) - side_terms(pos, opp, me, playable) + TEMPO;
+    let (mine, theirs) = (side_terms(pos, me, opp, playable), side_terms(pos, opp, me, playable));
+    // An ambitious seat counts its own chances at AMBITION/16 of their value,
+    // the other side's at par; seen from either side the score stays one
+    // zero-sum number, so the search remains consistent.
+    let mut score = match pos.ambitious() {
+        None => mine - theirs,
+        Some(a) if a == pos.side() => mine * AMBITION / 16 - theirs,
+        Some(_) => mine - theirs * AMBITION / 16,
+    } + TEMPO;
     if opp_threats != 0 {
         // The side to move must spend its move blocking.
         score -= 40;

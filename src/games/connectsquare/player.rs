@@ -111,19 +111,72 @@ pub fn best_move(pos: &ConnectSquare, budget: Budget) -> Option<Move> {
     let soft = (budget.soft - used).max(0.0);
     let hard = (budget.hard - used).max(0.0);
     let mut searcher = Searcher::<ConnectSquare>::new(tt_bytes(hard, DEFAULT_NPS));
-    let r = searcher.search(pos, Limits { soft, hard, max_depth: 128, max_nodes: None }, |info| {
+    let mut root = *pos;
+    root.set_ambitious(Some(pos.side()));
+    let r = searcher.search(&root, Limits { soft, hard, max_depth: 128, max_nodes: None }, |info| {
         log::debug!("depth {} score {} best {} nodes {} ({:.3}s)", info.depth, info.score, info.best, info.nodes, info.seconds);
     });
     let mv = make_safe(pos, r.best?);
-    // In a proven draw, alpha-beta picks among the moves for the chances
-    // they give a fallible opponent, but must not give the draw away.
-    if let Some((mut solver, Verdict::Draw, col)) = proven {
-        let left = (budget.hard - timer.elapsed()).max(0.0);
-        if solver.move_reaches(pos, mv as usize, 0, left) != Some(true) {
-            return Some(col as Move);
-        }
+    if let Some((mut solver, verdict, col)) = proven {
+        let deadline = budget.hard;
+        return Some(swindle(pos, &mut solver, verdict, mv, col, || deadline - timer.elapsed()).unwrap_or(col) as Move);
     }
     Some(mv)
+}
+
+/// In a position the solver has proven drawn or lost for the side to
+/// move, picks the move that gives a fallible opponent the most chances to
+/// go wrong: among the moves that keep the value (every move, when lost),
+/// the one after which the most opponent replies hand us a better result
+/// (a win from a draw; a draw or win from a loss). Ties go to `practical`
+/// (alpha-beta's choice), then to the ordering. A perfect opponent sees no
+/// difference; the brief's greedy player, which blocks only by accident,
+/// often takes the bait. `None` when time runs out: the caller then plays
+/// `proven` (the solver's move), which keeps the value.
+fn swindle(
+    pos: &ConnectSquare,
+    solver: &mut Solver,
+    verdict: Verdict,
+    practical: Move,
+    proven: usize,
+    left: impl Fn() -> f64,
+) -> Option<usize> {
+    // What a reply must give us to count as the opponent's mistake.
+    let better = match verdict {
+        Verdict::Draw => 1,
+        Verdict::Loss => 0,
+        Verdict::Win => return Some(proven),
+    };
+    let mut cands: Vec<(i32, usize)> = (0..pos.cols())
+        .filter(|&c| pos.can_play(c))
+        .map(|c| (if c == practical as usize { i32::MAX } else { order_hint(pos, c) }, c))
+        .collect();
+    cands.sort_by(|a, b| b.0.cmp(&a.0));
+    let mut best: Option<(usize, usize)> = None; // (mistakes, column)
+    for &(_, col) in &cands {
+        if verdict == Verdict::Draw && !solver.move_reaches(pos, col, 0, left())? {
+            continue;
+        }
+        let mut child = *pos;
+        child.play_col(col);
+        if child.status() != Status::Playing {
+            // A drawn last coin: nothing for the opponent to get wrong.
+            best.get_or_insert((0, col));
+            continue;
+        }
+        let mut mistakes = 0;
+        for reply in (0..child.cols()).filter(|&c| child.can_play(c)) {
+            let mut grand = child;
+            grand.play_col(reply);
+            if solver.value_at_least(&grand, better, left())? {
+                mistakes += 1;
+            }
+        }
+        if best.map_or(true, |(m, _)| mistakes > m) {
+            best = Some((mistakes, col));
+        }
+    }
+    Some(best.map_or(proven, |(_, c)| c))
 }
 
 #[cfg(test)]

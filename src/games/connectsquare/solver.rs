@@ -167,6 +167,22 @@ impl Solver {
         Some(v <= -target)
     }
 
+    /// Whether the value of `pos` for its side to move is at least
+    /// `target` (`None` if `seconds` ran out).
+    pub fn value_at_least(&mut self, pos: &ConnectSquare, target: i32, seconds: f64) -> Option<bool> {
+        self.start(pos, seconds);
+        let n = pos.cells() as i32;
+        let v = match pos.status() {
+            Status::Won(_) => return Some(-(n + 1 - pos.stones() as i32) >= target),
+            Status::Draw => return Some(0 >= target),
+            Status::Playing => self.negamax(pos, target - 1, target),
+        };
+        if self.stopped {
+            return None;
+        }
+        Some(v >= target)
+    }
+
     fn start(&mut self, pos: &ConnectSquare, seconds: f64) {
         self.timer = CpuTimer::start();
         self.limit = seconds;
