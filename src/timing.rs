@@ -27,17 +27,24 @@ fn reserve(remaining: f64) -> f64 {
 ///   has to make (GAME mode only).
 ///
 /// SINGLE spends about half of what is usable and never more than 85 % of it.
-/// GAME gives each move an equal share of what is usable over the expected
-/// moves left, lets a move run to three shares, and never more than a quarter
-/// of what is left, so a long game cannot run the clock dry.
+///
+/// GAME keeps a tenth of the clock in hand (a game stopped at the move cap
+/// is won on remaining time), gives each move an equal share of the rest over
+/// the expected moves left, and lets a move run to three shares but never to
+/// more than a quarter of what is left, so a long game cannot run the clock
+/// dry. No new iteration starts after 60 % of a share: an iteration started
+/// later typically finishes past the share, and those overruns add up over a
+/// game (measured: a 60 s game ended with 0.3 s left when the soft limit was
+/// the whole share).
 pub fn plan(mode: Mode, remaining: f64, used: f64, moves_left: f64) -> Budget {
     let usable = (remaining - reserve(remaining) - used).max(0.0);
     match mode {
         Mode::Single => Budget { soft: 0.5 * usable, hard: 0.85 * usable },
         Mode::Game => {
-            let share = usable / moves_left.max(1.0);
-            let hard = (3.0 * share).min(0.25 * usable);
-            Budget { soft: share.min(hard), hard }
+            let spendable = 0.9 * usable;
+            let share = spendable / moves_left.max(1.0);
+            let hard = (3.0 * share).min(0.25 * spendable);
+            Budget { soft: (0.6 * share).min(hard), hard }
         }
     }
 }
@@ -67,8 +74,9 @@ mod tests {
     #[test]
     fn game_shares_time_and_caps_the_move() {
         let b = plan(Mode::Game, 100.0, 0.0, 50.0);
-        assert!((b.soft - 99.0 / 50.0).abs() < 1e-9, "{b:?}");
-        assert!((b.hard - 3.0 * 99.0 / 50.0).abs() < 1e-9);
+        let share = 0.9 * 99.0 / 50.0;
+        assert!((b.soft - 0.6 * share).abs() < 1e-9, "{b:?}");
+        assert!((b.hard - 3.0 * share).abs() < 1e-9);
         // With one move left the cap at a quarter of what is left applies.
         let b = plan(Mode::Game, 10.0, 0.0, 1.0);
         assert!(b.hard <= 0.25 * 10.0);

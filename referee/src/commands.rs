@@ -250,15 +250,18 @@ pub fn run_match(a: &MatchArgs) -> Result<i32, String> {
     let mut contestants = vec![
         Contestant {
             name: names[0].to_string(),
-            kind: SeatKind::Agent(a.cmd_a.clone()),
+            kind: SeatKind::parse(&a.cmd_a),
             calibration: None,
         },
         Contestant {
             name: names[1].to_string(),
-            kind: SeatKind::Agent(a.cmd_b.clone()),
+            kind: SeatKind::parse(&a.cmd_b),
             calibration: None,
         },
     ];
+    if contestants.iter().any(|c| c.kind == SeatKind::Human) {
+        return Err("a person plays through `referee play ... human CMD`, not `match`".into());
+    }
     std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     if a.calibrate {
         schedule::calibrate(&mut contestants, &out, &signals::STOP)?;
@@ -435,7 +438,7 @@ pub fn run_tournament(a: &TournamentArgs) -> Result<i32, String> {
         }
         contestants.push(Contestant {
             name: name.to_string(),
-            kind: SeatKind::Agent(cmd.to_string()),
+            kind: SeatKind::Agent(crate::game_loop::resolve_command(cmd)),
             calibration: None,
         });
     }
@@ -670,16 +673,20 @@ fn play_one<G: FileGame>(a: &PlayArgs, mut io: HumanIo) -> Result<i32, String> {
                 game_opts.size = Some(s.parse().expect("4 or 6"));
             }
             "hashi" => loop {
-                let s = io
-                    .ask("Board size (5 to 15)? ")
-                    .ok_or("the input ended before the board size was given")?;
-                match s.parse::<usize>() {
-                    Ok(n) if (5..=15).contains(&n) => {
+                let s = io.ask("Board size (e.g. 7)? ").ok_or("the input ended before the board size was given")?;
+                let Ok(n) = s.parse::<usize>() else {
+                    let _ = writeln!(io.output, "Please type a whole number such as 7.");
+                    continue;
+                };
+                // Let the game say which sizes it can generate.
+                let probe = GenOptions { size: Some(n), seed: a.game.seed, ..Default::default() };
+                match G::generate(&probe) {
+                    Ok(_) => {
                         game_opts.size = Some(n);
                         break;
                     }
-                    _ => {
-                        let _ = writeln!(io.output, "Please type a whole number from 5 to 15.");
+                    Err(e) => {
+                        let _ = writeln!(io.output, "{e}. Please choose another size.");
                     }
                 }
             },
@@ -693,7 +700,7 @@ fn play_one<G: FileGame>(a: &PlayArgs, mut io: HumanIo) -> Result<i32, String> {
     let first = match a.first {
         Some(f) => f,
         None if any_human && game_opts.start.is_none() => {
-            let desc = |i: usize| format!("{} = {} ({})", i + 1, names[i], seats[i].command());
+            let desc = |i: usize| format!("{} = {} ({})", i + 1, crate::human::seat_label(names[i]), seats[i].command());
             let q = format!("Who moves first? {}, {}: ", desc(0), desc(1));
             io.choose(&q, &["1", "2"])
                 .ok_or("the input ended before the first player was chosen")?
@@ -747,7 +754,10 @@ fn play_one<G: FileGame>(a: &PlayArgs, mut io: HumanIo) -> Result<i32, String> {
         names[1],
         seats[1].command()
     );
-    let _ = writeln!(io.output, "{}", start.render());
+    if seats[start.to_move().index()] != SeatKind::Human {
+        // A person to move sees the board with the prompt.
+        let _ = writeln!(io.output, "{}", start.render());
+    }
     let human_seat = seats
         .iter()
         .map(|s| *s == SeatKind::Human)
@@ -810,7 +820,9 @@ pub fn result_line(rec: &GameRecord) -> String {
     match rec.winner {
         Some(w) => format!(
             "Result: {} ({}) wins: {}",
-            rec.seat_names[w], rec.agents[w], rec.reason
+            crate::human::seat_label(&rec.seat_names[w]),
+            rec.agents[w],
+            rec.reason
         ),
         None => format!("Result: draw: {}", rec.reason),
     }

@@ -24,7 +24,7 @@ impl SeatKind {
         if s.trim() == "human" {
             SeatKind::Human
         } else {
-            SeatKind::Agent(s.to_string())
+            SeatKind::Agent(resolve_command(s))
         }
     }
 
@@ -35,6 +35,25 @@ impl SeatKind {
             SeatKind::Human => "human",
         }
     }
+}
+
+/// Agents run in their own working directories, so a program given by a
+/// relative path (`./agent`, `target/release/agent`) that exists from the
+/// referee's directory is made absolute; anything else is left to `sh`.
+pub fn resolve_command(cmd: &str) -> String {
+    let trimmed = cmd.trim_start();
+    let prog = trimmed.split_whitespace().next().unwrap_or("");
+    if prog.contains('/') && !prog.starts_with('/') && !prog.contains(['\'', '"', '$', '`']) {
+        if let Ok(abs) = std::fs::canonicalize(prog) {
+            if abs.is_file() {
+                let abs = abs.display().to_string();
+                if !abs.contains(char::is_whitespace) {
+                    return format!("{abs}{}", &trimmed[prog.len()..]);
+                }
+            }
+        }
+    }
+    cmd.to_string()
 }
 
 /// A named participant.
@@ -162,6 +181,9 @@ pub fn play_game<G: FileGame>(
             })?;
         }
     }
+    // Seat names as people read them ("player 1" for numbered seats).
+    let lab = [crate::human::seat_label(names[0]), crate::human::seat_label(names[1])];
+    let lab_refs = [lab[0].as_str(), lab[1].as_str()];
     let mut state = setup.start.clone();
     let first = state.to_move().index();
     let mut rec = GameRecord {
@@ -211,10 +233,10 @@ pub fn play_game<G: FileGame>(
                     Some(p.index()),
                     Ending::Rules,
                     None,
-                    format!("{} wins by the rules", names[p.index()]),
+                    format!("{} wins by the rules", lab[p.index()]),
                 ),
                 None if settles_no_move_by_time::<G>() && no_legal_move(&state) => {
-                    let (w, why) = by_time(clocks, &names);
+                    let (w, why) = by_time(clocks, &lab_refs);
                     finish(
                         &mut rec,
                         clocks,
@@ -223,7 +245,7 @@ pub fn play_game<G: FileGame>(
                         None,
                         format!(
                             "{} has no legal move; {why}",
-                            names[state.to_move().index()]
+                            lab[state.to_move().index()]
                         ),
                     );
                 }
@@ -239,7 +261,7 @@ pub fn play_game<G: FileGame>(
             break;
         }
         if no_legal_move(&state) {
-            let (w, why) = by_time(clocks, &names);
+            let (w, why) = by_time(clocks, &lab_refs);
             finish(
                 &mut rec,
                 clocks,
@@ -248,13 +270,13 @@ pub fn play_game<G: FileGame>(
                 None,
                 format!(
                     "{} has no legal move; {why}",
-                    names[state.to_move().index()]
+                    lab[state.to_move().index()]
                 ),
             );
             break;
         }
         if rec.moves.len() >= rules.max_plies {
-            let (w, why) = by_time(clocks, &names);
+            let (w, why) = by_time(clocks, &lab_refs);
             finish(
                 &mut rec,
                 clocks,
@@ -333,7 +355,7 @@ pub fn play_game<G: FileGame>(
                     Some(reason),
                     format!(
                         "{} ({}) loses: {}: {msg}",
-                        names[seat],
+                        lab[seat],
                         who.name,
                         reason.label()
                     ),
@@ -540,4 +562,20 @@ pub fn replay_states<G: FileGame>(rec: &GameRecord) -> Result<Vec<G>, String> {
 /// The seat to move as a [`Player`] index helper for callers.
 pub fn seat_of(p: Player) -> usize {
     p.index()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_programs_become_absolute() {
+        // Unit tests run in the package directory, which holds Cargo.toml.
+        let r = resolve_command("./Cargo.toml --depth 2");
+        assert!(r.starts_with('/') && r.ends_with("/Cargo.toml --depth 2"), "{r}");
+        assert_eq!(resolve_command("agent --x"), "agent --x");
+        assert_eq!(resolve_command("./missing-program"), "./missing-program");
+        assert_eq!(resolve_command("/bin/true"), "/bin/true");
+        assert_eq!(SeatKind::parse(" human "), SeatKind::Human);
+    }
 }

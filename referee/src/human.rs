@@ -48,6 +48,15 @@ impl HumanIo {
     }
 }
 
+/// A seat name for people: `player 1` for numbered seats, else the name.
+pub fn seat_label(name: &str) -> String {
+    if name.chars().all(|c| c.is_ascii_digit()) {
+        format!("player {name}")
+    } else {
+        name.to_string()
+    }
+}
+
 /// What the person decided.
 pub enum HumanMove<M> {
     /// A legal move.
@@ -82,11 +91,11 @@ pub fn ask_move<G: FileGame>(
     let _ = writeln!(
         io.output,
         "Clocks: {} {} s, {} {} s. You play {}.",
-        names[0],
+        seat_label(names[0]),
         format_time(clocks[0].max(0.0)),
-        names[1],
+        seat_label(names[1]),
         format_time(clocks[1].max(0.0)),
-        names[seat]
+        seat_label(names[seat])
     );
     let _ = writeln!(
         io.output,
@@ -117,7 +126,7 @@ pub fn ask_move<G: FileGame>(
                 let _ = writeln!(io.output, "{}", state.render());
                 continue;
             }
-            "resign" | "quit" => return HumanMove::Resign("resigned".into()),
+            "resign" | "quit" => return HumanMove::Resign(format!("typed {line:?}")),
             _ => {}
         }
         match state.parse_move(&typed_to_move_text(&line)) {

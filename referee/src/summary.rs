@@ -22,8 +22,9 @@ pub struct AgentSummary {
     pub draws: u32,
     /// Score in percent.
     pub score_pct: f64,
-    /// Elo difference against the field (the opponent in a match).
-    pub elo: f64,
+    /// Elo difference against the field (the opponent in a match); null
+    /// when the score is 0 % or 100 % (the estimate is unbounded).
+    pub elo: Option<f64>,
     /// 95% half-width of `elo` (null when undetermined).
     pub elo_error: Option<f64>,
     /// Likelihood of superiority over the field.
@@ -87,7 +88,8 @@ pub fn summarize(names: &[(String, String)], records: &[GameRecord]) -> Vec<Agen
         let wdl = s.wdl();
         s.score_pct = 100.0 * wdl.score();
         let e = rating::elo(wdl);
-        s.elo = e.elo;
+        let sc = wdl.score();
+        s.elo = (wdl.n() > 0 && sc > 0.0 && sc < 1.0).then_some(e.elo);
         s.elo_error = e.error.is_finite().then_some(e.error);
         s.los = rating::los(wdl);
     }
@@ -176,8 +178,12 @@ pub fn table(rows: &[AgentSummary]) -> String {
     );
     for r in rows {
         let elo = match r.elo_error {
-            Some(e) => format!("{:+.0} ± {:.0}", r.elo, e),
-            None => format!("{:+.0} ± inf", r.elo),
+            Some(e) => format!("{:+.0} ± {:.0}", r.elo.unwrap_or(0.0), e),
+            None => match r.elo {
+                Some(v) => format!("{v:+.0} ± inf"),
+                None if r.score_pct >= 50.0 => "+inf".to_string(),
+                None => "-inf".to_string(),
+            },
         };
         let reasons = if r.loss_reasons.is_empty() {
             "-".to_string()

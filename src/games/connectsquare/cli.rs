@@ -46,12 +46,20 @@ pub enum Command {
         /// Number of won positions to play from.
         #[arg(long, default_value_t = 50)]
         positions: usize,
-        /// Random coins played to make a start position (at least).
-        #[arg(long, default_value_t = 16)]
+        /// Coins played to make a start position (at least).
+        #[arg(long, default_value_t = 10)]
         min_plies: usize,
-        /// Random coins played to make a start position (at most).
-        #[arg(long, default_value_t = 26)]
+        /// Coins played to make a start position (at most).
+        #[arg(long, default_value_t = 24)]
         max_plies: usize,
+        /// Chance that a start-position coin is random rather than the
+        /// greedy player's choice.
+        #[arg(long, default_value_t = 0.5)]
+        noise: f64,
+        /// Only positions whose win takes at least this many plies (so the
+        /// agent has to find more than an immediate square).
+        #[arg(long, default_value_t = 5)]
+        min_win_plies: usize,
         /// CPU seconds the default agent gets per move (its soft budget;
         /// the hard one is twice that).
         #[arg(long, default_value_t = 0.5)]
@@ -62,6 +70,47 @@ pub enum Command {
         /// Random seed.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+    },
+    /// In-process games of the default agent against the brief's greedy
+    /// player from random openings, each opening played with both colours.
+    Duel {
+        /// Board rows.
+        #[arg(long, default_value_t = 6)]
+        rows: usize,
+        /// Board columns.
+        #[arg(long, default_value_t = 7)]
+        cols: usize,
+        /// Number of games (pairs of games share an opening).
+        #[arg(long, default_value_t = 20)]
+        games: usize,
+        /// Random coins of each opening.
+        #[arg(long, default_value_t = 2)]
+        opening_plies: usize,
+        /// CPU seconds per move of the default agent (soft; hard is twice).
+        #[arg(long, default_value_t = 0.1)]
+        move_seconds: f64,
+        /// Random seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Prints a CONNECTSQUARE input.txt after random opening coins (for
+    /// `referee match --start`).
+    Opening {
+        /// Board rows.
+        #[arg(long, default_value_t = 6)]
+        rows: usize,
+        /// Board columns.
+        #[arg(long, default_value_t = 7)]
+        cols: usize,
+        /// Random coins to play (R first).
+        #[arg(long, default_value_t = 2)]
+        plies: usize,
+        /// Random seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Remaining seconds written in the file.
+        #[arg(long, default_value_t = 100.0)]
+        time: f64,
     },
 }
 
@@ -78,13 +127,39 @@ pub fn run(cmd: Command) -> Result<(), String> {
             };
             solve_and_print(&pos, seconds, tt_bits)
         }
-        Command::Wincheck { rows, cols, positions, min_plies, max_plies, move_seconds, solve_seconds, seed } => {
+        Command::Duel { rows, cols, games, opening_plies, move_seconds, seed } => {
+            let r = duel(rows, cols, games, opening_plies, move_seconds, seed)?;
+            println!("{}", r.summary());
+            Ok(())
+        }
+        Command::Opening { rows, cols, plies, seed, time } => {
+            let pos = random_opening(rows, cols, plies, seed)?;
+            print!("{}", pos.write_input(crate::protocol::Mode::Game, time));
+            Ok(())
+        }
+        Command::Wincheck {
+            rows,
+            cols,
+            positions,
+            min_plies,
+            max_plies,
+            noise,
+            min_win_plies,
+            move_seconds,
+            solve_seconds,
+            seed,
+        } => {
+            if !(0.0..=1.0).contains(&noise) {
+                return Err(format!("--noise must be between 0 and 1, found {noise}"));
+            }
             let report = wincheck(&WincheckOptions {
                 rows,
                 cols,
                 positions,
                 min_plies,
                 max_plies: max_plies.max(min_plies),
+                noise,
+                min_win_plies,
                 move_seconds,
                 solve_seconds,
                 seed,
@@ -152,6 +227,10 @@ pub struct WincheckOptions {
     pub min_plies: usize,
     /// Random opening length, at most.
     pub max_plies: usize,
+    /// Chance of a random (not greedy) coin in the start position.
+    pub noise: f64,
+    /// Shortest win accepted (plies).
+    pub min_win_plies: usize,
     /// Soft budget per move of the default agent.
     pub move_seconds: f64,
     /// Solver time per candidate start position.
@@ -171,6 +250,8 @@ pub struct WincheckReport {
     pub unsolved: usize,
     /// Candidates that were draws (skipped).
     pub draws: usize,
+    /// Candidates won too quickly (skipped).
+    pub quick: usize,
     /// Start positions of games not won, drawn for a person.
     pub failures: Vec<String>,
     /// Longest CPU time of one agent move.
@@ -181,13 +262,14 @@ impl WincheckReport {
     /// One line for the log.
     pub fn summary(&self) -> String {
         format!(
-            "{} solver-won positions played ({} with the agent to move, {} with greedy to move in its lost position): {} won, {} not won; {} draws skipped, {} unsolved in time; slowest agent move {:.3} s",
+            "{} solver-won positions played ({} with the agent to move, {} with greedy to move in its lost position): {} won, {} not won; skipped {} draws and {} wins shorter than the minimum; {} unsolved in time; slowest agent move {:.3} s",
             self.played,
             self.agent_first,
             self.played - self.agent_first,
             self.played - self.failures.len(),
             self.failures.len(),
             self.draws,
+            self.quick,
             self.unsolved,
             self.max_move_seconds
         )
@@ -219,7 +301,8 @@ pub fn wincheck(o: &WincheckOptions) -> Result<WincheckReport, String> {
             if moves.is_empty() {
                 break;
             }
-            pos.play(moves[rng.gen_range(0..moves.len())]);
+            let mv = if rng.gen_bool(o.noise) { moves[rng.gen_range(0..moves.len())] } else { brief_greedy(&pos).unwrap_or(moves[0]) };
+            pos.play(mv);
         }
         if pos.status() != Status::Playing {
             continue;
@@ -236,6 +319,10 @@ pub fn wincheck(o: &WincheckOptions) -> Result<WincheckReport, String> {
             Verdict::Win => pos.side(),
             Verdict::Loss => pos.side().other(),
         };
+        if v.plies < o.min_win_plies {
+            report.quick += 1;
+            continue;
+        }
         report.played += 1;
         if agent == pos.side() {
             report.agent_first += 1;
@@ -255,6 +342,97 @@ pub fn wincheck(o: &WincheckOptions) -> Result<WincheckReport, String> {
         }
         if pos.status() != Status::Won(agent) {
             report.failures.push(format!("{}\nagent plays {}; final:\n{}", start.render(), coin_name(agent), pos.render()));
+        }
+    }
+    Ok(report)
+}
+
+/// A position after `plies` random coins (R first) that is still playing
+/// and where the side to move has no immediate win; deterministic in `seed`.
+pub fn random_opening(rows: usize, cols: usize, plies: usize, seed: u64) -> Result<ConnectSquare, String> {
+    use rand::{Rng, SeedableRng};
+    super::check_size(rows, cols)?;
+    if plies + 1 >= rows * cols {
+        return Err(format!("{plies} opening coins leave no game on a {rows}x{cols} board"));
+    }
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+    let mut moves = Vec::new();
+    for _ in 0..1000 {
+        let mut pos = ConnectSquare::new(rows, cols, Player::One)?;
+        for _ in 0..plies {
+            moves.clear();
+            pos.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            pos.play(moves[rng.gen_range(0..moves.len())]);
+        }
+        if pos.status() == Status::Playing && pos.winning_cells(pos.current()) & pos.playable() == 0 {
+            return Ok(pos);
+        }
+    }
+    Err("no quiet random opening found".into())
+}
+
+/// Result of [`duel`], from the default agent's side.
+#[derive(Clone, Debug, Default)]
+pub struct DuelReport {
+    /// Games won, drawn, lost by the default agent.
+    pub wins: usize,
+    /// Draws.
+    pub draws: usize,
+    /// Losses.
+    pub losses: usize,
+    /// Longest CPU time of one agent move.
+    pub max_move_seconds: f64,
+}
+
+impl DuelReport {
+    /// Score fraction (win 1, draw 0.5).
+    pub fn score(&self) -> f64 {
+        let n = (self.wins + self.draws + self.losses).max(1) as f64;
+        (self.wins as f64 + 0.5 * self.draws as f64) / n
+    }
+    /// One line for the log.
+    pub fn summary(&self) -> String {
+        format!(
+            "default vs greedy: +{} ={} -{} (score {:.1}%); slowest agent move {:.3} s",
+            self.wins,
+            self.draws,
+            self.losses,
+            100.0 * self.score(),
+            self.max_move_seconds
+        )
+    }
+}
+
+/// Plays `games` games in process between the default agent and the
+/// brief's greedy player; game `2k` and `2k + 1` share a random opening of
+/// `opening_plies` coins, with the colours swapped.
+pub fn duel(rows: usize, cols: usize, games: usize, opening_plies: usize, move_seconds: f64, seed: u64) -> Result<DuelReport, String> {
+    let mut report = DuelReport::default();
+    let budget = Budget { soft: move_seconds, hard: 2.0 * move_seconds };
+    for g in 0..games {
+        let mut pos = random_opening(rows, cols, opening_plies, seed.wrapping_mul(1000).wrapping_add((g / 2) as u64))?;
+        let agent = if g % 2 == 0 { Player::One } else { Player::Two };
+        while pos.status() == Status::Playing {
+            let mv = if pos.side() == agent {
+                let t = CpuTimer::start();
+                let mv = best_move(&pos, budget).ok_or("the agent found no move")?;
+                report.max_move_seconds = report.max_move_seconds.max(t.elapsed());
+                mv
+            } else {
+                brief_greedy(&pos).ok_or("greedy found no move")?
+            };
+            pos.play(mv);
+        }
+        if pos.status() != Status::Won(agent) {
+            log::info!("game {g}, agent {}: not won\n{}", coin_name(agent), pos.render());
+        }
+        match pos.status() {
+            Status::Won(p) if p == agent => report.wins += 1,
+            Status::Won(_) => report.losses += 1,
+            _ => report.draws += 1,
         }
     }
     Ok(report)

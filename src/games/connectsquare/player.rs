@@ -3,7 +3,7 @@
 //! alpha-beta, always behind a one-ply safety net).
 
 use super::eval::{brief_heuristic_bits, order_hint};
-use super::solver::Solver;
+use super::solver::{Solver, Verdict};
 use super::{ConnectSquare, Move, Status};
 use crate::clock::CpuTimer;
 use crate::driver::DEFAULT_NPS;
@@ -94,11 +94,17 @@ pub fn best_move(pos: &ConnectSquare, budget: Budget) -> Option<Move> {
     if wins != 0 {
         return Some(pos.column_of(wins & wins.wrapping_neg()) as Move);
     }
+    // The solver first: a proven win is played at once; a proven draw or
+    // loss is kept to check the practical move below.
+    let mut proven: Option<(Solver, Verdict, usize)> = None;
     if pos.cells() - pos.stones() <= SOLVE_MAX_EMPTY {
         let t = SOLVE_SHARE * budget.soft.min(budget.hard);
         let mut solver = Solver::new(Solver::bits_for(t, 22));
-        if let Some((_, Some(col))) = solver.best_move(pos, t) {
-            return Some(col as Move);
+        if let Some((v, Some(col))) = solver.best_move(pos, t) {
+            if v.verdict == Verdict::Win {
+                return Some(col as Move);
+            }
+            proven = Some((solver, v.verdict, col));
         }
     }
     let used = timer.elapsed();
@@ -108,8 +114,16 @@ pub fn best_move(pos: &ConnectSquare, budget: Budget) -> Option<Move> {
     let r = searcher.search(pos, Limits { soft, hard, max_depth: 128, max_nodes: None }, |info| {
         log::debug!("depth {} score {} best {} nodes {} ({:.3}s)", info.depth, info.score, info.best, info.nodes, info.seconds);
     });
-    let mv = r.best?;
-    Some(make_safe(pos, mv))
+    let mv = make_safe(pos, r.best?);
+    // In a proven draw, alpha-beta picks among the moves for the chances
+    // they give a fallible opponent, but must not give the draw away.
+    if let Some((mut solver, Verdict::Draw, col)) = proven {
+        let left = (budget.hard - timer.elapsed()).max(0.0);
+        if solver.move_reaches(pos, mv as usize, 0, left) != Some(true) {
+            return Some(col as Move);
+        }
+    }
+    Some(mv)
 }
 
 #[cfg(test)]

@@ -149,6 +149,24 @@ impl Solver {
         Some((value, any))
     }
 
+    /// Whether dropping in `col` keeps a score of at least `target` for the
+    /// side to move (`None` if `seconds` ran out). `col` must be playable.
+    pub fn move_reaches(&mut self, pos: &ConnectSquare, col: usize, target: i32, seconds: f64) -> Option<bool> {
+        self.start(pos, seconds);
+        let mut child = *pos;
+        child.play_col(col);
+        let n = pos.cells() as i32;
+        let v = match child.status() {
+            Status::Won(_) => return Some(n - pos.stones() as i32 >= target),
+            Status::Draw => return Some(0 >= target),
+            Status::Playing => self.negamax(&child, -target, -target + 1),
+        };
+        if self.stopped {
+            return None;
+        }
+        Some(v <= -target)
+    }
+
     fn start(&mut self, pos: &ConnectSquare, seconds: f64) {
         self.timer = CpuTimer::start();
         self.limit = seconds;
@@ -396,11 +414,36 @@ mod tests {
                     c.play_col(col);
                     assert_eq!(-brute(&c), want, "move {col} in\n{}", pos.to_grid());
                 }
+                for col in (0..cols).filter(|&c| pos.can_play(c)) {
+                    let mut c = pos;
+                    c.play_col(col);
+                    let holds = -brute(&c) >= want;
+                    assert_eq!(solver.move_reaches(&pos, col, want, f64::INFINITY), Some(holds));
+                }
                 checked += 1;
             }
             solver.clear();
         }
         assert_eq!(checked, 240);
+    }
+
+    #[test]
+    fn empty_small_boards_match_brute_force_and_alpha_beta() {
+        let mut solver = Solver::new(16);
+        for (rows, cols) in [(2, 4), (3, 3), (3, 4), (4, 3)] {
+            let pos = ConnectSquare::new(rows, cols, Player::One).unwrap();
+            solver.clear();
+            assert_eq!(solver.solve(&pos, f64::INFINITY).unwrap().score, brute(&pos), "{rows}x{cols}");
+        }
+        // Larger: the generic alpha-beta to full depth (every leaf terminal).
+        for (rows, cols) in [(4, 4), (3, 5)] {
+            let pos = ConnectSquare::new(rows, cols, Player::One).unwrap();
+            let ab = crate::search::alphabeta::search(&pos, crate::search::Limits::depth((rows * cols) as u32), 1 << 22);
+            solver.clear();
+            let v = solver.solve(&pos, f64::INFINITY).unwrap();
+            assert_eq!(v.verdict, Verdict::Draw);
+            assert_eq!(ab.score, 0, "{rows}x{cols}");
+        }
     }
 
     #[test]

@@ -265,7 +265,11 @@ impl Halma {
         loop {
             let mut next = Bitboard::EMPTY;
             for (d, s) in src.iter().enumerate() {
-                next |= (frontier & *s).step2(d);
+                // The frontier is a few cells: most directions have no hop.
+                let f = frontier & *s;
+                if !f.is_empty() {
+                    next |= f.step2(d);
+                }
             }
             next &= land_ok & !reached;
             if next.is_empty() {
@@ -593,10 +597,12 @@ impl FileGame for Halma {
     }
 
     fn moves_left_estimate(&self) -> f64 {
-        // Observed: a good game advances the side's total distance by about
-        // 2.5 anti-diagonals per move on average, slower at the very end.
+        // Observed in 100 s games against the reference agent: 73-84 moves
+        // for the 450 anti-diagonals of a whole game, the last 15-20 of them
+        // spent filling the last holes while the distance is nearly zero; a
+        // floor of 20 keeps time for that endgame.
         let d = self.remaining_distance(self.side as usize) as f64;
-        8.0 + d / 2.5
+        20.0 + d / 5.0
     }
 
     fn generate(opts: &GenOptions) -> Result<Self, String> {

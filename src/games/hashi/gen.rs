@@ -15,7 +15,7 @@ pub fn generate(n: usize, seed: u64) -> Result<Hashi, String> {
     if !(3..=MAX_N).contains(&n) {
         return Err(format!("a Hashi board size must be between 3 and {MAX_N}, found {n}"));
     }
-    let mut rng = SmallRng::seed_from_u64(seed ^ 0x4A5_4841_5348_49);
+    let mut rng = SmallRng::seed_from_u64(seed ^ 0x0004_A548_4153_4849);
     // Retry the rare layout that came out too small (e.g. an early dead end).
     for _ in 0..100 {
         if let Some(h) = attempt(n, &mut rng) {

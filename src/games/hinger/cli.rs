@@ -84,9 +84,15 @@ pub fn run(cmd: HingerCommand) -> Result<(), String> {
 pub fn win(file: &Path, seconds: Option<f64>) -> Result<String, String> {
     let (board, _) = read_board(file)?;
     let timer = crate::clock::CpuTimer::start();
-    let s = Solver::new()
-        .solve_within(&board, seconds.unwrap_or(f64::INFINITY))
-        .ok_or_else(|| "gave up: the time or memory cap ran out before the position was solved".to_string())?;
+    let mut solver = Solver::new();
+    let s = solver.solve_within(&board, seconds.unwrap_or(f64::INFINITY)).ok_or_else(|| {
+        format!(
+            "gave up: the time or memory cap ran out before the position was solved ({} positions searched, {} memoised, {:.3} s CPU)",
+            solver.nodes(),
+            solver.memo_len(),
+            timer.elapsed()
+        )
+    })?;
     let secs = timer.elapsed();
     let mut out = format!("{}\n", s.value.word());
     match (s.value, s.best) {

@@ -186,6 +186,13 @@ impl Game for Hinger {
         }
     }
 
+    /// The reference (minimax) agent knows only wins and losses: depth 2
+    /// takes a hinger and avoids handing one over, and is indifferent
+    /// otherwise, as a plain textbook minimax on Hinger would be.
+    fn reference_eval(&self) -> i32 {
+        0
+    }
+
     fn history_key(&self, mv: HingerMove) -> usize {
         mv as usize
     }
@@ -353,7 +360,8 @@ impl FileGame for Hinger {
         let mut s = solver::Solver::new();
         if let Some(r) = s.solve_within(&self.board, 0.4 * budget.soft) {
             log::debug!("hinger: solved exactly ({:?}, {} nodes)", r.value, r.nodes);
-            if let Some(mv) = r.best {
+            let rest = (0.4 * budget.soft - timer.elapsed()).max(0.0);
+            if let Some(mv) = s.practical_move(&self.board, &r, rest).or(r.best) {
                 return Some(mv as HingerMove);
             }
         }
