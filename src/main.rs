@@ -164,6 +164,21 @@ enum FifteenCmd {
         #[arg(long, default_value_t = 2)]
         random_plies: u32,
     },
+    /// Print the input.txt of a seeded random opening (for strength scripts).
+    Opening {
+        /// Board side (4 or 6).
+        #[arg(long, default_value_t = 6)]
+        size: u8,
+        /// Random placements from the empty board.
+        #[arg(long, default_value_t = 2)]
+        plies: u32,
+        /// Random seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Remaining seconds written in the file.
+        #[arg(long, default_value_t = 100.0)]
+        time: f64,
+    },
 }
 
 fn main() -> ExitCode {
@@ -196,6 +211,9 @@ fn main() -> ExitCode {
         }
         Some(Command::Fifteen(FifteenCmd::Duel { size, games, seconds, opponent, depth, random_plies })) => {
             agent::games::fifteen::cli::duel_command(size, games, seconds, &opponent, depth, random_plies)
+        }
+        Some(Command::Fifteen(FifteenCmd::Opening { size, plies, seed, time })) => {
+            agent::games::fifteen::cli::opening(size, plies, seed, time).map(|s| print!("{s}"))
         }
         Some(Command::Hashi(c)) => agent::games::hashi::cli::run(c),
         Some(Command::Hinger(cmd)) => agent::games::hinger::cli::run(cmd),

@@ -154,3 +154,32 @@ pub fn duel_command(n: u8, games: u32, seconds: f64, opponent: &str, depth: u32,
     );
     Ok(())
 }
+
+/// `agent fifteen opening`: the `input.txt` (GAME mode, `time` seconds) of
+/// the position after `plies` random placements from the empty board of side
+/// `n`, player 1 moving first; seeded, so a strength script can give every
+/// pair of games its own opening.
+pub fn opening(n: u8, plies: u32, seed: u64, time: f64) -> Result<String, String> {
+    use crate::protocol::{Mode, Player};
+    use crate::search::Game;
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+    if n != 4 && n != 6 {
+        return Err(format!("--size must be 4 or 6, not {n}"));
+    }
+    if !(time.is_finite() && time > 0.0) {
+        return Err(format!("--time must be a positive number of seconds, not {time}"));
+    }
+    let mut g = Fifteen::new(n, Player::One);
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        if g.is_over() {
+            break;
+        }
+        moves.clear();
+        g.legal_moves(&mut moves);
+        g.play(moves[rng.gen_range(0..moves.len())]);
+    }
+    Ok(g.write_input(Mode::Game, time))
+}

@@ -133,13 +133,17 @@ impl Engine {
         moves.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
         found.best = Some(moves[0].1);
         let first = if direct { left } else { 1 };
-        let mut last_iter_time = 0.0;
+        // Times of the last two completed iterations, to predict the next.
+        let (mut prev_time, mut last_time) = (0.0f64, 0.0f64);
         for depth in first..=left {
             let start = self.timer.elapsed();
-            // Would this iteration clearly overrun? Iterations grow by about
-            // the branching factor; do not start one that cannot finish.
-            if depth > first && start + last_iter_time * 3.0 > hard && !direct {
-                break;
+            // Do not start an iteration that cannot finish: each costs about
+            // the previous one times the recent growth factor.
+            if depth > first + 1 && !direct {
+                let growth = (last_time / prev_time.max(1e-5)).clamp(2.0, 100.0);
+                if start + last_time * growth > hard {
+                    break;
+                }
             }
             let (best, complete) = self.root(g, &mut moves, depth);
             if let Some((mv, score)) = best {
@@ -154,7 +158,8 @@ impl Engine {
                 found.exact = true;
                 break;
             }
-            last_iter_time = self.timer.elapsed() - start;
+            prev_time = last_time;
+            last_time = self.timer.elapsed() - start;
             if self.timer.elapsed() >= soft {
                 break;
             }
