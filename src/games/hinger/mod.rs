@@ -197,17 +197,12 @@ impl Game for Hinger {
         mv as usize
     }
 
-    /// Hinger moves first, hinger-making moves last.
+    /// Hinger moves first. (Telling hinger-giving moves apart would cost a
+    /// connectivity test per move at every node; the search finds them one
+    /// ply down at once.)
     fn order_hint(&self, mv: HingerMove) -> i32 {
-        let i = mv as usize;
-        if self.board.is_hinger(i) {
-            return 1_000_000;
-        }
-        if self.board.has_hinger() {
-            return 0;
-        }
-        if self.board.hinger_after_removal(i) {
-            -1_000_000
+        if self.board.is_hinger(mv as usize) {
+            1_000_000
         } else {
             0
         }
@@ -353,7 +348,7 @@ impl FileGame for Hinger {
     /// solver is far stronger than a heuristic search when it finishes) with
     /// 60 % of the soft budget, and plays the solved move or, in a draw or a
     /// loss, the best trap; otherwise it falls back to ID alpha-beta with the
-    /// rest (one-ply greedy when under 50 ms remain).
+    /// rest (one-ply greedy when under 0.2 s remain).
     fn special_move(&self, strategy: Strategy, budget: Budget) -> Option<HingerMove> {
         if strategy != Strategy::Best {
             return None;
@@ -370,12 +365,12 @@ impl FileGame for Hinger {
         }
         drop(s);
         let used = timer.elapsed();
-        let soft = (budget.soft - used).max(0.0);
-        let hard = (budget.hard - used).max(0.0);
-        if hard < 0.05 {
-            // The search looks at the clock every thousand nodes, which on a
-            // big board is too coarse for a few milliseconds: one ply of the
-            // evaluation instead.
+        // The search looks at the clock every 1024 nodes, up to about 0.1 s
+        // apart on a full 10x10 board: keep that much in hand, and below
+        // 0.2 s play one ply of the evaluation instead.
+        let hard = (budget.hard - used - 0.1).max(0.0);
+        let soft = (budget.soft - used).max(0.0).min(hard);
+        if hard < 0.2 {
             return crate::search::greedy::choose(self);
         }
         let bytes = crate::timing::tt_bytes(hard, crate::driver::DEFAULT_NPS / 20.0);
