@@ -22,7 +22,7 @@ COLS=${COLS:-7}
 SEED=${SEED:-1}
 CONCURRENCY=${CONCURRENCY:-1}
 WINCHECK=${WINCHECK:-50}
-MIN_WIN=${MIN_WIN:-5}
+MIN_WIN=${MIN_WIN:-3}
 MOVE_SECONDS=${MOVE_SECONDS:-0.3}
 OUT=${OUT:-target/connectsquare-strength}
 
@@ -62,4 +62,4 @@ python3 -c "import sys; w,d,l=map(int,sys.argv[1:]); n=w+d+l; print(f'  default 
 
 echo "== 3. from $WINCHECK solver-won positions (${ROWS}x${COLS}, wins of at least $MIN_WIN plies), $MOVE_SECONDS s per agent move"
 "$AGENT" connectsquare wincheck --rows "$ROWS" --cols "$COLS" --positions "$WINCHECK" --min-win-plies "$MIN_WIN" \
-    --move-seconds "$MOVE_SECONDS" --seed "$SEED"
+    --min-plies 18 --max-plies 24 --noise 0.9 --move-seconds "$MOVE_SECONDS" --seed "$SEED"

@@ -47,7 +47,7 @@ pub enum Command {
         #[arg(long, default_value_t = 50)]
         positions: usize,
         /// Coins played to make a start position (at least).
-        #[arg(long, default_value_t = 10)]
+        #[arg(long, default_value_t = 14)]
         min_plies: usize,
         /// Coins played to make a start position (at most).
         #[arg(long, default_value_t = 24)]
@@ -294,7 +294,7 @@ pub fn wincheck(o: &WincheckOptions) -> Result<WincheckReport, String> {
     while report.played < o.positions {
         attempts += 1;
         if attempts > 100 * o.positions + 100 {
-            return Err(format!("found only {} solver-won positions in {attempts} tries", report.played));
+            return Err(format!("found only {} solver-won positions in {attempts} tries ({})", report.played, report.summary()));
         }
         let mut pos = ConnectSquare::new(o.rows, o.cols, Player::One)?;
         let plies = rng.gen_range(o.min_plies..=o.max_plies);
@@ -305,7 +305,19 @@ pub fn wincheck(o: &WincheckOptions) -> Result<WincheckReport, String> {
             if moves.is_empty() {
                 break;
             }
-            let mv = if rng.gen_bool(o.noise) { moves[rng.gen_range(0..moves.len())] } else { brief_greedy(&pos).unwrap_or(moves[0]) };
+            // Coins that complete a square would end the game, and coins
+            // that leave the opponent one make a trivial position: skip both.
+            let wins = pos.winning_cells(pos.current()) & pos.playable();
+            let ok = if wins != 0 { 0 } else { super::player::safe_cells(&pos) };
+            moves.retain(|&m| ok & pos.column_mask(m as usize) != 0);
+            if moves.is_empty() {
+                break;
+            }
+            let greedy = brief_greedy(&pos).filter(|m| moves.contains(m));
+            let mv = match greedy {
+                Some(g) if !rng.gen_bool(o.noise) => g,
+                _ => moves[rng.gen_range(0..moves.len())],
+            };
             pos.play(mv);
         }
         if pos.status() != Status::Playing {
@@ -464,4 +476,37 @@ pub fn duel(
         }
     }
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_agent_converts_solver_won_positions_against_greedy() {
+        let r = wincheck(&WincheckOptions {
+            rows: 6,
+            cols: 7,
+            positions: 4,
+            min_plies: 18,
+            max_plies: 24,
+            noise: 0.5,
+            min_win_plies: 3,
+            move_seconds: 0.01,
+            solve_seconds: 5.0,
+            seed: 7,
+        })
+        .unwrap();
+        assert_eq!(r.played, 4);
+        assert!(r.failures.is_empty(), "{:?}", r.failures);
+    }
+
+    #[test]
+    fn openings_are_quiet_and_reproducible() {
+        let a = random_opening(6, 7, 4, 9).unwrap();
+        assert_eq!(a, random_opening(6, 7, 4, 9).unwrap());
+        assert_eq!(a.stones(), 4);
+        assert_eq!(a.winning_cells(a.current()) & a.playable(), 0);
+        assert!(random_opening(2, 2, 3, 1).is_err());
+    }
 }
