@@ -22,17 +22,25 @@ fn movegen(c: &mut Criterion) {
             })
         });
         let simple = tools::to_simple(&pos);
-        c.bench_function(&format!("halma simple legal {name}"), |b| b.iter(|| black_box(&simple).legal(true).len()));
+        c.bench_function(&format!("halma simple legal {name}"), |b| {
+            b.iter(|| black_box(&simple).legal(true).len())
+        });
     }
     let pos = sample("midgame_1.txt");
-    c.bench_function("halma perft(2) midgame_1", |b| b.iter(|| tools::perft(black_box(&pos), 2)));
+    c.bench_function("halma perft(2) midgame_1", |b| {
+        b.iter(|| tools::perft(black_box(&pos), 2))
+    });
 }
 
 fn evaluation(c: &mut Criterion) {
     for name in ["midgame_1.txt", "late_black.txt", "endgame_1.txt"] {
         let pos = sample(name);
-        c.bench_function(&format!("halma evaluate {name}"), |b| b.iter(|| black_box(&pos).evaluate()));
-        c.bench_function(&format!("halma outcome {name}"), |b| b.iter(|| black_box(&pos).outcome()));
+        c.bench_function(&format!("halma evaluate {name}"), |b| {
+            b.iter(|| black_box(&pos).evaluate())
+        });
+        c.bench_function(&format!("halma outcome {name}"), |b| {
+            b.iter(|| black_box(&pos).outcome())
+        });
     }
 }
 

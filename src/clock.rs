@@ -32,7 +32,9 @@ pub struct CpuTimer {
 impl CpuTimer {
     /// Starts measuring now.
     pub fn start() -> Self {
-        CpuTimer { start: process_cpu_seconds() }
+        CpuTimer {
+            start: process_cpu_seconds(),
+        }
     }
 
     /// A timer whose zero is the process start (CPU time 0).

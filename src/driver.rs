@@ -23,7 +23,11 @@ pub struct AgentOptions {
 
 impl Default for AgentOptions {
     fn default() -> Self {
-        AgentOptions { dir: PathBuf::from("."), strategy: Strategy::Best, time_scale: 1.0 }
+        AgentOptions {
+            dir: PathBuf::from("."),
+            strategy: Strategy::Best,
+            time_scale: 1.0,
+        }
     }
 }
 
@@ -100,12 +104,16 @@ pub fn turn<G: FileGame>(text: &str, opts: &AgentOptions) -> Result<TurnReport, 
     let input: Input<G> = G::parse_input(text).map_err(|e| TurnError::Parse(opts.dir.join("input.txt"), e))?;
     let state = input.state;
     if let Some(r) = state.result() {
-        return Err(TurnError::NoMove(format!("the game is already over in input.txt ({r:?}); there is no move to make")));
+        return Err(TurnError::NoMove(format!(
+            "the game is already over in input.txt ({r:?}); there is no move to make"
+        )));
     }
     let mut moves = Vec::new();
     state.legal_moves(&mut moves);
     if moves.is_empty() {
-        return Err(TurnError::NoMove("the side to move has no legal move in input.txt".into()));
+        return Err(TurnError::NoMove(
+            "the side to move has no legal move in input.txt".into(),
+        ));
     }
 
     // Never silent: a legal move is on disk before any real thinking.
@@ -123,7 +131,12 @@ pub fn turn<G: FileGame>(text: &str, opts: &AgentOptions) -> Result<TurnReport, 
         Mode::Game => Some(PlayData::load(&opts.dir, G::NAME)),
         Mode::Single => None,
     };
-    let mut budget = timing::plan(input.mode, input.remaining, process_cpu_seconds(), state.moves_left_estimate());
+    let mut budget = timing::plan(
+        input.mode,
+        input.remaining,
+        process_cpu_seconds(),
+        state.moves_left_estimate(),
+    );
     budget.soft *= opts.time_scale;
     budget.hard *= opts.time_scale;
     let nps = read_calibration(&opts.dir).unwrap_or(DEFAULT_NPS);
@@ -145,7 +158,12 @@ pub fn turn<G: FileGame>(text: &str, opts: &AgentOptions) -> Result<TurnReport, 
                     seen.insert(state.hash());
                     searcher.set_avoid(seen, G::REPEAT_SCORE);
                 }
-                let limits = Limits { soft: budget.soft, hard: budget.hard, max_depth, max_nodes: None };
+                let limits = Limits {
+                    soft: budget.soft,
+                    hard: budget.hard,
+                    max_depth,
+                    max_nodes: None,
+                };
                 let mut write_err = None;
                 let r = searcher.search(&state, limits, |info| {
                     if info.best != written {
@@ -173,7 +191,11 @@ pub fn turn<G: FileGame>(text: &str, opts: &AgentOptions) -> Result<TurnReport, 
             }
             Strategy::Greedy => quick,
             Strategy::Mcts => {
-                let o = mcts::MctsOptions { seconds: budget.soft, seed: state.hash(), ..Default::default() };
+                let o = mcts::MctsOptions {
+                    seconds: budget.soft,
+                    seed: state.hash(),
+                    ..Default::default()
+                };
                 let (mv, it) = mcts::search(&state, o);
                 nodes = it;
                 mv.unwrap_or(quick)
@@ -195,7 +217,12 @@ pub fn turn<G: FileGame>(text: &str, opts: &AgentOptions) -> Result<TurnReport, 
         pd.seen.insert(after.hash());
         pd.save(&opts.dir);
     }
-    Ok(TurnReport { output, depth, nodes, budget })
+    Ok(TurnReport {
+        output,
+        depth,
+        nodes,
+        budget,
+    })
 }
 
 /// `agent calibrate`: measures search speed on a fixed position and writes
@@ -221,7 +248,11 @@ mod tests {
     }
 
     fn opts(d: &Path, strategy: Strategy) -> AgentOptions {
-        AgentOptions { dir: d.to_path_buf(), strategy, time_scale: 1.0 }
+        AgentOptions {
+            dir: d.to_path_buf(),
+            strategy,
+            time_scale: 1.0,
+        }
     }
 
     #[test]

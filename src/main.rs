@@ -9,7 +9,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser, Debug)]
-#[command(name = "agent", version, about = "Contest game agent: reads input.txt, writes output.txt")]
+#[command(
+    name = "agent",
+    version,
+    about = "Contest game agent: reads input.txt, writes output.txt"
+)]
 struct Cli {
     /// How to choose the move.
     #[arg(long, value_enum, default_value_t = StrategyArg::Best)]
@@ -183,38 +187,78 @@ enum FifteenCmd {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(if cli.verbose { "debug" } else { "warn" }))
-        .format_timestamp(None)
-        .init();
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(if cli.verbose {
+        "debug"
+    } else {
+        "warn"
+    }))
+    .format_timestamp(None)
+    .init();
     let strategy = to_strategy(cli.strategy, cli.depth);
     let result = match cli.command {
         None => {
-            let opts = AgentOptions { dir: cli.dir, strategy, time_scale: 1.0 };
-            run_turn(&opts).map(|r| {
-                log::info!("wrote {:?} (depth {}, {} nodes, budget {:?})", r.output.trim_end(), r.depth, r.nodes, r.budget);
-            }).map_err(|e| e.to_string())
+            let opts = AgentOptions {
+                dir: cli.dir,
+                strategy,
+                time_scale: 1.0,
+            };
+            run_turn(&opts)
+                .map(|r| {
+                    log::info!(
+                        "wrote {:?} (depth {}, {} nodes, budget {:?})",
+                        r.output.trim_end(),
+                        r.depth,
+                        r.nodes,
+                        r.budget
+                    );
+                })
+                .map_err(|e| e.to_string())
         }
         Some(Command::Calibrate) => halma::calibrate(&cli.dir).map(|s| println!("{s}")),
-        Some(Command::Perft { file, depth, simple }) => halma::perft_command(&file, depth, simple).map(|s| println!("{s}")),
-        Some(Command::Bench { samples, seconds }) => halma::bench(&samples, seconds).map(|s| print!("{s}")),
-        Some(Command::Halma { cmd: HalmaCommand::Check { input, output } }) => {
-            halma::check_command(&input, &output).map(|s| println!("{s}"))
+        Some(Command::Perft { file, depth, simple }) => {
+            halma::perft_command(&file, depth, simple).map(|s| println!("{s}"))
         }
-        Some(Command::Halma { cmd: HalmaCommand::Duel { a, b, b_depth, games, seconds, max_plies, record } }) => {
+        Some(Command::Bench { samples, seconds }) => halma::bench(&samples, seconds).map(|s| print!("{s}")),
+        Some(Command::Halma {
+            cmd: HalmaCommand::Check { input, output },
+        }) => halma::check_command(&input, &output).map(|s| println!("{s}")),
+        Some(Command::Halma {
+            cmd:
+                HalmaCommand::Duel {
+                    a,
+                    b,
+                    b_depth,
+                    games,
+                    seconds,
+                    max_plies,
+                    record,
+                },
+        }) => {
             let (a, b) = (to_strategy(a, cli.depth), to_strategy(b, Some(b_depth)));
-            print!("{}", halma::duel_command(a, b, games, seconds, max_plies, record.as_deref()));
+            print!(
+                "{}",
+                halma::duel_command(a, b, games, seconds, max_plies, record.as_deref())
+            );
             Ok(())
         }
         Some(Command::Connectsquare { cmd }) => agent::games::connectsquare::cli::run(cmd),
         Some(Command::Fifteen(FifteenCmd::Solve { file, tt_mb })) => {
             agent::games::fifteen::cli::solve_file(&file, tt_mb).map(|s| print!("{s}"))
         }
-        Some(Command::Fifteen(FifteenCmd::Duel { size, games, seconds, opponent, depth, random_plies })) => {
-            agent::games::fifteen::cli::duel_command(size, games, seconds, &opponent, depth, random_plies)
-        }
-        Some(Command::Fifteen(FifteenCmd::Opening { size, plies, seed, time })) => {
-            agent::games::fifteen::cli::opening(size, plies, seed, time).map(|s| print!("{s}"))
-        }
+        Some(Command::Fifteen(FifteenCmd::Duel {
+            size,
+            games,
+            seconds,
+            opponent,
+            depth,
+            random_plies,
+        })) => agent::games::fifteen::cli::duel_command(size, games, seconds, &opponent, depth, random_plies),
+        Some(Command::Fifteen(FifteenCmd::Opening {
+            size,
+            plies,
+            seed,
+            time,
+        })) => agent::games::fifteen::cli::opening(size, plies, seed, time).map(|s| print!("{s}")),
         Some(Command::Hashi(c)) => agent::games::hashi::cli::run(c),
         Some(Command::Hinger(cmd)) => agent::games::hinger::cli::run(cmd),
     };

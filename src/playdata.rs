@@ -44,7 +44,10 @@ impl PlayData {
         std::fs::read_to_string(dir.join("playdata.txt"))
             .ok()
             .and_then(|t| PlayData::parse(&t, game))
-            .unwrap_or_else(|| PlayData { game: game.to_string(), ..Default::default() })
+            .unwrap_or_else(|| PlayData {
+                game: game.to_string(),
+                ..Default::default()
+            })
     }
 
     /// The file's text.
@@ -74,7 +77,11 @@ mod tests {
 
     #[test]
     fn round_trips() {
-        let mut p = PlayData { game: "halma".into(), moves: 7, seen: FxHashSet::default() };
+        let mut p = PlayData {
+            game: "halma".into(),
+            moves: 7,
+            seen: FxHashSet::default(),
+        };
         p.seen.insert(0xdead_beef);
         p.seen.insert(u64::MAX);
         assert_eq!(PlayData::parse(&p.to_text(), "halma"), Some(p));
@@ -83,9 +90,18 @@ mod tests {
     #[test]
     fn corrupt_or_foreign_files_are_ignored() {
         assert_eq!(PlayData::parse("", "halma"), None);
-        assert_eq!(PlayData::parse("agent-playdata 1\ngame hinger\nmoves 1\nseen\n", "halma"), None);
-        assert_eq!(PlayData::parse("agent-playdata 1\ngame halma\nmoves x\nseen\n", "halma"), None);
-        assert_eq!(PlayData::parse("agent-playdata 1\ngame halma\nmoves 1\nseen zz\n", "halma"), None);
+        assert_eq!(
+            PlayData::parse("agent-playdata 1\ngame hinger\nmoves 1\nseen\n", "halma"),
+            None
+        );
+        assert_eq!(
+            PlayData::parse("agent-playdata 1\ngame halma\nmoves x\nseen\n", "halma"),
+            None
+        );
+        assert_eq!(
+            PlayData::parse("agent-playdata 1\ngame halma\nmoves 1\nseen zz\n", "halma"),
+            None
+        );
         let dir = std::env::temp_dir().join(format!("agent-pd-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("playdata.txt"), [0xffu8, 0xfe, 0x00]).unwrap();

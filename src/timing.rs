@@ -39,12 +39,18 @@ fn reserve(remaining: f64) -> f64 {
 pub fn plan(mode: Mode, remaining: f64, used: f64, moves_left: f64) -> Budget {
     let usable = (remaining - reserve(remaining) - used).max(0.0);
     match mode {
-        Mode::Single => Budget { soft: 0.5 * usable, hard: 0.85 * usable },
+        Mode::Single => Budget {
+            soft: 0.5 * usable,
+            hard: 0.85 * usable,
+        },
         Mode::Game => {
             let spendable = 0.9 * usable;
             let share = spendable / moves_left.max(1.0);
             let hard = (3.0 * share).min(0.25 * spendable);
-            Budget { soft: (0.6 * share).min(hard), hard }
+            Budget {
+                soft: (0.6 * share).min(hard),
+                hard,
+            }
         }
     }
 }

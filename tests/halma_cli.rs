@@ -13,7 +13,11 @@ const AGENT: &str = env!("CARGO_BIN_EXE_agent");
 
 fn samples() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/halma");
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "txt")).collect();
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .collect();
     v.sort();
     assert!(v.len() >= 12, "expected a dozen samples or more");
     v
@@ -52,9 +56,17 @@ fn run(dir: &Path, args: &[&str]) -> (i32, String, f64) {
     let r = unsafe { libc::wait4(pid, &mut status, 0, &mut ru) };
     assert_eq!(r, pid);
     let cpu = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
-    let code = if libc::WIFEXITED(status) { libc::WEXITSTATUS(status) } else { -1 };
+    let code = if libc::WIFEXITED(status) {
+        libc::WEXITSTATUS(status)
+    } else {
+        -1
+    };
     std::mem::forget(child); // already reaped by wait4
-    (code, std::fs::read_to_string(err_path).unwrap_or_default(), cpu(ru.ru_utime) + cpu(ru.ru_stime))
+    (
+        code,
+        std::fs::read_to_string(err_path).unwrap_or_default(),
+        cpu(ru.ru_utime) + cpu(ru.ru_stime),
+    )
 }
 
 fn assert_legal_output(dir: &Path, input: &str) {
@@ -84,8 +96,14 @@ fn legal_move_for_every_sample_within_small_budgets() {
 
 #[test]
 fn one_second_budgets_are_kept() {
-    for name in ["start_white.txt", "midgame_1.txt", "trap_forced_out.txt", "endgame_white.txt"] {
-        let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/halma").join(name)).unwrap();
+    for name in [
+        "start_white.txt",
+        "midgame_1.txt",
+        "trap_forced_out.txt",
+        "endgame_white.txt",
+    ] {
+        let text =
+            std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/halma").join(name)).unwrap();
         for mode in ["SINGLE", "GAME"] {
             let dir = scratch("one");
             let input = with_budget(&text, mode, 1.0);
@@ -100,22 +118,32 @@ fn one_second_budgets_are_kept() {
 
 #[test]
 fn sigkill_soon_after_start_leaves_a_legal_move() {
-    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/halma/midgame_1.txt")).unwrap();
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/halma/midgame_1.txt")).unwrap();
     let dir = scratch("kill");
     let input = with_budget(&text, "SINGLE", 30.0);
     std::fs::write(dir.join("input.txt"), &input).unwrap();
-    let mut child = Command::new(AGENT).current_dir(&dir).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    let mut child = Command::new(AGENT)
+        .current_dir(&dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
     std::thread::sleep(Duration::from_millis(50));
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
     assert_legal_output(&dir, &input);
-    let leftovers: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
     assert!(leftovers.len() <= 3, "{leftovers:?}");
 }
 
 #[test]
 fn malformed_inputs_fail_with_the_line_named() {
-    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/halma/start_white.txt")).unwrap();
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/halma/start_white.txt")).unwrap();
     let cases: Vec<(String, &str)> = vec![
         (text.replace("WHITE", "RED"), "line 2"),
         (text.replace("30.0", "0.0"), "line 3"),
@@ -143,9 +171,15 @@ fn malformed_inputs_fail_with_the_line_named() {
 #[test]
 fn perft_command_counts_the_start() {
     let s = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/halma/start_black.txt");
-    let out = Command::new(AGENT).args(["perft", s.to_str().unwrap(), "3"]).output().unwrap();
+    let out = Command::new(AGENT)
+        .args(["perft", s.to_str().unwrap(), "3"])
+        .output()
+        .unwrap();
     assert!(out.status.success());
     assert_eq!(String::from_utf8_lossy(&out.stdout).lines().next(), Some("62240"));
-    let out = Command::new(AGENT).args(["perft", "--simple", s.to_str().unwrap(), "2"]).output().unwrap();
+    let out = Command::new(AGENT)
+        .args(["perft", "--simple", s.to_str().unwrap(), "2"])
+        .output()
+        .unwrap();
     assert_eq!(String::from_utf8_lossy(&out.stdout).lines().next(), Some("1600"));
 }

@@ -45,10 +45,9 @@ pub struct GameOpts {
 impl GameOpts {
     fn starts(&self) -> Result<Starts, String> {
         let text = match &self.start {
-            Some(p) => Some(
-                std::fs::read_to_string(p)
-                    .map_err(|e| format!("cannot read --start {}: {e}", p.display()))?,
-            ),
+            Some(p) => {
+                Some(std::fs::read_to_string(p).map_err(|e| format!("cannot read --start {}: {e}", p.display()))?)
+            }
             None => None,
         };
         if let Some(d) = self.density {
@@ -108,26 +107,18 @@ impl TimeOpts {
             if v.is_finite() && v > 0.0 {
                 Ok(())
             } else {
-                Err(format!(
-                    "{what} must be a positive number of seconds, found {v}"
-                ))
+                Err(format!("{what} must be a positive number of seconds, found {v}"))
             }
         };
         pos(self.time, "--time")?;
         if !(self.grace.is_finite() && self.grace >= 0.0) {
-            return Err(format!(
-                "--grace must be zero or more seconds, found {}",
-                self.grace
-            ));
+            return Err(format!("--grace must be zero or more seconds, found {}", self.grace));
         }
         if let Some(m) = self.move_time {
             pos(m, "--move-time")?;
         }
         if !(self.wall_factor.is_finite() && self.wall_factor >= 1.0) {
-            return Err(format!(
-                "--wall-factor must be at least 1, found {}",
-                self.wall_factor
-            ));
+            return Err(format!("--wall-factor must be at least 1, found {}", self.wall_factor));
         }
         if self.max_plies == 0 {
             return Err("--max-plies must be at least 1".into());
@@ -235,15 +226,10 @@ pub fn run_match(a: &MatchArgs) -> Result<i32, String> {
         ));
     }
     let sprt = a.sprt.as_deref().map(Sprt::parse).transpose()?;
-    let times = [
-        a.time_a.unwrap_or(a.time.time),
-        a.time_b.unwrap_or(a.time.time),
-    ];
+    let times = [a.time_a.unwrap_or(a.time.time), a.time_b.unwrap_or(a.time.time)];
     for t in times {
         if !(t.is_finite() && t > 0.0) {
-            return Err(format!(
-                "--time-a/--time-b must be positive seconds, found {t}"
-            ));
+            return Err(format!("--time-a/--time-b must be positive seconds, found {t}"));
         }
     }
     let out = a.out.clone().unwrap_or_else(|| default_out("match"));
@@ -309,9 +295,8 @@ pub fn run_match(a: &MatchArgs) -> Result<i32, String> {
                 s[0].draws
             ));
             if let Some(t) = &sprt {
-                let penta = summary::pentanomial(&s[0].name, &recs, |r| {
-                    game_number(&r.key).map(|n| (String::new(), n))
-                });
+                let penta =
+                    summary::pentanomial(&s[0].name, &recs, |r| game_number(&r.key).map(|n| (String::new(), n)));
                 let rep = summary::sprt_report(t, penta);
                 let decided = rep.decision != "continue";
                 sprt_state = Some(rep);
@@ -349,8 +334,7 @@ pub fn run_match(a: &MatchArgs) -> Result<i32, String> {
             records: cfg.records_path().display().to_string(),
         };
         let text = serde_json::to_string_pretty(&res).map_err(|e| e.to_string())?;
-        std::fs::write(path, text + "\n")
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        std::fs::write(path, text + "\n").map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     if interrupted {
         eprintln!("referee: interrupted; games in progress were discarded");
@@ -404,10 +388,7 @@ struct Manifest {
 }
 
 fn shell_quote(s: &str) -> String {
-    if !s.is_empty()
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./=,:+".contains(c))
-    {
+    if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=,:+".contains(c)) {
         s.to_string()
     } else {
         format!("'{}'", s.replace('\'', "'\\''"))
@@ -459,8 +440,7 @@ pub fn run_tournament(a: &TournamentArgs) -> Result<i32, String> {
     };
     let manifest_path = a.out.join("tournament.json");
     let records_path = a.out.join("records.jsonl");
-    std::fs::create_dir_all(&a.out)
-        .map_err(|e| format!("cannot create {}: {e}", a.out.display()))?;
+    std::fs::create_dir_all(&a.out).map_err(|e| format!("cannot create {}: {e}", a.out.display()))?;
     let mut recs = if a.resume {
         let text = std::fs::read_to_string(&manifest_path)
             .map_err(|e| format!("--resume: cannot read {}: {e}", manifest_path.display()))?;
@@ -479,11 +459,7 @@ pub fn run_tournament(a: &TournamentArgs) -> Result<i32, String> {
         }
         record::load(&records_path, true)?
     } else {
-        if records_path.exists()
-            && std::fs::metadata(&records_path)
-                .map(|m| m.len() > 0)
-                .unwrap_or(false)
-        {
+        if records_path.exists() && std::fs::metadata(&records_path).map(|m| m.len() > 0).unwrap_or(false) {
             return Err(format!(
                 "{} already holds game records: add --resume to continue that tournament, or choose another --out",
                 a.out.display()
@@ -518,25 +494,13 @@ pub fn run_tournament(a: &TournamentArgs) -> Result<i32, String> {
             ));
         }
         if !seen.insert(r.key.clone()) {
-            return Err(format!(
-                "{} holds game {:?} twice",
-                records_path.display(),
-                r.key
-            ));
+            return Err(format!("{} holds game {:?} twice", records_path.display(), r.key));
         }
     }
-    let jobs: Vec<Job> = all_jobs
-        .iter()
-        .filter(|j| !seen.contains(&j.key))
-        .cloned()
-        .collect();
+    let jobs: Vec<Job> = all_jobs.iter().filter(|j| !seen.contains(&j.key)).cloned().collect();
     let total = all_jobs.len();
     if a.resume {
-        eprintln!(
-            "referee: resuming: {} of {} games already played",
-            recs.len(),
-            total
-        );
+        eprintln!("referee: resuming: {} of {} games already played", recs.len(), total);
     }
     if a.calibrate && !jobs.is_empty() {
         schedule::calibrate(&mut contestants, &a.out, &signals::STOP)?;
@@ -610,8 +574,7 @@ pub fn run_tournament(a: &TournamentArgs) -> Result<i32, String> {
             records: records_path.display().to_string(),
         };
         let text = serde_json::to_string_pretty(&res).map_err(|e| e.to_string())?;
-        std::fs::write(path, text + "\n")
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        std::fs::write(path, text + "\n").map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     if signals::stopped() {
         let mut args: Vec<String> = std::env::args().collect();
@@ -673,13 +636,19 @@ fn play_one<G: FileGame>(a: &PlayArgs, mut io: HumanIo) -> Result<i32, String> {
                 game_opts.size = Some(s.parse().expect("4 or 6"));
             }
             "hashi" => loop {
-                let s = io.ask("Board size (e.g. 7)? ").ok_or("the input ended before the board size was given")?;
+                let s = io
+                    .ask("Board size (e.g. 7)? ")
+                    .ok_or("the input ended before the board size was given")?;
                 let Ok(n) = s.parse::<usize>() else {
                     let _ = writeln!(io.output, "Please type a whole number such as 7.");
                     continue;
                 };
                 // Let the game say which sizes it can generate.
-                let probe = GenOptions { size: Some(n), seed: a.game.seed, ..Default::default() };
+                let probe = GenOptions {
+                    size: Some(n),
+                    seed: a.game.seed,
+                    ..Default::default()
+                };
                 match G::generate(&probe) {
                     Ok(_) => {
                         game_opts.size = Some(n);
@@ -700,7 +669,14 @@ fn play_one<G: FileGame>(a: &PlayArgs, mut io: HumanIo) -> Result<i32, String> {
     let first = match a.first {
         Some(f) => f,
         None if any_human && game_opts.start.is_none() => {
-            let desc = |i: usize| format!("{} = {} ({})", i + 1, crate::human::seat_label(names[i]), seats[i].command());
+            let desc = |i: usize| {
+                format!(
+                    "{} = {} ({})",
+                    i + 1,
+                    crate::human::seat_label(names[i]),
+                    seats[i].command()
+                )
+            };
             let q = format!("Who moves first? {}, {}: ", desc(0), desc(1));
             io.choose(&q, &["1", "2"])
                 .ok_or("the input ended before the first player was chosen")?
@@ -712,11 +688,7 @@ fn play_one<G: FileGame>(a: &PlayArgs, mut io: HumanIo) -> Result<i32, String> {
     let mut starts = game_opts.starts()?;
     starts.gen.first = if first == 1 { Player::One } else { Player::Two };
     let start: G = match &starts.text {
-        Some(t) => {
-            G::parse_input(t)
-                .map_err(|e| format!("--start: {e}"))?
-                .state
-        }
+        Some(t) => G::parse_input(t).map_err(|e| format!("--start: {e}"))?.state,
         None => G::generate(&starts.gen)?,
     };
     let contestants: Vec<Contestant> = (0..2)
@@ -736,8 +708,7 @@ fn play_one<G: FileGame>(a: &PlayArgs, mut io: HumanIo) -> Result<i32, String> {
     let key = format!("play-{stamp}");
     let base = a.out.join("games").join(&key);
     let dirs = [0, 1].map(|i| base.join(format!("seat{}-{}", i + 1, names[i])));
-    std::fs::create_dir_all(&a.out)
-        .map_err(|e| format!("cannot create {}: {e}", a.out.display()))?;
+    std::fs::create_dir_all(&a.out).map_err(|e| format!("cannot create {}: {e}", a.out.display()))?;
     let setup = GameSetup {
         key,
         start: start.clone(),
@@ -758,10 +729,7 @@ fn play_one<G: FileGame>(a: &PlayArgs, mut io: HumanIo) -> Result<i32, String> {
         // A person to move sees the board with the prompt.
         let _ = writeln!(io.output, "{}", start.render());
     }
-    let human_seat = seats
-        .iter()
-        .map(|s| *s == SeatKind::Human)
-        .collect::<Vec<_>>();
+    let human_seat = seats.iter().map(|s| *s == SeatKind::Human).collect::<Vec<_>>();
     let out_writer = std::sync::Mutex::new(std::io::stdout());
     let mut draw = |ev: &MoveEvent<'_, G>| {
         let mut o = out_writer.lock().expect("stdout lock");
@@ -771,11 +739,7 @@ fn play_one<G: FileGame>(a: &PlayArgs, mut io: HumanIo) -> Result<i32, String> {
         } else {
             format!("agent, {:.2} s CPU", m.cpu)
         };
-        let _ = writeln!(
-            o,
-            "\nply {}: {} plays {}   ({by})",
-            m.ply, names[m.seat], ev.described
-        );
+        let _ = writeln!(o, "\nply {}: {} plays {}   ({by})", m.ply, names[m.seat], ev.described);
         let _ = writeln!(o, "{}", ev.state.render());
         let _ = writeln!(
             o,
@@ -786,8 +750,7 @@ fn play_one<G: FileGame>(a: &PlayArgs, mut io: HumanIo) -> Result<i32, String> {
             format_time(ev.clocks[1].max(0.0))
         );
     };
-    let rec = play_game(setup, &rules, &signals::STOP, Some(&mut io), &mut draw)
-        .map_err(|e| e.to_string())?;
+    let rec = play_game(setup, &rules, &signals::STOP, Some(&mut io), &mut draw).map_err(|e| e.to_string())?;
     let path = a.out.join("records.jsonl");
     record::append(&path, &rec).map_err(|e| format!("cannot append to {}: {e}", path.display()))?;
     let _ = writeln!(io.output, "\n{}", result_line(&rec));

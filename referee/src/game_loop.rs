@@ -166,19 +166,12 @@ pub fn play_game<G: FileGame>(
         }
         // Fresh directory: no playdata.txt or output.txt from an earlier game.
         if d.exists() {
-            std::fs::remove_dir_all(d)
-                .map_err(|e| GameError::Io(format!("cannot clear {}: {e}", d.display())))?;
+            std::fs::remove_dir_all(d).map_err(|e| GameError::Io(format!("cannot clear {}: {e}", d.display())))?;
         }
-        std::fs::create_dir_all(d)
-            .map_err(|e| GameError::Io(format!("cannot create {}: {e}", d.display())))?;
+        std::fs::create_dir_all(d).map_err(|e| GameError::Io(format!("cannot create {}: {e}", d.display())))?;
         if let Some(c) = &setup.seats[i].calibration {
-            std::fs::copy(c, d.join("calibration.txt")).map_err(|e| {
-                GameError::Io(format!(
-                    "cannot copy {} into {}: {e}",
-                    c.display(),
-                    d.display()
-                ))
-            })?;
+            std::fs::copy(c, d.join("calibration.txt"))
+                .map_err(|e| GameError::Io(format!("cannot copy {} into {}: {e}", c.display(), d.display())))?;
         }
     }
     // Seat names as people read them ("player 1" for numbered seats).
@@ -205,10 +198,7 @@ pub fn play_game<G: FileGame>(
         loss: None,
         reason: String::new(),
         clocks: setup.time,
-        dirs: [
-            setup.dirs[0].display().to_string(),
-            setup.dirs[1].display().to_string(),
-        ],
+        dirs: [setup.dirs[0].display().to_string(), setup.dirs[1].display().to_string()],
     };
     let mut clocks = setup.time;
     let mut moves = Vec::new();
@@ -243,10 +233,7 @@ pub fn play_game<G: FileGame>(
                         w,
                         Ending::NoLegalMove,
                         None,
-                        format!(
-                            "{} has no legal move; {why}",
-                            lab[state.to_move().index()]
-                        ),
+                        format!("{} has no legal move; {why}", lab[state.to_move().index()]),
                     );
                 }
                 None => finish(
@@ -268,10 +255,7 @@ pub fn play_game<G: FileGame>(
                 w,
                 Ending::NoLegalMove,
                 None,
-                format!(
-                    "{} has no legal move; {why}",
-                    lab[state.to_move().index()]
-                ),
+                format!("{} has no legal move; {why}", lab[state.to_move().index()]),
             );
             break;
         }
@@ -304,20 +288,14 @@ pub fn play_game<G: FileGame>(
                         0.0,
                         t0.elapsed().as_secs_f64(),
                     ),
-                    HumanMove::Resign(why) => (
-                        Judged::Loss(LossReason::Resigned, why),
-                        0.0,
-                        t0.elapsed().as_secs_f64(),
-                    ),
+                    HumanMove::Resign(why) => {
+                        (Judged::Loss(LossReason::Resigned, why), 0.0, t0.elapsed().as_secs_f64())
+                    }
                 }
             }
             SeatKind::Agent(cmd) => {
                 if clocks[seat] <= 0.0 {
-                    (
-                        Judged::Loss(LossReason::OverTime, "no time left".into()),
-                        0.0,
-                        0.0,
-                    )
+                    (Judged::Loss(LossReason::OverTime, "no time left".into()), 0.0, 0.0)
                 } else {
                     run_agent_move(&state, cmd, &setup.dirs[seat], clocks[seat], rules, stop)?
                 }
@@ -353,12 +331,7 @@ pub fn play_game<G: FileGame>(
                     Some(other),
                     Ending::Forfeit,
                     Some(reason),
-                    format!(
-                        "{} ({}) loses: {}: {msg}",
-                        lab[seat],
-                        who.name,
-                        reason.label()
-                    ),
+                    format!("{} ({}) loses: {}: {msg}", lab[seat], who.name, reason.label()),
                 );
                 break;
             }
@@ -389,15 +362,9 @@ fn by_time(clocks: [f64; 2], names: &[&str; 2]) -> (Option<usize>, String) {
         format_time(clocks[1].max(0.0))
     );
     if clocks[0] > clocks[1] {
-        (
-            Some(0),
-            format!("{} wins on remaining time ({detail})", names[0]),
-        )
+        (Some(0), format!("{} wins on remaining time ({detail})", names[0]))
     } else if clocks[1] > clocks[0] {
-        (
-            Some(1),
-            format!("{} wins on remaining time ({detail})", names[1]),
-        )
+        (Some(1), format!("{} wins on remaining time ({detail})", names[1]))
     } else {
         (None, format!("draw on equal remaining time ({detail})"))
     }
@@ -417,12 +384,8 @@ fn run_agent_move<G: FileGame>(
         None => remaining,
     };
     let input = state.write_input(rules.mode, offered);
-    std::fs::write(dir.join("input.txt"), input).map_err(|e| {
-        GameError::Io(format!(
-            "cannot write {}: {e}",
-            dir.join("input.txt").display()
-        ))
-    })?;
+    std::fs::write(dir.join("input.txt"), input)
+        .map_err(|e| GameError::Io(format!("cannot write {}: {e}", dir.join("input.txt").display())))?;
     let cpu_kill = offered + rules.grace;
     let spec = RunSpec {
         cmd,
@@ -432,14 +395,9 @@ fn run_agent_move<G: FileGame>(
         wall_kill: cpu_kill * rules.wall_factor + rules.wall_extra,
         output_cap: rules.output_cap,
     };
-    let r = runner::run(&spec, stop)
-        .map_err(|e| GameError::Io(format!("cannot run {cmd:?} in {}: {e}", dir.display())))?;
-    let judged = judge(
-        state,
-        &r,
-        offered,
-        rules.move_time.is_some_and(|m| m < remaining),
-    );
+    let r =
+        runner::run(&spec, stop).map_err(|e| GameError::Io(format!("cannot run {cmd:?} in {}: {e}", dir.display())))?;
+    let judged = judge(state, &r, offered, rules.move_time.is_some_and(|m| m < remaining));
     if let Judged::Loss(..) = judged {
         if r.killed == Some(Killed::Interrupted) {
             return Err(GameError::Interrupted);
@@ -448,12 +406,7 @@ fn run_agent_move<G: FileGame>(
     Ok((judged, r.cpu, r.wall))
 }
 
-fn judge<G: FileGame>(
-    state: &G,
-    r: &runner::RunResult,
-    offered: f64,
-    per_move_cap: bool,
-) -> Judged<G::Move> {
+fn judge<G: FileGame>(state: &G, r: &runner::RunResult, offered: f64, per_move_cap: bool) -> Judged<G::Move> {
     let limit_name = if per_move_cap {
         "per-move limit"
     } else {
@@ -478,18 +431,13 @@ fn judge<G: FileGame>(
                 ),
             )
         }
-        Some(Killed::Interrupted) => {
-            return Judged::Loss(LossReason::OverTime, "interrupted".into())
-        }
+        Some(Killed::Interrupted) => return Judged::Loss(LossReason::OverTime, "interrupted".into()),
         None => {}
     }
     if r.cpu > offered {
         return Judged::Loss(
             LossReason::OverTime,
-            format!(
-                "used {:.3} s CPU, more than its {limit_name} {:.3} s",
-                r.cpu, offered
-            ),
+            format!("used {:.3} s CPU, more than its {limit_name} {:.3} s", r.cpu, offered),
         );
     }
     match r.exit {
@@ -514,14 +462,8 @@ fn judge<G: FileGame>(
     }
     match state.parse_move(text) {
         Ok(mv) => Judged::Move(mv, state.format_move(mv).trim_end().to_string()),
-        Err(MoveError::Malformed(m)) => Judged::Loss(
-            LossReason::Malformed,
-            format!("{m} (output {:?})", clip(text)),
-        ),
-        Err(MoveError::Illegal(m)) => Judged::Loss(
-            LossReason::IllegalMove,
-            format!("{m} (output {:?})", clip(text)),
-        ),
+        Err(MoveError::Malformed(m)) => Judged::Loss(LossReason::Malformed, format!("{m} (output {:?})", clip(text))),
+        Err(MoveError::Illegal(m)) => Judged::Loss(LossReason::IllegalMove, format!("{m} (output {:?})", clip(text))),
     }
 }
 

@@ -132,16 +132,10 @@ pub fn ask_move<G: FileGame>(
         match state.parse_move(&typed_to_move_text(&line)) {
             Ok(m) => return HumanMove::Move(m),
             Err(MoveError::Malformed(m)) => {
-                let _ = writeln!(
-                    io.output,
-                    "Not a move: {m}. Try again ('?' lists legal moves)."
-                );
+                let _ = writeln!(io.output, "Not a move: {m}. Try again ('?' lists legal moves).");
             }
             Err(MoveError::Illegal(m)) => {
-                let _ = writeln!(
-                    io.output,
-                    "Illegal: {m}. Try again ('?' lists legal moves)."
-                );
+                let _ = writeln!(io.output, "Illegal: {m}. Try again ('?' lists legal moves).");
             }
         }
     }
@@ -202,9 +196,6 @@ mod tests {
             ask_move(&g, &mut h, &["1", "2"], [1.0, 1.0], &mut Vec::new()),
             HumanMove::Resign(_)
         ));
-        assert_eq!(
-            typed_to_move_text("J 1,1 3,3 | J 3,3 5,5"),
-            "J 1,1 3,3\nJ 3,3 5,5\n"
-        );
+        assert_eq!(typed_to_move_text("J 1,1 3,3 | J 3,3 5,5"), "J 1,1 3,3\nJ 3,3 5,5\n");
     }
 }

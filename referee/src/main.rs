@@ -34,9 +34,11 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    env_logger::Builder::from_env(
-        env_logger::Env::default().default_filter_or(if cli.verbose { "debug" } else { "warn" }),
-    )
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(if cli.verbose {
+        "debug"
+    } else {
+        "warn"
+    }))
     .format_timestamp(None)
     .init();
     let r = match &cli.command {

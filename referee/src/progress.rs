@@ -19,10 +19,7 @@ impl Progress {
     pub fn new() -> Progress {
         // SAFETY: isatty only inspects the descriptor.
         let enabled = stdout_is_terminal() && unsafe { libc::isatty(2) == 1 };
-        Progress {
-            enabled,
-            shown: false,
-        }
+        Progress { enabled, shown: false }
     }
 
     /// Redraws the line.

@@ -34,10 +34,7 @@ pub fn erf(x: f64) -> f64 {
         return sum * 2.0 / std::f64::consts::PI.sqrt();
     }
     let t = 1.0 / (1.0 + 0.327_591_1 * x);
-    let y = t
-        * (0.254_829_592
-            + t * (-0.284_496_736
-                + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
+    let y = t * (0.254_829_592 + t * (-0.284_496_736 + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
     1.0 - y * (-x * x).exp()
 }
 
@@ -87,9 +84,7 @@ pub fn elo(r: Wdl) -> EloEstimate {
         };
     }
     let s = r.score();
-    let var =
-        (r.w as f64 * (1.0 - s).powi(2) + r.d as f64 * (0.5 - s).powi(2) + r.l as f64 * s.powi(2))
-            / n;
+    let var = (r.w as f64 * (1.0 - s).powi(2) + r.d as f64 * (0.5 - s).powi(2) + r.l as f64 * s.powi(2)) / n;
     let se = (var / n).sqrt();
     let (lo, hi) = (s - Z95 * se, s + Z95 * se);
     let error = if lo <= 0.0 || hi >= 1.0 {
@@ -142,9 +137,7 @@ impl Sprt {
     pub fn parse(s: &str) -> Result<Sprt, String> {
         let parts: Vec<&str> = s.split(',').map(|p| p.trim()).collect();
         if parts.len() != 2 && parts.len() != 4 {
-            return Err(format!(
-                "--sprt expects ELO0,ELO1[,ALPHA,BETA], found {s:?}"
-            ));
+            return Err(format!("--sprt expects ELO0,ELO1[,ALPHA,BETA], found {s:?}"));
         }
         let num = |p: &str| {
             p.parse::<f64>()
@@ -157,9 +150,7 @@ impl Sprt {
             (0.05, 0.05)
         };
         if !(elo1 > elo0) {
-            return Err(format!(
-                "--sprt: ELO1 must be above ELO0, found {elo0} and {elo1}"
-            ));
+            return Err(format!("--sprt: ELO1 must be above ELO0, found {elo0} and {elo1}"));
         }
         if !(alpha > 0.0 && alpha < 0.5 && beta > 0.0 && beta < 0.5) {
             return Err(format!(
@@ -205,10 +196,7 @@ impl Sprt {
         if counts.iter().all(|&c| c == 0) {
             return 0.0;
         }
-        let counts: Vec<f64> = counts
-            .iter()
-            .map(|&c| if c == 0 { 1e-3 } else { c as f64 })
-            .collect();
+        let counts: Vec<f64> = counts.iter().map(|&c| if c == 0 { 1e-3 } else { c as f64 }).collect();
         let n: f64 = counts.iter().sum();
         let m: f64 = scores.iter().zip(&counts).map(|(s, &c)| s * c).sum::<f64>() / n;
         let v: f64 = scores
@@ -258,11 +246,7 @@ mod tests {
         // standard error sqrt(0.1225/200) = 0.024749; 95% score interval
         // 0.55 -+ 0.048508 = [0.501492, 0.598508] -> Elo [1.037, 69.357],
         // half-width 34.16.
-        let e = elo(Wdl {
-            w: 60,
-            d: 100,
-            l: 40,
-        });
+        let e = elo(Wdl { w: 60, d: 100, l: 40 });
         assert!(close(e.elo, 34.86, 0.01), "{e:?}");
         assert!(close(e.error, 34.16, 0.01), "{e:?}");
         // Even score: 0 Elo; all wins: infinite interval.
@@ -273,15 +257,7 @@ mod tests {
     #[test]
     fn los_by_hand() {
         // W60 L40: 0.5 (1 + erf(20 / sqrt(200))) = 0.5 (1 + erf(1.41421)) = 0.97725.
-        assert!(close(
-            los(Wdl {
-                w: 60,
-                d: 100,
-                l: 40
-            }),
-            0.977_25,
-            1e-5
-        ));
+        assert!(close(los(Wdl { w: 60, d: 100, l: 40 }), 0.977_25, 1e-5));
         assert!(close(los(Wdl { w: 3, d: 2, l: 3 }), 0.5, 1e-12));
         assert!(close(los(Wdl { w: 0, d: 7, l: 0 }), 0.5, 1e-12));
     }
@@ -295,11 +271,7 @@ mod tests {
         // Trinomial W60 D100 L40: m = 0.55, v = 0.1225, s0 = 0.5,
         // s1 = 1/(1+10^(-10/400)) = 0.514387; LLR = 200 * 0.014387 *
         // (1.1 - 1.014387) / 0.245 = 1.00545.
-        let llr = t.llr_trinomial(Wdl {
-            w: 60,
-            d: 100,
-            l: 40,
-        });
+        let llr = t.llr_trinomial(Wdl { w: 60, d: 100, l: 40 });
         assert!(close(llr, 1.0055, 1e-3), "{llr}");
         assert_eq!(t.decide(llr), SprtDecision::Continue);
         // Pentanomial pairs [5, 10, 20, 40, 25] (N = 100): m = (0 + 2.5 + 10 + 30
@@ -311,18 +283,11 @@ mod tests {
         assert_eq!(t.decide(llr), SprtDecision::AcceptH1);
         // W20 D100 L80: m = 0.35, v = 0.1025; LLR = 200 * 0.014387 *
         // (0.7 - 1.014387) / 0.205 = -4.4128 -> H0.
-        let llr = t.llr_trinomial(Wdl {
-            w: 20,
-            d: 100,
-            l: 80,
-        });
+        let llr = t.llr_trinomial(Wdl { w: 20, d: 100, l: 80 });
         assert!(close(llr, -4.4128, 1e-3), "{llr}");
         assert_eq!(t.decide(llr), SprtDecision::AcceptH0);
         // Only wins: the regularised variance still gives a decision.
-        assert_eq!(
-            t.decide(t.llr_pentanomial([0, 0, 0, 0, 3])),
-            SprtDecision::AcceptH1
-        );
+        assert_eq!(t.decide(t.llr_pentanomial([0, 0, 0, 0, 3])), SprtDecision::AcceptH1);
         assert_eq!(t.llr_trinomial(Wdl::default()), 0.0);
         assert!(Sprt::parse("10,0").is_err());
         assert!(Sprt::parse("0,10,0.05").is_err());

@@ -123,10 +123,7 @@ struct ProcStat {
 
 fn read_stat(pid: i32, buf: &mut String) -> Option<ProcStat> {
     buf.clear();
-    File::open(format!("/proc/{pid}/stat"))
-        .ok()?
-        .read_to_string(buf)
-        .ok()?;
+    File::open(format!("/proc/{pid}/stat")).ok()?.read_to_string(buf).ok()?;
     // The command name (field 2) is in parentheses and may contain spaces:
     // parse from the last ')'.
     let rest = &buf[buf.rfind(')')? + 1..];
@@ -136,10 +133,7 @@ fn read_stat(pid: i32, buf: &mut String) -> Option<ProcStat> {
         return None;
     }
     let n = |i: usize| f[i].parse::<i64>().ok();
-    let ticks = [11, 12, 13, 14]
-        .iter()
-        .map(|&i| n(i).unwrap_or(0).max(0) as u64)
-        .sum();
+    let ticks = [11, 12, 13, 14].iter().map(|&i| n(i).unwrap_or(0).max(0) as u64).sum();
     Some(ProcStat {
         ppid: n(1)? as i32,
         pgid: n(2)? as i32,
@@ -273,10 +267,7 @@ pub fn run(spec: &RunSpec<'_>, stop: &AtomicBool) -> std::io::Result<RunResult> 
             // Cannot happen for our own unreaped child; do not spin.
             let e = std::io::Error::last_os_error();
             kill_all(&tracker);
-            return Err(std::io::Error::new(
-                e.kind(),
-                format!("wait4 on the agent failed: {e}"),
-            ));
+            return Err(std::io::Error::new(e.kind(), format!("wait4 on the agent failed: {e}")));
         }
         // Orphans that exit meanwhile stay zombies (their time still shows
         // in /proc) and are reaped after the main process: reaping the group

@@ -109,8 +109,7 @@ pub fn run_jobs<G: FileGame>(
     stop: &AtomicBool,
     on_game: &mut dyn FnMut(&GameRecord) -> bool,
 ) -> Result<usize, String> {
-    std::fs::create_dir_all(&cfg.out)
-        .map_err(|e| format!("cannot create {}: {e}", cfg.out.display()))?;
+    std::fs::create_dir_all(&cfg.out).map_err(|e| format!("cannot create {}: {e}", cfg.out.display()))?;
     let records = cfg.records_path();
     let queue = Mutex::new(jobs.into_iter().collect::<VecDeque<Job>>());
     // Separate from `stop`: ending the schedule early must not kill games in progress.
@@ -137,15 +136,13 @@ pub fn run_jobs<G: FileGame>(
                     };
                     match play_job::<G>(cfg, &job, stop) {
                         Ok(rec) => {
-                            if tx.send((Ok(rec), ack_tx.clone())).is_err() || ack_rx.recv().is_err()
-                            {
+                            if tx.send((Ok(rec), ack_tx.clone())).is_err() || ack_rx.recv().is_err() {
                                 return;
                             }
                         }
                         Err(GameError::Interrupted) => return,
                         Err(GameError::Io(m)) => {
-                            let _ =
-                                tx.send((Err(format!("game {}: {m}", job.key)), ack_tx.clone()));
+                            let _ = tx.send((Err(format!("game {}: {m}", job.key)), ack_tx.clone()));
                             return;
                         }
                     }
@@ -158,8 +155,7 @@ pub fn run_jobs<G: FileGame>(
             match msg {
                 Ok(rec) => {
                     if let Err(e) = record::append(&records, &rec) {
-                        first_error
-                            .get_or_insert(format!("cannot append to {}: {e}", records.display()));
+                        first_error.get_or_insert(format!("cannot append to {}: {e}", records.display()));
                         no_more.store(true, Ordering::Relaxed);
                         continue;
                     }
@@ -190,15 +186,8 @@ impl Drop for AckOnDrop {
     }
 }
 
-fn play_job<G: FileGame>(
-    cfg: &RunConfig<'_>,
-    job: &Job,
-    stop: &AtomicBool,
-) -> Result<GameRecord, GameError> {
-    let start = cfg
-        .starts
-        .position::<G>(job.number)
-        .map_err(GameError::Io)?;
+fn play_job<G: FileGame>(cfg: &RunConfig<'_>, job: &Job, stop: &AtomicBool) -> Result<GameRecord, GameError> {
+    let start = cfg.starts.position::<G>(job.number).map_err(GameError::Io)?;
     let seats = seats_for(job, start.to_move());
     let names = G::player_names();
     let base = cfg.out.join("games").join(sanitize(&job.key));
@@ -226,18 +215,13 @@ fn play_job<G: FileGame>(
 
 /// Runs `CMD calibrate` once for each agent, in `out/calibration/NAME`, and
 /// records where a `calibration.txt` was written.
-pub fn calibrate(
-    contestants: &mut [Contestant],
-    out: &Path,
-    stop: &AtomicBool,
-) -> Result<(), String> {
+pub fn calibrate(contestants: &mut [Contestant], out: &Path, stop: &AtomicBool) -> Result<(), String> {
     for c in contestants.iter_mut() {
         let SeatKind::Agent(cmd) = &c.kind else {
             continue;
         };
         let dir = out.join("calibration").join(sanitize(&c.name));
-        std::fs::create_dir_all(&dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         let spec = RunSpec {
             cmd,
             extra_arg: Some("calibrate"),
@@ -246,8 +230,7 @@ pub fn calibrate(
             wall_kill: 300.0,
             output_cap: 0,
         };
-        let r =
-            runner::run(&spec, stop).map_err(|e| format!("cannot run {cmd:?} calibrate: {e}"))?;
+        let r = runner::run(&spec, stop).map_err(|e| format!("cannot run {cmd:?} calibrate: {e}"))?;
         let file = dir.join("calibration.txt");
         if file.exists() {
             eprintln!("referee: calibrated {} ({:.2} s CPU)", c.name, r.cpu);
@@ -280,9 +263,7 @@ mod tests {
         // A start with seat Two to move: the first mover sits there.
         assert_eq!(seats_for(&job(0), Player::Two), [1, 0]);
         // Odd count: a gets games 0, 2, 4, ... = the extra first move.
-        let firsts = (0..9)
-            .filter(|&n| seats_for(&job(n), Player::One)[0] == 0)
-            .count();
+        let firsts = (0..9).filter(|&n| seats_for(&job(n), Player::One)[0] == 0).count();
         assert_eq!(firsts, 5);
     }
 }

@@ -277,6 +277,10 @@ mod tests {
         let t = table(&s);
         assert!(t.contains("over time: 1") && t.contains("70.0%"), "{t}");
         let empty = summarize(&ids, &[]);
-        assert!(table(&empty).lines().nth(1).unwrap().contains(" - "), "{}", table(&empty));
+        assert!(
+            table(&empty).lines().nth(1).unwrap().contains(" - "),
+            "{}",
+            table(&empty)
+        );
     }
 }

@@ -15,8 +15,7 @@
 //! `output.txt`: the number of counters taken.
 
 use agent::protocol::{
-    format_time, parse_header, FileGame, GenOptions, Input, Lines, Mode, MoveError, ParseError,
-    Player,
+    format_time, parse_header, FileGame, GenOptions, Input, Lines, Mode, MoveError, ParseError, Player,
 };
 use agent::search::{Game, Outcome};
 
@@ -63,9 +62,9 @@ impl FileGame for TestNim {
             "1" => Player::One,
             "2" => Player::Two,
             other => {
-                return Err(h.side.error(format!(
-                    "expected the player to move, 1 or 2, found {other:?}"
-                )))
+                return Err(h
+                    .side
+                    .error(format!("expected the player to move, 1 or 2, found {other:?}")))
             }
         };
         let l = lines.next_line("the number of counters")?;
@@ -93,9 +92,9 @@ impl FileGame for TestNim {
 
     fn parse_move(&self, text: &str) -> Result<u32, MoveError> {
         let t = text.trim();
-        let n: u32 = t.parse().map_err(|_| {
-            MoveError::Malformed(format!("expected a number of counters, found {t:?}"))
-        })?;
+        let n: u32 = t
+            .parse()
+            .map_err(|_| MoveError::Malformed(format!("expected a number of counters, found {t:?}")))?;
         if n == 0 || n > 3 || n > self.pile {
             return Err(MoveError::Illegal(format!(
                 "cannot take {n} from a pile of {} (1 to 3)",
@@ -119,11 +118,7 @@ impl FileGame for TestNim {
     }
 
     fn render(&self) -> String {
-        format!(
-            "pile: {} {}",
-            self.pile,
-            "|".repeat(self.pile.min(60) as usize)
-        )
+        format!("pile: {} {}", self.pile, "|".repeat(self.pile.min(60) as usize))
     }
 
     fn moves_left_estimate(&self) -> f64 {
@@ -133,9 +128,7 @@ impl FileGame for TestNim {
     fn generate(opts: &GenOptions) -> Result<Self, String> {
         let pile = opts.size.unwrap_or(21);
         if pile == 0 || pile > 1_000_000 {
-            return Err(format!(
-                "testnim needs a pile of 1 to 1000000 counters, got {pile}"
-            ));
+            return Err(format!("testnim needs a pile of 1 to 1000000 counters, got {pile}"));
         }
         Ok(TestNim {
             pile: pile as u32,

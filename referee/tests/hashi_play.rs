@@ -93,7 +93,9 @@ fn play(first: u8, size: usize, seed: u64) {
         transcript.push_str(&line);
         transcript.push('\n');
         let Some(text) = played_move(&line) else { continue };
-        let mv = h.parse_move(&text).unwrap_or_else(|e| panic!("{e}: {line}\n{transcript}"));
+        let mv = h
+            .parse_move(&text)
+            .unwrap_or_else(|e| panic!("{e}: {line}\n{transcript}"));
         h.play(mv);
         plies += 1;
         if h.result().is_none() && h.to_move() == human {
@@ -102,20 +104,30 @@ fn play(first: u8, size: usize, seed: u64) {
     }
     drop(stdin);
     let o = child.wait_with_output().unwrap();
-    assert!(o.status.success(), "{transcript}\n{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.status.success(),
+        "{transcript}\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     assert!(plies >= 2, "{transcript}");
     assert!(h.result().is_some(), "the game did not reach its end:\n{transcript}");
     let [p1, p2] = h.points();
     let final_points = format!("Points: player 1 = {p1}, player 2 = {p2}");
     assert!(transcript.contains(&final_points), "{final_points}\n{transcript}");
     // The result line names the winner's seat and who sat there.
-    let result = transcript.lines().find(|l| l.starts_with("Result:")).unwrap_or_else(|| panic!("{transcript}"));
+    let result = transcript
+        .lines()
+        .find(|l| l.starts_with("Result:"))
+        .unwrap_or_else(|| panic!("{transcript}"));
     match h.result().unwrap() {
         Some(Player::One) => assert!(result.contains("1 (human") && result.contains("wins"), "{result}"),
         Some(Player::Two) => assert!(result.contains("2 (") && !result.contains("(human"), "{result}"),
         None => assert!(result.contains("draw"), "{result}"),
     }
-    assert!(transcript.contains("legal moves:"), "`?` lists the moves:\n{transcript}");
+    assert!(
+        transcript.contains("legal moves:"),
+        "`?` lists the moves:\n{transcript}"
+    );
 
     // The record replays move by move to the same end.
     let rec = out.join("records.jsonl");

@@ -23,12 +23,7 @@ fn tmp(name: &str) -> PathBuf {
 }
 
 /// Runs the mock agent once on a TESTNIM position in a fresh directory.
-fn run_mock(
-    name: &str,
-    behaviour: &str,
-    cpu_kill: f64,
-    wall_kill: f64,
-) -> (runner::RunResult, PathBuf) {
+fn run_mock(name: &str, behaviour: &str, cpu_kill: f64, wall_kill: f64) -> (runner::RunResult, PathBuf) {
     let dir = tmp(name);
     std::fs::write(dir.join("input.txt"), "TESTNIM\nGAME\n1\n10.0\n5\n").unwrap();
     let cmd = format!("{MOCK} {behaviour}");
@@ -103,14 +98,7 @@ fn contestant(name: &str, behaviour: &str) -> Contestant {
     }
 }
 
-fn one_game(
-    name: &str,
-    a: &str,
-    b: &str,
-    time: f64,
-    rules: &Rules,
-    pile: u32,
-) -> record::GameRecord {
+fn one_game(name: &str, a: &str, b: &str, time: f64, rules: &Rules, pile: u32) -> record::GameRecord {
     let dir = tmp(name);
     let (ca, cb) = (contestant("a", a), contestant("b", b));
     let setup = GameSetup {
@@ -168,21 +156,12 @@ fn move_cap_is_decided_by_remaining_time() {
     assert_eq!(rec.moves.len(), 6);
     assert_eq!(rec.ending, Ending::MoveCap);
     assert_eq!(rec.winner, Some(0));
-    let left: f64 = rec
-        .moves
-        .iter()
-        .filter(|m| m.seat == 1)
-        .map(|m| m.cpu)
-        .sum();
+    let left: f64 = rec.moves.iter().filter(|m| m.seat == 1).map(|m| m.cpu).sum();
     assert!((rec.clocks[1] - (10.0 - left)).abs() < 1e-9);
 }
 
 fn referee(args: &[&str]) -> std::process::Output {
-    Command::new(REFEREE)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
+    Command::new(REFEREE).args(args).stdin(Stdio::null()).output().unwrap()
 }
 
 #[test]
@@ -197,10 +176,7 @@ fn faulty_agents_each_lose_with_their_own_reason_and_play_goes_on() {
         ("garbage", "garbage", Some(LossReason::Malformed)),
         ("illegal", "illegal", Some(LossReason::IllegalMove)),
     ];
-    let specs: Vec<String> = agents
-        .iter()
-        .map(|(n, b, _)| format!("{n}={MOCK} {b}"))
-        .collect();
+    let specs: Vec<String> = agents.iter().map(|(n, b, _)| format!("{n}={MOCK} {b}")).collect();
     let mut args = vec![
         "tournament",
         "--game",
@@ -275,13 +251,9 @@ fn match_alternates_first_move_writes_results_and_sprt_stops_early() {
         assert_eq!(r.winner_name(), Some("A"));
         assert_eq!(r.loss, Some(LossReason::Malformed));
     }
-    let j: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&res).unwrap()).unwrap();
+    let j: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&res).unwrap()).unwrap();
     assert_eq!(j["agents"][0]["wins"], recs.len());
-    assert_eq!(
-        j["agents"][1]["loss_reasons"]["malformed output"],
-        recs.len()
-    );
+    assert_eq!(j["agents"][1]["loss_reasons"]["malformed output"], recs.len());
     assert_eq!(j["sprt"]["decision"], "H1");
     std::fs::remove_dir_all(out).unwrap();
 }
@@ -353,8 +325,7 @@ fn play_with_a_scripted_human_reaches_the_end_and_replays() {
     let agent = format!("{MOCK} play");
     let mut child = Command::new(REFEREE)
         .args([
-            "play", "--game", "testnim", "--size", "5", "--time", "10", "--out", &out_s, "human",
-            &agent,
+            "play", "--game", "testnim", "--size", "5", "--time", "10", "--out", &out_s, "human", &agent,
         ])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -366,11 +337,7 @@ fn play_with_a_scripted_human_reaches_the_end_and_replays() {
     std::io::Write::write_all(child.stdin.as_mut().unwrap(), b"3\n1\nx\n4\n?\n1\n3\n").unwrap();
     let o = child.wait_with_output().unwrap();
     let text = String::from_utf8_lossy(&o.stdout);
-    assert!(
-        o.status.success(),
-        "{text}\n{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert!(o.status.success(), "{text}\n{}", String::from_utf8_lossy(&o.stderr));
     assert!(text.contains("Please answer one of: 1, 2"), "{text}");
     assert!(text.contains("Not a move"), "{text}");
     assert!(text.contains("Illegal"), "{text}");
@@ -409,8 +376,22 @@ fn halma_games_run_to_the_move_cap_and_replay() {
     let out_s = out.display().to_string();
     let a = format!("{MOCK} play");
     let o = referee(&[
-        "match", "--game", "halma", "--games", "2", "--time", "5", "--mode", "single", "--max-plies", "12", "--keep-dirs",
-        "--out", &out_s, &a, &a,
+        "match",
+        "--game",
+        "halma",
+        "--games",
+        "2",
+        "--time",
+        "5",
+        "--mode",
+        "single",
+        "--max-plies",
+        "12",
+        "--keep-dirs",
+        "--out",
+        &out_s,
+        &a,
+        &a,
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let recs = record::load(&out.join("records.jsonl"), false).unwrap();
@@ -439,7 +420,22 @@ fn calibrate_runs_once_per_agent_and_the_file_reaches_every_game() {
     let out = tmp("calib");
     let out_s = out.display().to_string();
     let a = format!("{MOCK} check-calibration");
-    let o = referee(&["match", "--game", "testnim", "--size", "4", "--games", "2", "--time", "5", "--calibrate", "--out", &out_s, &a, &a]);
+    let o = referee(&[
+        "match",
+        "--game",
+        "testnim",
+        "--size",
+        "4",
+        "--games",
+        "2",
+        "--time",
+        "5",
+        "--calibrate",
+        "--out",
+        &out_s,
+        &a,
+        &a,
+    ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(out.join("calibration/A/calibration.txt").exists());
     let recs = record::load(&out.join("records.jsonl"), false).unwrap();

@@ -2,15 +2,14 @@
 //! Each game implements [`crate::search::Game`] (for the search) and
 //! [`crate::protocol::FileGame`] (for the file protocol and the referee).
 
-pub mod halma;
 pub mod connectsquare;
 pub mod fifteen;
+pub mod halma;
 pub mod hashi;
 pub mod hinger;
 
 use crate::driver::{AgentOptions, TurnError, TurnReport};
 use crate::protocol::GameKind;
-
 
 /// Runs `$body` with the type alias `$G` bound to the game type of `$kind`
 /// (a [`GameKind`]); a kind that is not built in evaluates `$missing` with
@@ -27,11 +26,26 @@ macro_rules! with_game {
         match $kind {
             // One arm per game, e.g.:
             // $crate::protocol::GameKind::Halma => { type $G = $crate::games::halma::Halma; $body }
-            $crate::protocol::GameKind::Halma => { type $G = $crate::games::halma::Halma; $body }
-            $crate::protocol::GameKind::ConnectSquare => { type $G = $crate::games::connectsquare::ConnectSquare; $body }
-            $crate::protocol::GameKind::Fifteen => { type $G = $crate::games::fifteen::Fifteen; $body }
-            $crate::protocol::GameKind::Hashi => { type $G = $crate::games::hashi::Hashi; $body }
-            $crate::protocol::GameKind::Hinger => { type $G = $crate::games::hinger::Hinger; $body }
+            $crate::protocol::GameKind::Halma => {
+                type $G = $crate::games::halma::Halma;
+                $body
+            }
+            $crate::protocol::GameKind::ConnectSquare => {
+                type $G = $crate::games::connectsquare::ConnectSquare;
+                $body
+            }
+            $crate::protocol::GameKind::Fifteen => {
+                type $G = $crate::games::fifteen::Fifteen;
+                $body
+            }
+            $crate::protocol::GameKind::Hashi => {
+                type $G = $crate::games::hashi::Hashi;
+                $body
+            }
+            $crate::protocol::GameKind::Hinger => {
+                type $G = $crate::games::hinger::Hinger;
+                $body
+            }
             $k => $missing,
         }
     }};

@@ -33,7 +33,10 @@ impl<'a> Line<'a> {
             return Err(self.error(format!("expected {what} ({n} values), found {:?}", self.text)));
         }
         toks.iter()
-            .map(|t| t.parse::<T>().map_err(|_| self.error(format!("expected {what}, found {t:?} in {:?}", self.text))))
+            .map(|t| {
+                t.parse::<T>()
+                    .map_err(|_| self.error(format!("expected {what}, found {t:?} in {:?}", self.text)))
+            })
             .collect()
     }
 }
@@ -47,13 +50,16 @@ pub struct Lines<'a> {
 impl<'a> Lines<'a> {
     /// Reads `text` (LF or CRLF).
     pub fn new(text: &'a str) -> Self {
-        Lines { inner: text.lines().enumerate() }
+        Lines {
+            inner: text.lines().enumerate(),
+        }
     }
 
     /// The next non-blank line, or an error saying the file ended where
     /// `expected` should have come.
     pub fn next_line(&mut self, expected: &str) -> Result<Line<'a>, ParseError> {
-        self.next().ok_or_else(|| ParseError::whole(format!("the file ends where {expected} was expected")))
+        self.next()
+            .ok_or_else(|| ParseError::whole(format!("the file ends where {expected} was expected")))
     }
 }
 
@@ -78,7 +84,13 @@ mod tests {
     fn skips_blanks_and_keeps_numbers() {
         let mut l = Lines::new("\r\nA  \r\n\n  \nB\tC");
         assert_eq!(l.next(), Some(Line { number: 2, text: "A" }));
-        assert_eq!(l.next(), Some(Line { number: 5, text: "B\tC" }));
+        assert_eq!(
+            l.next(),
+            Some(Line {
+                number: 5,
+                text: "B\tC"
+            })
+        );
         assert_eq!(l.next(), None);
         assert!(l.next_line("a board row").unwrap_err().message.contains("a board row"));
     }
@@ -89,6 +101,14 @@ mod tests {
         let e = l.parse_n::<usize>(2, "rows and columns").unwrap_err();
         assert_eq!(e.line, 7);
         assert!(e.message.contains("rows and columns"));
-        assert_eq!(Line { number: 1, text: " 4 5 " }.parse_n::<usize>(2, "r c").unwrap(), vec![4, 5]);
+        assert_eq!(
+            Line {
+                number: 1,
+                text: " 4 5 "
+            }
+            .parse_n::<usize>(2, "r c")
+            .unwrap(),
+            vec![4, 5]
+        );
     }
 }

@@ -84,11 +84,17 @@ pub struct ParseError {
 impl ParseError {
     /// An error at a 1-based line.
     pub fn at(line: usize, message: impl Into<String>) -> Self {
-        ParseError { line, message: message.into() }
+        ParseError {
+            line,
+            message: message.into(),
+        }
     }
     /// An error about the whole file (e.g. it ends early).
     pub fn whole(message: impl Into<String>) -> Self {
-        ParseError { line: 0, message: message.into() }
+        ParseError {
+            line: 0,
+            message: message.into(),
+        }
     }
 }
 
@@ -157,7 +163,14 @@ pub struct GenOptions {
 
 impl Default for GenOptions {
     fn default() -> Self {
-        GenOptions { rows: None, cols: None, size: None, density: None, seed: 1, first: Player::One }
+        GenOptions {
+            rows: None,
+            cols: None,
+            size: None,
+            density: None,
+            seed: 1,
+            first: Player::One,
+        }
     }
 }
 
@@ -252,8 +265,13 @@ pub enum GameKind {
 
 impl GameKind {
     /// All games, in documentation order.
-    pub const ALL: [GameKind; 5] =
-        [GameKind::Halma, GameKind::Hinger, GameKind::ConnectSquare, GameKind::Fifteen, GameKind::Hashi];
+    pub const ALL: [GameKind; 5] = [
+        GameKind::Halma,
+        GameKind::Hinger,
+        GameKind::ConnectSquare,
+        GameKind::Fifteen,
+        GameKind::Hashi,
+    ];
 
     /// Command-line name.
     pub fn name(self) -> &'static str {
@@ -283,9 +301,7 @@ impl GameKind {
             "HASHI" => Ok(GameKind::Hashi),
             other => Err(ParseError::at(
                 first.number,
-                format!(
-                    "expected SINGLE, GAME or a game tag (HINGER, CONNECTSQUARE, FIFTEEN, HASHI), found {other:?}"
-                ),
+                format!("expected SINGLE, GAME or a game tag (HINGER, CONNECTSQUARE, FIFTEEN, HASHI), found {other:?}"),
             )),
         }
     }
@@ -308,7 +324,10 @@ pub struct Header<'a> {
 pub fn parse_header<'a>(lines: &mut Lines<'a>, tag: &str) -> Result<Header<'a>, ParseError> {
     let t = lines.next_line(tag)?;
     if t.text != tag {
-        return Err(ParseError::at(t.number, format!("expected the game tag {tag}, found {:?}", t.text)));
+        return Err(ParseError::at(
+            t.number,
+            format!("expected the game tag {tag}, found {:?}", t.text),
+        ));
     }
     let mode = parse_mode(lines)?;
     let side = lines.next_line("the side to move")?;
@@ -319,8 +338,7 @@ pub fn parse_header<'a>(lines: &mut Lines<'a>, tag: &str) -> Result<Header<'a>, 
 /// Reads a `SINGLE`/`GAME` line.
 pub fn parse_mode(lines: &mut Lines<'_>) -> Result<Mode, ParseError> {
     let l = lines.next_line("SINGLE or GAME")?;
-    Mode::parse(l.text)
-        .ok_or_else(|| ParseError::at(l.number, format!("expected SINGLE or GAME, found {:?}", l.text)))
+    Mode::parse(l.text).ok_or_else(|| ParseError::at(l.number, format!("expected SINGLE or GAME, found {:?}", l.text)))
 }
 
 /// Reads the remaining-time line: a strictly positive, finite number.
@@ -330,11 +348,17 @@ pub fn parse_time(lines: &mut Lines<'_>) -> Result<f64, ParseError> {
         Ok(t) if t.is_finite() && t > 0.0 => Ok(t),
         Ok(_) => Err(ParseError::at(
             l.number,
-            format!("expected a strictly positive remaining time in seconds, found {:?}", l.text),
+            format!(
+                "expected a strictly positive remaining time in seconds, found {:?}",
+                l.text
+            ),
         )),
         Err(_) => Err(ParseError::at(
             l.number,
-            format!("expected the remaining time in seconds (a number such as 100.0), found {:?}", l.text),
+            format!(
+                "expected the remaining time in seconds (a number such as 100.0), found {:?}",
+                l.text
+            ),
         )),
     }
 }

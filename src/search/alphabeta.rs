@@ -341,7 +341,8 @@ impl<G: Game> Searcher<G> {
         } else {
             Bound::Upper
         };
-        self.tt.store(key, best_move, to_tt(best_score, ply), depth as i16, bound);
+        self.tt
+            .store(key, best_move, to_tt(best_score, ply), depth as i16, bound);
         best_score
     }
 }
@@ -354,8 +355,8 @@ pub fn search<G: Game>(root: &G, limits: Limits, tt_bytes: usize) -> SearchResul
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::search::testgames::Nim;
     use crate::search::minimax;
+    use crate::search::testgames::Nim;
 
     #[test]
     fn finds_winning_nim_move() {

@@ -35,7 +35,13 @@ pub struct MctsOptions {
 
 impl Default for MctsOptions {
     fn default() -> Self {
-        MctsOptions { seconds: 1.0, max_iterations: u64::MAX, playout_cap: 200, c: 1.4, seed: 0x5eed }
+        MctsOptions {
+            seconds: 1.0,
+            max_iterations: u64::MAX,
+            playout_cap: 200,
+            c: 1.4,
+            seed: 0x5eed,
+        }
     }
 }
 
@@ -50,8 +56,14 @@ pub fn search<G: Game>(root: &G, opts: MctsOptions) -> (Option<G::Move>, u64) {
     if root_moves.len() <= 1 {
         return (root_moves.first().copied(), 0);
     }
-    let mut nodes: Vec<Node<G::Move>> =
-        vec![Node { mv: None, parent: usize::MAX, children: Vec::new(), untried: root_moves, visits: 0, reward: 0.0 }];
+    let mut nodes: Vec<Node<G::Move>> = vec![Node {
+        mv: None,
+        parent: usize::MAX,
+        children: Vec::new(),
+        untried: root_moves,
+        visits: 0,
+        reward: 0.0,
+    }];
     let mut buf = Vec::new();
     let mut iterations = 0u64;
     while iterations < opts.max_iterations {
@@ -90,7 +102,14 @@ pub fn search<G: Game>(root: &G, opts: MctsOptions) -> (Option<G::Move>, u64) {
             if state.outcome().is_none() {
                 state.legal_moves(&mut untried);
             }
-            nodes.push(Node { mv: Some(mv), parent: n, children: Vec::new(), untried, visits: 0, reward: 0.0 });
+            nodes.push(Node {
+                mv: Some(mv),
+                parent: n,
+                children: Vec::new(),
+                untried,
+                visits: 0,
+                reward: 0.0,
+            });
             let c = nodes.len() - 1;
             nodes[n].children.push(c);
             n = c;
@@ -138,7 +157,11 @@ pub fn search<G: Game>(root: &G, opts: MctsOptions) -> (Option<G::Move>, u64) {
             r = -r;
         }
     }
-    let best = nodes[0].children.iter().max_by_key(|&&c| nodes[c].visits).and_then(|&c| nodes[c].mv);
+    let best = nodes[0]
+        .children
+        .iter()
+        .max_by_key(|&&c| nodes[c].visits)
+        .and_then(|&c| nodes[c].mv);
     (best, iterations)
 }
 
@@ -157,7 +180,11 @@ mod tests {
 
     #[test]
     fn finds_nim_win_with_enough_iterations() {
-        let opts = MctsOptions { seconds: 5.0, max_iterations: 20_000, ..Default::default() };
+        let opts = MctsOptions {
+            seconds: 5.0,
+            max_iterations: 20_000,
+            ..Default::default()
+        };
         let (mv, it) = search(&Nim::new(7), opts);
         assert_eq!(mv, Some(3));
         assert!(it > 0);

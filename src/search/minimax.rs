@@ -76,7 +76,12 @@ pub fn search<G: Game>(
     if root.outcome().is_none() {
         root.legal_moves(&mut moves);
     }
-    let mut result = MinimaxResult { best: moves.first().copied(), score: 0, depth: 0, nodes: 0 };
+    let mut result = MinimaxResult {
+        best: moves.first().copied(),
+        score: 0,
+        depth: 0,
+        nodes: 0,
+    };
     if moves.is_empty() {
         return result;
     }

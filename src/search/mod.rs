@@ -121,12 +121,22 @@ pub struct Limits {
 impl Limits {
     /// A depth-only limit (no time limit): for tests and solvers.
     pub fn depth(d: u32) -> Self {
-        Limits { soft: f64::INFINITY, hard: f64::INFINITY, max_depth: d, max_nodes: None }
+        Limits {
+            soft: f64::INFINITY,
+            hard: f64::INFINITY,
+            max_depth: d,
+            max_nodes: None,
+        }
     }
 
     /// Time limits with a generous depth cap.
     pub fn time(soft: f64, hard: f64) -> Self {
-        Limits { soft, hard, max_depth: 128, max_nodes: None }
+        Limits {
+            soft,
+            hard,
+            max_depth: 128,
+            max_nodes: None,
+        }
     }
 }
 

@@ -56,7 +56,10 @@ fn mix(mut x: u64) -> u64 {
 
 impl RandomTree {
     pub fn new(seed: u64) -> Self {
-        RandomTree { id: mix(seed + 1), depth: 0 }
+        RandomTree {
+            id: mix(seed + 1),
+            depth: 0,
+        }
     }
 }
 
@@ -105,10 +108,20 @@ mod nim_file {
             };
             let l = lines.next_line("the pile size")?;
             let pile = l.parse_n::<u32>(1, "the pile size")?[0];
-            Ok(Input { state: Nim { pile, side }, mode: h.mode, remaining: h.remaining })
+            Ok(Input {
+                state: Nim { pile, side },
+                mode: h.mode,
+                remaining: h.remaining,
+            })
         }
         fn write_input(&self, mode: Mode, remaining: f64) -> String {
-            format!("NIM\n{}\n{}\n{}\n{}\n", mode.token(), self.side + 1, remaining, self.pile)
+            format!(
+                "NIM\n{}\n{}\n{}\n{}\n",
+                mode.token(),
+                self.side + 1,
+                remaining,
+                self.pile
+            )
         }
         fn format_move(&self, mv: u32) -> String {
             format!("{mv}\n")
@@ -117,7 +130,9 @@ mod nim_file {
             let n: u32 = text.trim().parse().map_err(|_| MoveError::Malformed(text.into()))?;
             let mut v = Vec::new();
             self.legal_moves(&mut v);
-            v.contains(&n).then_some(n).ok_or_else(|| MoveError::Illegal(text.into()))
+            v.contains(&n)
+                .then_some(n)
+                .ok_or_else(|| MoveError::Illegal(text.into()))
         }
         fn to_move(&self) -> Player {
             Player::from_index(self.side as usize)

@@ -42,7 +42,11 @@ impl<M: Copy> Tt<M> {
     pub fn new(bits: u32) -> Self {
         let bits = bits.clamp(4, 26);
         let n = 1usize << bits;
-        Tt { slots: vec![None; n], mask: n - 1, age: 0 }
+        Tt {
+            slots: vec![None; n],
+            mask: n - 1,
+            age: 0,
+        }
     }
 
     /// A table sized to use about `bytes` of memory.
@@ -87,9 +91,23 @@ impl<M: Copy> Tt<M> {
                 return;
             }
             let mv = if mv.is_none() && same { old.mv } else { mv };
-            *slot = Some(Entry { key, mv, score, depth, bound, age: self.age });
+            *slot = Some(Entry {
+                key,
+                mv,
+                score,
+                depth,
+                bound,
+                age: self.age,
+            });
         } else {
-            *slot = Some(Entry { key, mv, score, depth, bound, age: self.age });
+            *slot = Some(Entry {
+                key,
+                mv,
+                score,
+                depth,
+                bound,
+                age: self.age,
+            });
         }
     }
 }

@@ -31,10 +31,7 @@ fn burn(secs: f64) {
 }
 
 fn thread_cpu_now() -> f64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
     // SAFETY: clock_gettime fills our timespec.
     unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
     ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
@@ -112,9 +109,7 @@ fn main() {
         }
         "burn-threads" => {
             let s = arg_f64(&args, 2);
-            let t: Vec<_> = (0..2)
-                .map(|_| std::thread::spawn(move || burn_thread(s)))
-                .collect();
+            let t: Vec<_> = (0..2).map(|_| std::thread::spawn(move || burn_thread(s))).collect();
             for h in t {
                 h.join().expect("thread");
             }
@@ -179,9 +174,7 @@ fn main() {
                 std::fs::write("output.txt", "garbage\n").expect("write");
             }
         }
-        "calibrate" => {
-            std::fs::write("calibration.txt", "nodes_per_second 1000000\n").expect("write")
-        }
+        "calibrate" => std::fs::write("calibration.txt", "nodes_per_second 1000000\n").expect("write"),
         other => {
             eprintln!("mock-agent: unknown behaviour {other:?}");
             std::process::exit(64);

@@ -121,22 +121,45 @@ pub enum Command {
 /// Runs a subcommand; the error is the message to print.
 pub fn run(cmd: Command) -> Result<(), String> {
     match cmd {
-        Command::Solve { file, rows, cols, seconds, tt_bits } => {
+        Command::Solve {
+            file,
+            rows,
+            cols,
+            seconds,
+            tt_bits,
+        } => {
             let pos = match &file {
                 Some(path) => {
-                    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-                    ConnectSquare::parse_input(&text).map_err(|e| format!("{}: {e}", path.display()))?.state
+                    let text =
+                        std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                    ConnectSquare::parse_input(&text)
+                        .map_err(|e| format!("{}: {e}", path.display()))?
+                        .state
                 }
                 None => ConnectSquare::new(rows, cols, Player::One)?,
             };
             solve_and_print(&pos, seconds, tt_bits)
         }
-        Command::Duel { rows, cols, games, opening_plies, move_seconds, seed, audit } => {
+        Command::Duel {
+            rows,
+            cols,
+            games,
+            opening_plies,
+            move_seconds,
+            seed,
+            audit,
+        } => {
             let r = duel(rows, cols, games, opening_plies, move_seconds, seed, audit)?;
             println!("{}", r.summary());
             Ok(())
         }
-        Command::Opening { rows, cols, plies, seed, time } => {
+        Command::Opening {
+            rows,
+            cols,
+            plies,
+            seed,
+            time,
+        } => {
             let pos = random_opening(rows, cols, plies, seed)?;
             print!("{}", pos.write_input(crate::protocol::Mode::Game, time));
             Ok(())
@@ -175,7 +198,11 @@ pub fn run(cmd: Command) -> Result<(), String> {
                 for f in &report.failures {
                     eprintln!("not won:\n{f}");
                 }
-                Err(format!("{} of {} solver-won positions were not won", report.failures.len(), report.played))
+                Err(format!(
+                    "{} of {} solver-won positions were not won",
+                    report.failures.len(),
+                    report.played
+                ))
             }
         }
     }
@@ -188,7 +215,12 @@ fn coin_name(p: Player) -> &'static str {
 fn describe(v: &Value, side: Player) -> String {
     match v.verdict {
         Verdict::Win => format!("win for {} (the side to move) in {} plies", coin_name(side), v.plies),
-        Verdict::Loss => format!("loss for {} (the side to move): {} wins in {} plies", coin_name(side), coin_name(side.other()), v.plies),
+        Verdict::Loss => format!(
+            "loss for {} (the side to move): {} wins in {} plies",
+            coin_name(side),
+            coin_name(side.other()),
+            v.plies
+        ),
         Verdict::Draw => format!("draw (the board fills up in {} plies)", v.plies),
     }
 }
@@ -200,10 +232,19 @@ fn solve_and_print(pos: &ConnectSquare, seconds: f64, tt_bits: u32) -> Result<()
     let timer = CpuTimer::start();
     let mut solver = Solver::new(tt_bits);
     let Some((value, mv)) = solver.best_move(pos, seconds) else {
-        return Err(format!("no result within {seconds} CPU seconds ({} nodes)", solver.nodes));
+        return Err(format!(
+            "no result within {seconds} CPU seconds ({} nodes)",
+            solver.nodes
+        ));
     };
     let cpu = timer.elapsed();
-    println!("board {}x{}, {} to move, {} coins", pos.rows(), pos.cols(), coin_name(pos.side()), pos.stones());
+    println!(
+        "board {}x{}, {} to move, {} coins",
+        pos.rows(),
+        pos.cols(),
+        coin_name(pos.side()),
+        pos.stones()
+    );
     match pos.status() {
         Status::Won(p) => println!("the game is over: {} has a square", coin_name(p)),
         Status::Draw => println!("the game is over: the board is full (draw)"),
@@ -294,7 +335,11 @@ pub fn wincheck(o: &WincheckOptions) -> Result<WincheckReport, String> {
     while report.played < o.positions {
         attempts += 1;
         if attempts > 100 * o.positions + 100 {
-            return Err(format!("found only {} solver-won positions in {attempts} tries ({})", report.played, report.summary()));
+            return Err(format!(
+                "found only {} solver-won positions in {attempts} tries ({})",
+                report.played,
+                report.summary()
+            ));
         }
         let mut pos = ConnectSquare::new(o.rows, o.cols, Player::One)?;
         let plies = rng.gen_range(o.min_plies..=o.max_plies);
@@ -344,7 +389,10 @@ pub fn wincheck(o: &WincheckOptions) -> Result<WincheckReport, String> {
             report.agent_first += 1;
         }
         let start = pos;
-        let budget = Budget { soft: o.move_seconds, hard: 2.0 * o.move_seconds };
+        let budget = Budget {
+            soft: o.move_seconds,
+            hard: 2.0 * o.move_seconds,
+        };
         while pos.status() == Status::Playing {
             let mv = if pos.side() == agent {
                 let t = CpuTimer::start();
@@ -357,7 +405,12 @@ pub fn wincheck(o: &WincheckOptions) -> Result<WincheckReport, String> {
             pos.play(mv);
         }
         if pos.status() != Status::Won(agent) {
-            report.failures.push(format!("{}\nagent plays {}; final:\n{}", start.render(), coin_name(agent), pos.render()));
+            report.failures.push(format!(
+                "{}\nagent plays {}; final:\n{}",
+                start.render(),
+                coin_name(agent),
+                pos.render()
+            ));
         }
     }
     Ok(report)
@@ -435,9 +488,17 @@ pub fn duel(
     audit: bool,
 ) -> Result<DuelReport, String> {
     let mut report = DuelReport::default();
-    let budget = Budget { soft: move_seconds, hard: 2.0 * move_seconds };
+    let budget = Budget {
+        soft: move_seconds,
+        hard: 2.0 * move_seconds,
+    };
     for g in 0..games {
-        let mut pos = random_opening(rows, cols, opening_plies, seed.wrapping_mul(1000).wrapping_add((g / 2) as u64))?;
+        let mut pos = random_opening(
+            rows,
+            cols,
+            opening_plies,
+            seed.wrapping_mul(1000).wrapping_add((g / 2) as u64),
+        )?;
         let agent = if g % 2 == 0 { Player::One } else { Player::Two };
         let start = pos;
         let mut trail = String::new();
@@ -467,7 +528,12 @@ pub fn duel(
             pos.play(mv);
         }
         if pos.status() != Status::Won(agent) {
-            log::info!("game {g}, agent {}: not won\nstart:\n{}\nmoves:{trail}\n{}", coin_name(agent), start.render(), pos.render());
+            log::info!(
+                "game {g}, agent {}: not won\nstart:\n{}\nmoves:{trail}\n{}",
+                coin_name(agent),
+                start.render(),
+                pos.render()
+            );
         }
         match pos.status() {
             Status::Won(p) if p == agent => report.wins += 1,

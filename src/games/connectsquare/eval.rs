@@ -28,7 +28,9 @@ pub fn window_counts(p: u128, q: u128, board: u128, s: u32) -> WindowCounts {
     let ge4 = a & b & c & d;
     let n = |m: u128| (open & m).count_ones();
     let (n1, n2, n3, n4) = (n(ge1), n(ge2), n(ge3), n(ge4));
-    WindowCounts { exactly: [n1 - n2, n2 - n3, n3 - n4, n4] }
+    WindowCounts {
+        exactly: [n1 - n2, n2 - n3, n3 - n4, n4],
+    }
 }
 
 /// The brief's heuristic for the owner of `p` against `q`: 1, 10, 100, 1000

@@ -56,7 +56,9 @@ pub struct Grid {
 impl Grid {
     /// An empty board.
     pub fn empty(rows: usize, cols: usize) -> Grid {
-        Grid { cells: vec![vec![None; cols]; rows] }
+        Grid {
+            cells: vec![vec![None; cols]; rows],
+        }
     }
 
     /// Number of rows.
@@ -159,7 +161,12 @@ pub fn heuristic(board: &Grid, coin: Coin) -> i64 {
     let mut total = 0;
     for r in 0..board.rows().saturating_sub(1) {
         for k in 0..board.cols().saturating_sub(1) {
-            let cells = [board.cells[r][k], board.cells[r][k + 1], board.cells[r + 1][k], board.cells[r + 1][k + 1]];
+            let cells = [
+                board.cells[r][k],
+                board.cells[r][k + 1],
+                board.cells[r + 1][k],
+                board.cells[r + 1][k + 1],
+            ];
             let own = cells.iter().filter(|&&c| c == Some(coin)).count() as u32;
             let blocked = cells.iter().any(|&c| c == Some(coin.other()));
             total += square_value(own, blocked);
@@ -283,7 +290,9 @@ mod tests {
         // simple code be the judge of the numbers and check the choice
         // against an independent argmax written out here.
         let b = g(&["....", "...Y", "R.YY", "RYRY"]);
-        let vals: Vec<i64> = (0..4).map(|c| heuristic(&add_coin(&b, Coin::R, c).unwrap(), Coin::R)).collect();
+        let vals: Vec<i64> = (0..4)
+            .map(|c| heuristic(&add_coin(&b, Coin::R, c).unwrap(), Coin::R))
+            .collect();
         let best = *vals.iter().max().unwrap();
         let want = vals.iter().position(|&v| v == best).unwrap();
         assert_eq!(greedy_column(&b, Coin::R), Some(want));

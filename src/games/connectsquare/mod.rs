@@ -20,7 +20,9 @@ pub mod grid;
 pub mod player;
 pub mod solver;
 
-use crate::protocol::{format_time, parse_header, FileGame, GenOptions, Input, Lines, MoveError, Mode, ParseError, Player};
+use crate::protocol::{
+    format_time, parse_header, FileGame, GenOptions, Input, Lines, Mode, MoveError, ParseError, Player,
+};
 use crate::search::{Game, Outcome, Strategy};
 use crate::timing::Budget;
 use grid::{Coin, Grid};
@@ -39,7 +41,9 @@ pub type Move = u8;
 /// sense on it).
 pub fn check_size(rows: usize, cols: usize) -> Result<(), String> {
     if rows < 2 || cols < 2 {
-        return Err(format!("a board needs at least 2 rows and 2 columns to hold a 2x2 square, got {rows}x{cols}"));
+        return Err(format!(
+            "a board needs at least 2 rows and 2 columns to hold a 2x2 square, got {rows}x{cols}"
+        ));
     }
     if cols * (rows + 1) > MAX_BITS {
         return Err(format!(
@@ -149,7 +153,10 @@ impl ConnectSquare {
             for i in 0..rows {
                 let Some(coin) = g.cells[i][c] else { continue };
                 if i + 1 < rows && g.cells[i + 1][c].is_none() {
-                    return Err(format!("row {i} column {c}: a coin above an empty cell (row {}) cannot be there", i + 1));
+                    return Err(format!(
+                        "row {i} column {c}: a coin above an empty cell (row {}) cannot be there",
+                        i + 1
+                    ));
                 }
                 let bit = 1u128 << (c * s + (rows - 1 - i));
                 match coin {
@@ -414,7 +421,11 @@ impl FileGame for ConnectSquare {
         let side = match h.side.text.trim() {
             "R" => Player::One,
             "Y" => Player::Two,
-            other => return Err(h.side.error(format!("expected the agent's coin, R or Y, found {other:?}"))),
+            other => {
+                return Err(h
+                    .side
+                    .error(format!("expected the agent's coin, R or Y, found {other:?}")))
+            }
         };
         let size = lines.next_line("the board size (rows cols)")?;
         let rc = size.parse_n::<usize>(2, "the board size: rows and columns")?;
@@ -462,7 +473,11 @@ impl FileGame for ConnectSquare {
             }
         }
         let state = ConnectSquare::from_grid(&grid, side).map_err(|e| ParseError::at(numbers[rows - 1], e))?;
-        Ok(Input { state, mode: h.mode, remaining: h.remaining })
+        Ok(Input {
+            state,
+            mode: h.mode,
+            remaining: h.remaining,
+        })
     }
 
     fn write_input(&self, mode: Mode, remaining: f64) -> String {
@@ -490,10 +505,15 @@ impl FileGame for ConnectSquare {
     }
 
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
-        let line = Lines::new(text).next().ok_or_else(|| MoveError::Malformed("empty move: expected a column number".into()))?;
+        let line = Lines::new(text)
+            .next()
+            .ok_or_else(|| MoveError::Malformed("empty move: expected a column number".into()))?;
         let toks: Vec<&str> = line.tokens().collect();
         if toks.len() != 1 {
-            return Err(MoveError::Malformed(format!("expected one column number, found {:?}", line.text)));
+            return Err(MoveError::Malformed(format!(
+                "expected one column number, found {:?}",
+                line.text
+            )));
         }
         let col: usize = toks[0]
             .parse()
@@ -502,7 +522,10 @@ impl FileGame for ConnectSquare {
             return Err(MoveError::Illegal("the game is over".into()));
         }
         if col >= self.cols() {
-            return Err(MoveError::Illegal(format!("column {col} does not exist (columns 0 to {})", self.cols() - 1)));
+            return Err(MoveError::Illegal(format!(
+                "column {col} does not exist (columns 0 to {})",
+                self.cols() - 1
+            )));
         }
         if !self.can_play(col) {
             return Err(MoveError::Illegal(format!("column {col} is full")));
@@ -542,8 +565,14 @@ impl FileGame for ConnectSquare {
             s.push('\n');
         }
         match self.status {
-            Status::Playing => s.push_str(&format!("{} to move", if self.to_move == Player::One { 'R' } else { 'Y' })),
-            Status::Won(p) => s.push_str(&format!("{} has a square and wins", if p == Player::One { 'R' } else { 'Y' })),
+            Status::Playing => s.push_str(&format!(
+                "{} to move",
+                if self.to_move == Player::One { 'R' } else { 'Y' }
+            )),
+            Status::Won(p) => s.push_str(&format!(
+                "{} has a square and wins",
+                if p == Player::One { 'R' } else { 'Y' }
+            )),
             Status::Draw => s.push_str("full board: draw"),
         }
         s
@@ -557,7 +586,11 @@ impl FileGame for ConnectSquare {
     }
 
     fn generate(opts: &GenOptions) -> Result<Self, String> {
-        ConnectSquare::new(opts.rows.unwrap_or(DEFAULT_ROWS), opts.cols.unwrap_or(DEFAULT_COLS), opts.first)
+        ConnectSquare::new(
+            opts.rows.unwrap_or(DEFAULT_ROWS),
+            opts.cols.unwrap_or(DEFAULT_COLS),
+            opts.first,
+        )
     }
 
     fn special_move(&self, strategy: Strategy, budget: Budget) -> Option<Move> {

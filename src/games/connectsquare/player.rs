@@ -113,9 +113,25 @@ pub fn best_move(pos: &ConnectSquare, budget: Budget) -> Option<Move> {
     let mut searcher = Searcher::<ConnectSquare>::new(tt_bytes(hard, DEFAULT_NPS));
     let mut root = *pos;
     root.set_ambitious(Some(pos.side()));
-    let r = searcher.search(&root, Limits { soft, hard, max_depth: 128, max_nodes: None }, |info| {
-        log::debug!("depth {} score {} best {} nodes {} ({:.3}s)", info.depth, info.score, info.best, info.nodes, info.seconds);
-    });
+    let r = searcher.search(
+        &root,
+        Limits {
+            soft,
+            hard,
+            max_depth: 128,
+            max_nodes: None,
+        },
+        |info| {
+            log::debug!(
+                "depth {} score {} best {} nodes {} ({:.3}s)",
+                info.depth,
+                info.score,
+                info.best,
+                info.nodes,
+                info.seconds
+            );
+        },
+    );
     let mv = make_safe(pos, r.best?);
     if let Some((mut solver, verdict, col)) = proven {
         let deadline = budget.hard;
@@ -149,7 +165,16 @@ fn swindle(
     };
     let mut cands: Vec<(i32, usize)> = (0..pos.cols())
         .filter(|&c| pos.can_play(c))
-        .map(|c| (if c == practical as usize { i32::MAX } else { order_hint(pos, c) }, c))
+        .map(|c| {
+            (
+                if c == practical as usize {
+                    i32::MAX
+                } else {
+                    order_hint(pos, c)
+                },
+                c,
+            )
+        })
         .collect();
     cands.sort_by(|a, b| b.0.cmp(&a.0));
     let mut best: Option<(usize, usize)> = None; // (mistakes, column)
@@ -228,7 +253,13 @@ mod tests {
     fn tiny_budgets_still_answer() {
         let pos = ConnectSquare::new(6, 7, Player::One).unwrap();
         let t = CpuTimer::start();
-        let mv = best_move(&pos, Budget { soft: 0.001, hard: 0.002 });
+        let mv = best_move(
+            &pos,
+            Budget {
+                soft: 0.001,
+                hard: 0.002,
+            },
+        );
         assert!(mv.is_some());
         assert!(t.elapsed() < 0.1, "{}", t.elapsed());
     }

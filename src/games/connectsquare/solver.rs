@@ -45,7 +45,11 @@ impl Value {
             -1 => (Verdict::Loss, n + 1 + score),
             _ => (Verdict::Draw, n),
         };
-        Value { verdict, plies: (end - m).max(0) as usize, score }
+        Value {
+            verdict,
+            plies: (end - m).max(0) as usize,
+            score,
+        }
     }
 }
 
@@ -375,7 +379,11 @@ impl Solver {
             e.lo = e.lo.max(lo as i16);
             e.hi = e.hi.min(hi as i16);
         } else {
-            *e = Entry { key, lo: lo as i16, hi: hi as i16 };
+            *e = Entry {
+                key,
+                lo: lo as i16,
+                hi: hi as i16,
+            };
         }
     }
 }
@@ -449,12 +457,17 @@ mod tests {
         for (rows, cols) in [(2, 4), (3, 3), (3, 4), (4, 3)] {
             let pos = ConnectSquare::new(rows, cols, Player::One).unwrap();
             solver.clear();
-            assert_eq!(solver.solve(&pos, f64::INFINITY).unwrap().score, brute(&pos), "{rows}x{cols}");
+            assert_eq!(
+                solver.solve(&pos, f64::INFINITY).unwrap().score,
+                brute(&pos),
+                "{rows}x{cols}"
+            );
         }
         // Larger: the generic alpha-beta to full depth (every leaf terminal).
         for (rows, cols) in [(4, 4), (3, 5)] {
             let pos = ConnectSquare::new(rows, cols, Player::One).unwrap();
-            let ab = crate::search::alphabeta::search(&pos, crate::search::Limits::depth((rows * cols) as u32), 1 << 22);
+            let ab =
+                crate::search::alphabeta::search(&pos, crate::search::Limits::depth((rows * cols) as u32), 1 << 22);
             solver.clear();
             let v = solver.solve(&pos, f64::INFINITY).unwrap();
             assert_eq!(v.verdict, Verdict::Draw);

@@ -34,9 +34,13 @@ fn bitboards_agree_with_the_grid_on_random_games() {
             assert_eq!(pos.to_grid(), grid);
             moves.clear();
             pos.legal_moves(&mut moves);
-            let over_grid = is_winner(&grid, Coin::R) || is_winner(&grid, Coin::Y) || (0..cols).all(|c| !grid.playable(c));
-            let want: Vec<Move> =
-                if over_grid { vec![] } else { (0..cols).filter(|&c| grid.playable(c)).map(|c| c as Move).collect() };
+            let over_grid =
+                is_winner(&grid, Coin::R) || is_winner(&grid, Coin::Y) || (0..cols).all(|c| !grid.playable(c));
+            let want: Vec<Move> = if over_grid {
+                vec![]
+            } else {
+                (0..cols).filter(|&c| grid.playable(c)).map(|c| c as Move).collect()
+            };
             assert_eq!(moves, want);
             let want_result = if is_winner(&grid, Coin::R) {
                 Some(Some(Player::One))
@@ -72,8 +76,14 @@ fn bitboards_agree_with_the_grid_on_random_games() {
             // The brief's heuristic, both colours.
             let (r, y) = pos.coins();
             let s = pos.stride();
-            assert_eq!(eval::brief_heuristic_bits(r, y, pos.board_mask(), s), heuristic(&grid, Coin::R));
-            assert_eq!(eval::brief_heuristic_bits(y, r, pos.board_mask(), s), heuristic(&grid, Coin::Y));
+            assert_eq!(
+                eval::brief_heuristic_bits(r, y, pos.board_mask(), s),
+                heuristic(&grid, Coin::R)
+            );
+            assert_eq!(
+                eval::brief_heuristic_bits(y, r, pos.board_mask(), s),
+                heuristic(&grid, Coin::Y)
+            );
             // Mirror keys are an involution of positions.
             let mut mirrored = grid.clone();
             for row in mirrored.cells.iter_mut() {
@@ -127,7 +137,10 @@ fn parses_and_writes_the_format() {
     assert_eq!(inp.mode, Mode::Game);
     assert_eq!(inp.remaining, 10.0);
     assert_eq!(inp.state.side(), Player::Two);
-    assert_eq!(inp.state.to_grid(), Grid::from_rows(&["....", ".R..", "RYY.", "RRYY"]).unwrap());
+    assert_eq!(
+        inp.state.to_grid(),
+        Grid::from_rows(&["....", ".R..", "RYY.", "RRYY"]).unwrap()
+    );
     let out = inp.state.write_input(Mode::Game, 10.0);
     assert_eq!(out, "CONNECTSQUARE\nGAME\nY\n10.0\n4 4\n....\n.R..\nRYY.\nRRYY\n");
     let again = ConnectSquare::parse_input(&out).unwrap();
@@ -149,8 +162,16 @@ fn bad_input_names_the_line() {
         ("CONNECTSQUARE\nGAME\nR\n10.0\n20 20\n", 5, "bitboard"),
         ("CONNECTSQUARE\nGAME\nR\n10.0\n2 3\n...\n..\n", 7, "3 cells"),
         ("CONNECTSQUARE\nGAME\nR\n10.0\n2 3\n...\n.X.\n", 7, "'X'"),
-        ("CONNECTSQUARE\nGAME\nR\n10.0\n3 3\n...\n.R.\nY..\n", 7, "above an empty cell"),
-        ("CONNECTSQUARE\nGAME\nR\n10.0\n3 3\nR..\nR..\n...\n", 7, "above an empty cell"),
+        (
+            "CONNECTSQUARE\nGAME\nR\n10.0\n3 3\n...\n.R.\nY..\n",
+            7,
+            "above an empty cell",
+        ),
+        (
+            "CONNECTSQUARE\nGAME\nR\n10.0\n3 3\nR..\nR..\n...\n",
+            7,
+            "above an empty cell",
+        ),
         ("CONNECTSQUARE\nGAME\nR\n10.0\n2 4\nRRYY\nRRYY\n", 7, "both"),
         ("CONNECTSQUARE\nGAME\nR\n10.0\n3 3\n...\n...\n", 0, "board row 2"),
         ("CONNECTSQUARE\nGAME\nR\n0\n3 3\n", 4, "positive"),
@@ -164,7 +185,9 @@ fn bad_input_names_the_line() {
 
 #[test]
 fn moves_parse_and_judge() {
-    let s = ConnectSquare::parse_input("CONNECTSQUARE\nGAME\nR\n10.0\n2 3\nR..\nY..\n").unwrap().state;
+    let s = ConnectSquare::parse_input("CONNECTSQUARE\nGAME\nR\n10.0\n2 3\nR..\nY..\n")
+        .unwrap()
+        .state;
     assert_eq!(s.parse_move("1\n"), Ok(1));
     assert_eq!(s.parse_move(" 2 \r\n\r\n"), Ok(2));
     assert!(matches!(s.parse_move("0"), Err(MoveError::Illegal(m)) if m.contains("full")));
@@ -183,10 +206,19 @@ fn moves_parse_and_judge() {
 fn generate_defaults_to_six_by_seven() {
     let g = ConnectSquare::generate(&GenOptions::default()).unwrap();
     assert_eq!((g.rows(), g.cols(), g.side(), g.stones()), (6, 7, Player::One, 0));
-    let g = ConnectSquare::generate(&GenOptions { rows: Some(8), cols: Some(8), first: Player::Two, ..Default::default() })
-        .unwrap();
+    let g = ConnectSquare::generate(&GenOptions {
+        rows: Some(8),
+        cols: Some(8),
+        first: Player::Two,
+        ..Default::default()
+    })
+    .unwrap();
     assert_eq!((g.rows(), g.cols(), g.side()), (8, 8, Player::Two));
-    assert!(ConnectSquare::generate(&GenOptions { rows: Some(1), ..Default::default() }).is_err());
+    assert!(ConnectSquare::generate(&GenOptions {
+        rows: Some(1),
+        ..Default::default()
+    })
+    .is_err());
     assert!(g.render().contains("Y to move"));
 }
 
@@ -201,18 +233,26 @@ fn agent_writes_a_legal_move_for_every_sample() {
             continue;
         }
         let text = std::fs::read_to_string(&path).unwrap();
-        let Ok(inp) = ConnectSquare::parse_input(&text) else { continue };
+        let Ok(inp) = ConnectSquare::parse_input(&text) else {
+            continue;
+        };
         if inp.state.result().is_some() {
             continue;
         }
         let out = std::env::temp_dir().join(format!("cs-sample-{}-{n}", std::process::id()));
         std::fs::create_dir_all(&out).unwrap();
         for strategy in [Strategy::Best, Strategy::Greedy] {
-            let opts = AgentOptions { dir: out.clone(), strategy, time_scale: 0.02 };
+            let opts = AgentOptions {
+                dir: out.clone(),
+                strategy,
+                time_scale: 0.02,
+            };
             let r = turn::<ConnectSquare>(&text, &opts).unwrap();
             let written = std::fs::read_to_string(out.join("output.txt")).unwrap();
             assert_eq!(written, r.output);
-            inp.state.parse_move(&written).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            inp.state
+                .parse_move(&written)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             if strategy == Strategy::Greedy {
                 let coin = coin_of(inp.state.side());
                 let want = super::grid::greedy_column(&inp.state.to_grid(), coin).unwrap();

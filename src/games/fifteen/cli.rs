@@ -80,7 +80,14 @@ pub struct DuelScore {
 /// (`seconds` CPU per move) and `opp`, the agent moving first in the even
 /// games. The first `random_plies` plies of each game are random (seeded by
 /// the game number), so that deterministic players do not repeat one game.
-pub fn duel(n: u8, games: u32, seconds: f64, opp: Opponent, random_plies: u32, mut report: impl FnMut(u32, &DuelScore)) -> DuelScore {
+pub fn duel(
+    n: u8,
+    games: u32,
+    seconds: f64,
+    opp: Opponent,
+    random_plies: u32,
+    mut report: impl FnMut(u32, &DuelScore),
+) -> DuelScore {
     use crate::protocol::Player;
     use crate::search::{greedy, minimax, Game};
     use rand::rngs::SmallRng;
@@ -129,7 +136,14 @@ pub fn duel(n: u8, games: u32, seconds: f64, opp: Opponent, random_plies: u32, m
 }
 
 /// `agent fifteen duel`: runs [`duel`] and prints progress and the totals.
-pub fn duel_command(n: u8, games: u32, seconds: f64, opponent: &str, depth: u32, random_plies: u32) -> Result<(), String> {
+pub fn duel_command(
+    n: u8,
+    games: u32,
+    seconds: f64,
+    opponent: &str,
+    depth: u32,
+    random_plies: u32,
+) -> Result<(), String> {
     if n != 4 && n != 6 {
         return Err(format!("--size must be 4 or 6, not {n}"));
     }
@@ -140,7 +154,14 @@ pub fn duel_command(n: u8, games: u32, seconds: f64, opponent: &str, depth: u32,
         other => return Err(format!("--opponent must be greedy, minimax or random, not {other:?}")),
     };
     let s = duel(n, games, seconds, opp, random_plies, |i, s| {
-        eprintln!("game {:>3}: +{} ={} -{} (margin sum {:+})", i + 1, s.wins, s.draws, s.losses, s.margin)
+        eprintln!(
+            "game {:>3}: +{} ={} -{} (margin sum {:+})",
+            i + 1,
+            s.wins,
+            s.draws,
+            s.losses,
+            s.margin
+        )
     });
     let pts = s.wins as f64 + 0.5 * s.draws as f64;
     println!(

@@ -89,7 +89,14 @@ const fn make_geo(n: usize) -> Geo {
         }
         r += 1;
     }
-    Geo { n, cells, full, block, sym, inv }
+    Geo {
+        n,
+        cells,
+        full,
+        block,
+        sym,
+        inv,
+    }
 }
 
 /// The 4x4 board.

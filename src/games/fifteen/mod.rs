@@ -377,7 +377,10 @@ impl Game for Fifteen {
             }
             for vi in 0..5 {
                 if self.hand[self.side()][vi] > 0 {
-                    out.push(Move { cell: c as u8, card: VALUES[vi] });
+                    out.push(Move {
+                        cell: c as u8,
+                        card: VALUES[vi],
+                    });
                 }
             }
         }
@@ -394,7 +397,11 @@ impl Game for Fifteen {
         // Check and mark every card first, then remove the marked ones
         // together. From a stable position only the new card's block can
         // have gone over.
-        let mut check = if self.unstable { self.occ } else { self.occ & g.block[cell] };
+        let mut check = if self.unstable {
+            self.occ
+        } else {
+            self.occ & g.block[cell]
+        };
         let mut marked = 0u64;
         while check != 0 {
             let q = check.trailing_zeros() as usize;
@@ -474,7 +481,11 @@ impl FileGame for Fifteen {
         let side = match h.side.text.trim() {
             "1" => 0usize,
             "2" => 1,
-            other => return Err(h.side.error(format!("expected the player to move, 1 or 2, found {other:?}"))),
+            other => {
+                return Err(h
+                    .side
+                    .error(format!("expected the player to move, 1 or 2, found {other:?}")))
+            }
         };
         let nl = lines.next_line("the board size (4 or 6)")?;
         let n: u8 = match nl.text.trim() {
@@ -525,7 +536,10 @@ impl FileGame for Fifteen {
             let mut counts = [0u8; 5];
             for t in rest.split_whitespace() {
                 let vi = t.parse::<u8>().ok().and_then(value_index).ok_or_else(|| {
-                    l.error(format!("player {}'s hand: expected card values 2 3 5 8 13, found {t:?}", p + 1))
+                    l.error(format!(
+                        "player {}'s hand: expected card values 2 3 5 8 13, found {t:?}",
+                        p + 1
+                    ))
                 })?;
                 counts[vi] += 1;
                 if counts[vi] + on_board[p][vi] > full[vi] {
@@ -558,7 +572,10 @@ impl FileGame for Fifteen {
             if g.hand[side] == [0; 5] {
                 return Err(ParseError::at(
                     h.side.number,
-                    format!("player {} is to move but has no card in hand while the opponent still has some", side + 1),
+                    format!(
+                        "player {} is to move but has no card in hand while the opponent still has some",
+                        side + 1
+                    ),
                 ));
             }
             let free = g.free().count_ones();
@@ -570,11 +587,21 @@ impl FileGame for Fifteen {
             }
         }
         g.unstable = (0..g.geo().cells).any(|c| g.occ >> c & 1 == 1 && g.bsum[c] > LIMIT);
-        Ok(Input { state: g, mode: h.mode, remaining: h.remaining })
+        Ok(Input {
+            state: g,
+            mode: h.mode,
+            remaining: h.remaining,
+        })
     }
 
     fn write_input(&self, mode: Mode, remaining: f64) -> String {
-        let mut s = format!("FIFTEEN\n{}\n{}\n{}\n{}\n", mode.token(), self.side + 1, format_time(remaining), self.n);
+        let mut s = format!(
+            "FIFTEEN\n{}\n{}\n{}\n{}\n",
+            mode.token(),
+            self.side + 1,
+            format_time(remaining),
+            self.n
+        );
         let n = self.n as usize;
         for r in 0..n {
             let row: Vec<String> = (0..n).map(|c| self.cell_token(r * n + c)).collect();
@@ -651,14 +678,19 @@ impl FileGame for Fifteen {
             s.push('\n');
         }
         for p in 0..2 {
-            let cards: Vec<String> =
-                (0..5).flat_map(|vi| std::iter::repeat(VALUES[vi].to_string()).take(self.hand[p][vi] as usize)).collect();
+            let cards: Vec<String> = (0..5)
+                .flat_map(|vi| std::iter::repeat(VALUES[vi].to_string()).take(self.hand[p][vi] as usize))
+                .collect();
             s.push_str(&format!(
                 "Player {}: hand [{}]  score {}{}\n",
                 p + 1,
                 cards.join(", "),
                 self.score(p),
-                if !self.is_over() && self.side() == p { "  <- to move" } else { "" }
+                if !self.is_over() && self.side() == p {
+                    "  <- to move"
+                } else {
+                    ""
+                }
             ));
         }
         s.pop();

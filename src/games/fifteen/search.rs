@@ -116,7 +116,14 @@ impl Engine {
             *h /= 4;
         }
         let left = g.plies_left();
-        let mut found = Found { best: None, score: 0, depth: 0, exact: false, nodes: 0, seconds: 0.0 };
+        let mut found = Found {
+            best: None,
+            score: 0,
+            depth: 0,
+            exact: false,
+            nodes: 0,
+            seconds: 0.0,
+        };
         let mut moves: Vec<(i32, Move)> = Vec::new();
         {
             let mut v = Vec::new();
@@ -306,13 +313,20 @@ impl Engine {
         }
         let eff = depth.min(left);
         let geo = geo(g.size());
-        let (key, sym) = if self.use_symmetry { g.canonical() } else { (g.hash(), 0) };
+        let (key, sym) = if self.use_symmetry {
+            g.canonical()
+        } else {
+            (g.hash(), 0)
+        };
         let slot = key as usize & self.mask;
         let e = self.tt[slot];
         let mut tt_move = None;
         if e.bound != 0 && e.key == key {
             if e.cell != 255 {
-                tt_move = Some(Move { cell: geo.inv[sym][e.cell as usize], card: e.card });
+                tt_move = Some(Move {
+                    cell: geo.inv[sym][e.cell as usize],
+                    card: e.card,
+                });
             }
             if e.depth as u32 >= eff {
                 let s = e.score as i32;
@@ -339,7 +353,10 @@ impl Engine {
             }
             for vi in 0..5 {
                 if hand[vi] > 0 {
-                    let mv = Move { cell: c as u8, card: super::geo::VALUES[vi] };
+                    let mv = Move {
+                        cell: c as u8,
+                        card: super::geo::VALUES[vi],
+                    };
                     let s = if Some(mv) == tt_move {
                         i32::MAX
                     } else {
@@ -404,7 +421,14 @@ impl Engine {
         let slot_e = &mut self.tt[slot];
         // Replace unless the slot holds a deeper result for another position.
         if slot_e.bound == 0 || slot_e.key == key || slot_e.depth as u32 <= eff {
-            *slot_e = Entry { key, score: best as i16, cell, card, depth: eff as u8, bound };
+            *slot_e = Entry {
+                key,
+                score: best as i16,
+                cell,
+                card,
+                depth: eff as u8,
+                bound,
+            };
         }
         best
     }

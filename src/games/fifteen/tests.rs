@@ -47,7 +47,12 @@ impl Simple {
             }
             h
         });
-        Simple { n, grid, hands, side: g.side() }
+        Simple {
+            n,
+            grid,
+            hands,
+            side: g.side(),
+        }
     }
 
     fn moves(&self) -> Vec<(usize, usize, u8)> {
@@ -161,7 +166,10 @@ fn check_moves(g: &Fifteen, s: &Simple) {
             if a.card == b.card {
                 for sy in 1..8 {
                     if stab >> sy & 1 == 1 {
-                        assert_ne!(geo.sym[sy][a.cell as usize], b.cell, "{a:?} {b:?} duplicate under symmetry {sy}");
+                        assert_ne!(
+                            geo.sym[sy][a.cell as usize], b.cell,
+                            "{a:?} {b:?} duplicate under symmetry {sy}"
+                        );
                     }
                 }
             }
@@ -170,7 +178,9 @@ fn check_moves(g: &Fifteen, s: &Simple) {
 }
 
 fn parse(text: &str) -> Fifteen {
-    Fifteen::parse_input(text).unwrap_or_else(|e| panic!("{e}\n{text}")).state
+    Fifteen::parse_input(text)
+        .unwrap_or_else(|e| panic!("{e}\n{text}"))
+        .state
 }
 
 #[test]
@@ -329,7 +339,19 @@ fn parses_the_spec_example_and_round_trips() {
 
 #[test]
 fn rejects_bad_inputs_with_the_line() {
-    let base = ["FIFTEEN", "GAME", "1", "30.0", "4", ". . . .", ". 1:13 . .", ". . 2:8 .", ". . . .", "1: 2 3 5 8", "2: 2 3 5 13"];
+    let base = [
+        "FIFTEEN",
+        "GAME",
+        "1",
+        "30.0",
+        "4",
+        ". . . .",
+        ". 1:13 . .",
+        ". . 2:8 .",
+        ". . . .",
+        "1: 2 3 5 8",
+        "2: 2 3 5 13",
+    ];
     let with = |i: usize, s: &str| {
         let mut v: Vec<&str> = base.to_vec();
         v[i] = s;
@@ -410,7 +432,9 @@ fn every_sample_gets_a_legal_move() {
             continue;
         }
         let mv = search::best_move(&g, 0.05, 0.1).expect("a move");
-        let again = g.parse_move(&g.format_move(mv)).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let again = g
+            .parse_move(&g.format_move(mv))
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         assert_eq!(again, mv);
         count += 1;
     }

@@ -150,8 +150,18 @@ impl Bitboard {
         const NOT_X15: u64 = 0x7FFF_7FFF_7FFF_7FFF;
         let w = self.0;
         match d {
-            0 => Bitboard([(w[0] << 1) & NOT_X0, (w[1] << 1) & NOT_X0, (w[2] << 1) & NOT_X0, (w[3] << 1) & NOT_X0]),
-            1 => Bitboard([(w[0] >> 1) & NOT_X15, (w[1] >> 1) & NOT_X15, (w[2] >> 1) & NOT_X15, (w[3] >> 1) & NOT_X15]),
+            0 => Bitboard([
+                (w[0] << 1) & NOT_X0,
+                (w[1] << 1) & NOT_X0,
+                (w[2] << 1) & NOT_X0,
+                (w[3] << 1) & NOT_X0,
+            ]),
+            1 => Bitboard([
+                (w[0] >> 1) & NOT_X15,
+                (w[1] >> 1) & NOT_X15,
+                (w[2] >> 1) & NOT_X15,
+                (w[3] >> 1) & NOT_X15,
+            ]),
             2 => self.shift_up(16),
             3 => self.shift_down(16),
             4 => self.shift_up(17) & Bitboard([NOT_X0; 4]),
@@ -169,8 +179,18 @@ impl Bitboard {
         const NOT_X1415: u64 = 0x3FFF_3FFF_3FFF_3FFF;
         let w = self.0;
         match d {
-            0 => Bitboard([(w[0] << 2) & NOT_X01, (w[1] << 2) & NOT_X01, (w[2] << 2) & NOT_X01, (w[3] << 2) & NOT_X01]),
-            1 => Bitboard([(w[0] >> 2) & NOT_X1415, (w[1] >> 2) & NOT_X1415, (w[2] >> 2) & NOT_X1415, (w[3] >> 2) & NOT_X1415]),
+            0 => Bitboard([
+                (w[0] << 2) & NOT_X01,
+                (w[1] << 2) & NOT_X01,
+                (w[2] << 2) & NOT_X01,
+                (w[3] << 2) & NOT_X01,
+            ]),
+            1 => Bitboard([
+                (w[0] >> 2) & NOT_X1415,
+                (w[1] >> 2) & NOT_X1415,
+                (w[2] >> 2) & NOT_X1415,
+                (w[3] >> 2) & NOT_X1415,
+            ]),
             2 => self.shift_up(32),
             3 => self.shift_down(32),
             4 => self.shift_up(34) & Bitboard([NOT_X01; 4]),
@@ -204,8 +224,16 @@ impl Iterator for Cells {
 }
 
 /// The eight directions: (index delta, dx, dy).
-pub const DIRS: [(i32, i32, i32); 8] =
-    [(1, 1, 0), (-1, -1, 0), (16, 0, 1), (-16, 0, -1), (17, 1, 1), (15, -1, 1), (-15, 1, -1), (-17, -1, -1)];
+pub const DIRS: [(i32, i32, i32); 8] = [
+    (1, 1, 0),
+    (-1, -1, 0),
+    (16, 0, 1),
+    (-16, 0, -1),
+    (17, 1, 1),
+    (15, -1, 1),
+    (-15, 1, -1),
+    (-17, -1, -1),
+];
 
 /// The direction opposite to each of [`DIRS`].
 pub const OPPOSITE: [usize; 8] = [1, 0, 3, 2, 7, 6, 5, 4];

@@ -10,7 +10,7 @@
 //! for the holes instead of parking next to a full camp.
 
 use super::bitboard::{col, row, Bitboard, CELLS};
-use super::{CAMP, HalmaColour};
+use super::{HalmaColour, CAMP};
 
 /// Chebyshev-like distance (in x+y anti-diagonals) from `c` to the corner
 /// the colour is heading for ((15,15) for black, (0,0) for white).
@@ -96,7 +96,9 @@ mod tests {
         assert!(TABLE[0][cell(15, 15) as usize] > TABLE[0][cell(8, 8) as usize]);
         assert!(TABLE[0][cell(8, 8) as usize] > TABLE[0][cell(0, 0) as usize]);
         // A rear piece gains more from one anti-diagonal than a front one.
-        let gain = |a: (usize, usize), b: (usize, usize)| TABLE[0][cell(b.0, b.1) as usize] - TABLE[0][cell(a.0, a.1) as usize];
+        let gain = |a: (usize, usize), b: (usize, usize)| {
+            TABLE[0][cell(b.0, b.1) as usize] - TABLE[0][cell(a.0, a.1) as usize]
+        };
         assert!(gain((6, 6), (7, 6)) > gain((11, 11), (12, 11)));
     }
 }

@@ -3,7 +3,7 @@
 //! legal under every reading) and the referee's judgement of move texts.
 
 use super::bitboard::{cell, col, row, Bitboard, N};
-use super::{cell_text, colour_name, Halma, HMove, Reading, CAMP, PIECES};
+use super::{cell_text, colour_name, HMove, Halma, Reading, CAMP, PIECES};
 use crate::protocol::{format_time, parse_mode, parse_time, Input, Lines, Mode, MoveError, ParseError};
 
 /// Parses a whole Halma `input.txt`.
@@ -65,7 +65,11 @@ pub fn parse_input(text: &str) -> Result<Input<Halma>, ParseError> {
             ));
         }
     }
-    Ok(Input { state: Halma::from_pieces(pieces[0], pieces[1], side), mode, remaining })
+    Ok(Input {
+        state: Halma::from_pieces(pieces[0], pieces[1], side),
+        mode,
+        remaining,
+    })
 }
 
 /// The board rows in the contest's symbols.
@@ -86,7 +90,13 @@ fn board_rows(pos: &Halma) -> String {
 
 /// The exact contest `input.txt` for the side to move.
 pub fn write_input(pos: &Halma, mode: Mode, remaining: f64) -> String {
-    format!("{}\n{}\n{}\n{}", mode.token(), colour_name(pos.side()), format_time(remaining), board_rows(pos))
+    format!(
+        "{}\n{}\n{}\n{}",
+        mode.token(),
+        colour_name(pos.side()),
+        format_time(remaining),
+        board_rows(pos)
+    )
 }
 
 /// The board for a person, with column numbers above and below and row
@@ -170,7 +180,10 @@ fn hop_path(pos: &Halma, mv: HMove, allowed: Bitboard) -> Option<Vec<u8>> {
 /// shortest path that avoids the mover's own camp and stays inside the
 /// opposing camp when it starts there, whenever such a path exists.
 pub fn format_move(pos: &Halma, mv: HMove) -> String {
-    let (dx, dy) = (col(mv.to) as i32 - col(mv.from) as i32, row(mv.to) as i32 - row(mv.from) as i32);
+    let (dx, dy) = (
+        col(mv.to) as i32 - col(mv.from) as i32,
+        row(mv.to) as i32 - row(mv.from) as i32,
+    );
     if dx.abs() <= 1 && dy.abs() <= 1 && !pos.occupied().has(mv.to) {
         return format!("E {} {}\n", cell_text(mv.from), cell_text(mv.to));
     }
@@ -197,9 +210,17 @@ pub fn format_move(pos: &Halma, mv: HMove) -> String {
 
 /// Parses `x,y`. Numbers that parse but are off the board give `Ok(None)`.
 fn parse_cell(tok: &str) -> Result<Option<u8>, String> {
-    let (a, b) = tok.split_once(',').ok_or_else(|| format!("expected a cell x,y, found {tok:?}"))?;
-    let x: i64 = a.trim().parse().map_err(|_| format!("expected a cell x,y with integer x, found {tok:?}"))?;
-    let y: i64 = b.trim().parse().map_err(|_| format!("expected a cell x,y with integer y, found {tok:?}"))?;
+    let (a, b) = tok
+        .split_once(',')
+        .ok_or_else(|| format!("expected a cell x,y, found {tok:?}"))?;
+    let x: i64 = a
+        .trim()
+        .parse()
+        .map_err(|_| format!("expected a cell x,y with integer x, found {tok:?}"))?;
+    let y: i64 = b
+        .trim()
+        .parse()
+        .map_err(|_| format!("expected a cell x,y with integer y, found {tok:?}"))?;
     if (0..16).contains(&x) && (0..16).contains(&y) {
         Ok(Some(cell(x as usize, y as usize)))
     } else {
@@ -227,21 +248,30 @@ pub fn parse_move(pos: &Halma, text: &str) -> Result<HMove, MoveError> {
         let kind = match toks[0] {
             "E" => 'E',
             "J" => 'J',
-            k => return Err(MoveError::Malformed(format!("expected E or J at the start of {line:?}, found {k:?}"))),
+            k => {
+                return Err(MoveError::Malformed(format!(
+                    "expected E or J at the start of {line:?}, found {k:?}"
+                )))
+            }
         };
         let from = parse_cell(toks[1]).map_err(|e| MoveError::Malformed(format!("{e} in {line:?}")))?;
         let to = parse_cell(toks[2]).map_err(|e| MoveError::Malformed(format!("{e} in {line:?}")))?;
         hops.push((kind, from, to, line.to_string()));
     }
     if hops.is_empty() {
-        return Err(MoveError::Malformed("empty move: expected `E x,y x,y` or one or more `J x,y x,y` lines".into()));
+        return Err(MoveError::Malformed(
+            "empty move: expected `E x,y x,y` or one or more `J x,y x,y` lines".into(),
+        ));
     }
     let kind = hops[0].0;
     if hops.iter().any(|h| h.0 != kind) {
         return Err(MoveError::Malformed("a move mixes E (step) and J (jump) lines".into()));
     }
     if kind == 'E' && hops.len() > 1 {
-        return Err(MoveError::Malformed(format!("a step is one E line; found {} E lines", hops.len())));
+        return Err(MoveError::Malformed(format!(
+            "a step is one E line; found {} E lines",
+            hops.len()
+        )));
     }
     for w in hops.windows(2) {
         if w[1].1 != w[0].2 || w[1].1.is_none() {
@@ -253,13 +283,20 @@ pub fn parse_move(pos: &Halma, text: &str) -> Result<HMove, MoveError> {
     }
     for h in &hops {
         if h.1.is_none() || h.2.is_none() {
-            return Err(MoveError::Illegal(format!("{:?} names a cell off the 16x16 board", h.3)));
+            return Err(MoveError::Illegal(format!(
+                "{:?} names a cell off the 16x16 board",
+                h.3
+            )));
         }
     }
     let from = hops[0].1.expect("checked");
     let side = pos.side();
     if !pos.pieces(side).has(from) {
-        return Err(MoveError::Illegal(format!("no {} piece on {}", colour_name(side), cell_text(from))));
+        return Err(MoveError::Illegal(format!(
+            "no {} piece on {}",
+            colour_name(side),
+            cell_text(from)
+        )));
     }
     let start = Bitboard::single(from);
     let occ = pos.occupied() & !start;
@@ -272,7 +309,10 @@ pub fn parse_move(pos: &Halma, text: &str) -> Result<HMove, MoveError> {
         }
         if kind == 'E' {
             if dx.abs() > 1 || dy.abs() > 1 || (dx == 0 && dy == 0) {
-                return Err(MoveError::Illegal(format!("{:?}: a step goes to an adjacent cell", h.3)));
+                return Err(MoveError::Illegal(format!(
+                    "{:?}: a step goes to an adjacent cell",
+                    h.3
+                )));
             }
         } else {
             let ok_shape = matches!(dx, -2 | 0 | 2) && matches!(dy, -2 | 0 | 2) && (dx, dy) != (0, 0);
@@ -284,13 +324,20 @@ pub fn parse_move(pos: &Halma, text: &str) -> Result<HMove, MoveError> {
             }
             let over = cell((col(a) as i32 + dx / 2) as usize, (row(a) as i32 + dy / 2) as usize);
             if !occ.has(over) {
-                return Err(MoveError::Illegal(format!("{:?}: there is no piece on {} to jump over", h.3, cell_text(over))));
+                return Err(MoveError::Illegal(format!(
+                    "{:?}: there is no piece on {} to jump over",
+                    h.3,
+                    cell_text(over)
+                )));
             }
         }
         to = b;
     }
     if to == from {
-        return Err(MoveError::Illegal(format!("the play ends where it started ({})", cell_text(from))));
+        return Err(MoveError::Illegal(format!(
+            "the play ends where it started ({})",
+            cell_text(from)
+        )));
     }
     let mv = HMove { from, to };
     if pos.is_legal(mv, Reading::Wide) {
@@ -310,7 +357,11 @@ fn explain_camp_rule(pos: &Halma, mv: HMove) -> String {
         pos.moves(Reading::Wide, &mut must);
         if let Some(e) = must.first() {
             if camp.has(e.from) && !camp.has(e.to) {
-                return format!("{m}: rule 4, a piece must leave the own camp (e.g. {} -> {})", cell_text(e.from), cell_text(e.to));
+                return format!(
+                    "{m}: rule 4, a piece must leave the own camp (e.g. {} -> {})",
+                    cell_text(e.from),
+                    cell_text(e.to)
+                );
             }
             if camp.has(e.from) && camp.has(e.to) && e.to != mv.to {
                 return format!(
@@ -353,7 +404,10 @@ BBBBB...........\nBBBBB...........\nBBBB............\nBBB.............\nBB......
     fn harmless_oddities_are_accepted() {
         let crlf = START_WHITE.replace('\n', "  \r\n\r\n");
         assert_eq!(parse_input(&crlf).unwrap().state, Halma::start(1));
-        let trailing = format!("\n{}\nthis line is not part of the board\nnor this\n", START_WHITE.trim_end());
+        let trailing = format!(
+            "\n{}\nthis line is not part of the board\nnor this\n",
+            START_WHITE.trim_end()
+        );
         assert_eq!(parse_input(&trailing).unwrap().state, Halma::start(1));
     }
 
@@ -401,10 +455,22 @@ BBBBB...........\nBBBBB...........\nBBBB............\nBBB.............\nBB......
     #[test]
     fn worked_examples_of_the_spec_are_legal() {
         let pos = Halma::start(1);
-        assert_eq!(parse_move(&pos, "E 11,15 10,15\n").unwrap(), HMove::new(cell(11, 15), cell(10, 15)));
-        assert_eq!(parse_move(&pos, "J 12,15 10,13\n").unwrap(), HMove::new(cell(12, 15), cell(10, 13)));
-        assert_eq!(format_move(&pos, HMove::new(cell(12, 15), cell(10, 13))), "J 12,15 10,13\n");
-        assert_eq!(format_move(&pos, HMove::new(cell(11, 15), cell(10, 15))), "E 11,15 10,15\n");
+        assert_eq!(
+            parse_move(&pos, "E 11,15 10,15\n").unwrap(),
+            HMove::new(cell(11, 15), cell(10, 15))
+        );
+        assert_eq!(
+            parse_move(&pos, "J 12,15 10,13\n").unwrap(),
+            HMove::new(cell(12, 15), cell(10, 13))
+        );
+        assert_eq!(
+            format_move(&pos, HMove::new(cell(12, 15), cell(10, 13))),
+            "J 12,15 10,13\n"
+        );
+        assert_eq!(
+            format_move(&pos, HMove::new(cell(11, 15), cell(10, 15))),
+            "E 11,15 10,15\n"
+        );
     }
 
     #[test]
@@ -423,22 +489,30 @@ BBBBB...........\nBBBBB...........\nBBBB............\nBBB.............\nBB......
             "E 11,15 10,15 extra",
         ];
         for t in malformed {
-            assert!(matches!(parse_move(&pos, t), Err(MoveError::Malformed(_))), "{t:?} -> {:?}", parse_move(&pos, t));
+            assert!(
+                matches!(parse_move(&pos, t), Err(MoveError::Malformed(_))),
+                "{t:?} -> {:?}",
+                parse_move(&pos, t)
+            );
         }
         let illegal = [
-            "E 11,15 9,15",    // not adjacent
-            "E 15,15 14,15",   // occupied
-            "E 5,5 6,6",       // no piece
-            "E 0,0 1,1",       // opponent's piece
-            "J 13,15 11,15",   // landing occupied
-            "J 11,11 9,9",     // no piece there
-            "J 10,15 8,15",    // no piece at 10,15 / nothing to jump
-            "J 12,15 11,13",   // not a jump shape
-            "E 16,15 15,15",   // off the board
+            "E 11,15 9,15",                 // not adjacent
+            "E 15,15 14,15",                // occupied
+            "E 5,5 6,6",                    // no piece
+            "E 0,0 1,1",                    // opponent's piece
+            "J 13,15 11,15",                // landing occupied
+            "J 11,11 9,9",                  // no piece there
+            "J 10,15 8,15",                 // no piece at 10,15 / nothing to jump
+            "J 12,15 11,13",                // not a jump shape
+            "E 16,15 15,15",                // off the board
             "J 12,15 10,13\nJ 10,13 12,15", // ends where it started
         ];
         for t in illegal {
-            assert!(matches!(parse_move(&pos, t), Err(MoveError::Illegal(_))), "{t:?} -> {:?}", parse_move(&pos, t));
+            assert!(
+                matches!(parse_move(&pos, t), Err(MoveError::Illegal(_))),
+                "{t:?} -> {:?}",
+                parse_move(&pos, t)
+            );
         }
     }
 

@@ -35,7 +35,11 @@ const fn build_camp(colour: usize) -> Bitboard {
     let mut c = 0;
     while c < CELLS {
         let (x, y) = (c % 16, c / 16);
-        let inside = if colour == 0 { in_black_camp(x, y) } else { in_black_camp(15 - x, 15 - y) };
+        let inside = if colour == 0 {
+            in_black_camp(x, y)
+        } else {
+            in_black_camp(15 - x, 15 - y)
+        };
         if inside {
             b[c / 64] |= 1u64 << (c % 64);
         }
@@ -194,7 +198,12 @@ impl Halma {
                 table_sum[c] += eval::TABLE[c][p as usize];
             }
         }
-        Halma { pieces, side: side as u8, hash, table_sum }
+        Halma {
+            pieces,
+            side: side as u8,
+            hash,
+            table_sum,
+        }
     }
 
     /// The standard start with `side` to move.
@@ -307,7 +316,11 @@ impl Halma {
     #[inline]
     fn reach(&self, from: u8, reading: Reading, jumpers: Bitboard, sources: &[Bitboard; 8]) -> Bitboard {
         let goal = CAMP[1 - self.side as usize];
-        let allowed = if reading == Reading::Narrow && goal.has(from) { goal } else { Bitboard::FULL };
+        let allowed = if reading == Reading::Narrow && goal.has(from) {
+            goal
+        } else {
+            Bitboard::FULL
+        };
         let steps = NEIGHBOURS[from as usize] & !self.occupied() & allowed;
         if jumpers.has(from) {
             steps | self.jump_reach_with(from, allowed, sources)

@@ -73,7 +73,11 @@ impl SimpleBoard {
     fn ends(&self, x: i32, y: i32, narrow: bool) -> Vec<(i32, i32)> {
         let me = self.side;
         let goal = 1 - me;
-        let stay_in = if narrow && in_camp(goal, x, y) { Some(goal) } else { None };
+        let stay_in = if narrow && in_camp(goal, x, y) {
+            Some(goal)
+        } else {
+            None
+        };
         // Lift the piece: its start counts as empty during the chain.
         let mut b = self.clone();
         b.cells[y as usize][x as usize] = 0;

@@ -14,7 +14,12 @@ fn sorted_moves(pos: &Halma, reading: Reading) -> Vec<((i32, i32), (i32, i32))> 
     pos.moves(reading, &mut v);
     let mut r: Vec<_> = v
         .iter()
-        .map(|m| ((col(m.from) as i32, row(m.from) as i32), (col(m.to) as i32, row(m.to) as i32)))
+        .map(|m| {
+            (
+                (col(m.from) as i32, row(m.from) as i32),
+                (col(m.to) as i32, row(m.to) as i32),
+            )
+        })
         .collect();
     let n = r.len();
     r.sort();
@@ -38,7 +43,9 @@ fn random_position(rng: &mut SmallRng) -> Halma {
             pos.legal_moves(&mut buf);
             // Prefer progress so that pieces reach the far camp sometimes.
             let m = if rng.gen_bool(0.7) {
-                *buf.iter().max_by_key(|m| pos.order_hint(**m) + rng.gen_range(0..300)).unwrap()
+                *buf.iter()
+                    .max_by_key(|m| pos.order_hint(**m) + rng.gen_range(0..300))
+                    .unwrap()
             } else {
                 buf[rng.gen_range(0..buf.len())]
             };
@@ -71,7 +78,11 @@ fn random_position(rng: &mut SmallRng) -> Halma {
 /// A random hop path text for the side to move, and the visited cells.
 fn random_path(pos: &Halma, rng: &mut SmallRng) -> (String, Vec<(i32, i32)>) {
     let own: Vec<u8> = pos.pieces(pos.side()).iter().collect();
-    let start = if rng.gen_bool(0.95) { own[rng.gen_range(0..own.len())] } else { rng.gen_range(0..=255) };
+    let start = if rng.gen_bool(0.95) {
+        own[rng.gen_range(0..own.len())]
+    } else {
+        rng.gen_range(0..=255)
+    };
     let mut path = vec![(col(start) as i32, row(start) as i32)];
     let hops = rng.gen_range(1..5);
     let occ = pos.occupied() & !Bitboard::single(start);
@@ -97,7 +108,10 @@ fn random_path(pos: &Halma, rng: &mut SmallRng) -> (String, Vec<(i32, i32)>) {
     if path.len() < 2 {
         path.push((path[0].0, (path[0].1 + 2) % 16));
     }
-    let text: String = path.windows(2).map(|w| format!("J {},{} {},{}\n", w[0].0, w[0].1, w[1].0, w[1].1)).collect();
+    let text: String = path
+        .windows(2)
+        .map(|w| format!("J {},{} {},{}\n", w[0].0, w[0].1, w[1].0, w[1].1))
+        .collect();
     (text, path)
 }
 
@@ -119,8 +133,18 @@ fn bitboard_rules_match_the_simple_implementation_on_random_positions() {
     for i in 0..1200 {
         let pos = random_position(&mut rng);
         let simple = to_simple(&pos);
-        assert_eq!(sorted_moves(&pos, Reading::Narrow), simple.legal(true), "narrow moves differ in position {i}:\n{}", pos.render());
-        assert_eq!(sorted_moves(&pos, Reading::Wide), simple.legal(false), "wide moves differ in position {i}:\n{}", pos.render());
+        assert_eq!(
+            sorted_moves(&pos, Reading::Narrow),
+            simple.legal(true),
+            "narrow moves differ in position {i}:\n{}",
+            pos.render()
+        );
+        assert_eq!(
+            sorted_moves(&pos, Reading::Wide),
+            simple.legal(false),
+            "wide moves differ in position {i}:\n{}",
+            pos.render()
+        );
         for c in 0..2 {
             assert_eq!(pos.has_won(c), simple.has_won(c), "win verdicts differ in position {i}");
         }
@@ -143,12 +167,21 @@ fn bitboard_rules_match_the_simple_implementation_on_random_positions() {
                     paths_ok += 1;
                 }
                 (Err(MoveError::Illegal(_)), None) => {}
-                _ => panic!("judgement differs for {text:?} in position {i}: {got:?} vs {want:?}\n{}", pos.render()),
+                _ => panic!(
+                    "judgement differs for {text:?} in position {i}: {got:?} vs {want:?}\n{}",
+                    pos.render()
+                ),
             }
         }
     }
-    assert!(paths_ok > 100, "too few legal random paths ({paths_ok}) to test anything");
-    assert!(in_goal_cases > 50, "too few positions with pieces in the goal camp ({in_goal_cases})");
+    assert!(
+        paths_ok > 100,
+        "too few legal random paths ({paths_ok}) to test anything"
+    );
+    assert!(
+        in_goal_cases > 50,
+        "too few positions with pieces in the goal camp ({in_goal_cases})"
+    );
 }
 
 fn board(rows: &[&str], side: usize) -> Halma {
@@ -217,7 +250,19 @@ fn narrow_reading_keeps_goal_jumps_inside_and_wide_does_not() {
     // back in over pieces outside the camp.
     let pos = board(
         &[
-            "", "", "", "", "", "", "", "", "", "", "", "", "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
             ".........W.W....",
             "...........B....",
             "",
@@ -231,7 +276,9 @@ fn narrow_reading_keeps_goal_jumps_inside_and_wide_does_not() {
     for m in &narrow {
         assert!(wide.contains(m));
     }
-    assert!(narrow.iter().all(|&(_, (x, y))| CAMP[1].has(cell(x as usize, y as usize))));
+    assert!(narrow
+        .iter()
+        .all(|&(_, (x, y))| CAMP[1].has(cell(x as usize, y as usize))));
 }
 
 #[test]
@@ -265,24 +312,45 @@ fn camp_piece_that_cannot_leave_must_go_further() {
     let mut v = Vec::new();
     pos.legal_moves(&mut v);
     v.sort();
-    assert_eq!(v, vec![HMove::new(cell(1, 1), cell(2, 1)), HMove::new(cell(1, 1), cell(1, 2)), HMove::new(cell(1, 1), cell(2, 2))]);
+    assert_eq!(
+        v,
+        vec![
+            HMove::new(cell(1, 1), cell(2, 1)),
+            HMove::new(cell(1, 1), cell(1, 2)),
+            HMove::new(cell(1, 1), cell(2, 2))
+        ]
+    );
     assert!(matches!(pos.parse_move("E 1,1 0,0"), Err(MoveError::Illegal(m)) if m.contains("further")));
 }
 
 fn sample(name: &str) -> Halma {
-    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/halma").join(name);
-    super::format::parse_input(&std::fs::read_to_string(p).unwrap()).unwrap().state
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("samples/halma")
+        .join(name);
+    super::format::parse_input(&std::fs::read_to_string(p).unwrap())
+        .unwrap()
+        .state
 }
 
 #[test]
 fn camp_rule_samples_force_the_right_moves() {
     let mut v = Vec::new();
     sample("trap_forced_out.txt").legal_moves(&mut v);
-    assert!(!v.is_empty() && v.iter().all(|m| m.from == cell(4, 1) && !CAMP[0].has(m.to)), "{v:?}");
+    assert!(
+        !v.is_empty() && v.iter().all(|m| m.from == cell(4, 1) && !CAMP[0].has(m.to)),
+        "{v:?}"
+    );
     v.clear();
     sample("trap_camp_further.txt").legal_moves(&mut v);
     v.sort();
-    assert_eq!(v, vec![HMove::new(cell(1, 1), cell(2, 1)), HMove::new(cell(1, 1), cell(1, 2)), HMove::new(cell(1, 1), cell(2, 2))]);
+    assert_eq!(
+        v,
+        vec![
+            HMove::new(cell(1, 1), cell(2, 1)),
+            HMove::new(cell(1, 1), cell(1, 2)),
+            HMove::new(cell(1, 1), cell(2, 2))
+        ]
+    );
     v.clear();
     let pos = sample("trap_no_reenter.txt");
     pos.legal_moves(&mut v);
@@ -292,7 +360,10 @@ fn camp_rule_samples_force_the_right_moves() {
     let pos = sample("trap_goal_stay.txt");
     pos.legal_moves(&mut v);
     assert!(v.iter().all(|m| !CAMP[1].has(m.from) || CAMP[1].has(m.to)));
-    assert!(v.iter().any(|m| CAMP[1].has(m.from)), "a goal piece should have moves inside the goal");
+    assert!(
+        v.iter().any(|m| CAMP[1].has(m.from)),
+        "a goal piece should have moves inside the goal"
+    );
 }
 
 #[test]
@@ -302,14 +373,20 @@ fn search_finds_the_win_in_one_in_endgame_samples() {
         let r = crate::search::alphabeta::search(&pos, crate::search::Limits::depth(3), 1 << 20);
         let mut after = pos;
         after.play(r.best.unwrap());
-        assert_eq!(after.outcome(), Some(Outcome::Loss), "{name}: the mover should have won");
+        assert_eq!(
+            after.outcome(),
+            Some(Outcome::Loss),
+            "{name}: the mover should have won"
+        );
         assert!(r.score >= crate::search::WIN_THRESHOLD);
     }
 }
 
 #[test]
 fn mutated_inputs_never_panic_the_parser() {
-    let base = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/halma/midgame_1.txt")).unwrap();
+    let base =
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/halma/midgame_1.txt"))
+            .unwrap();
     let alphabet = b"BW.\n\r \t,0123456789-eSINGLEGAMEWHITEBLACK\xc3\xa9";
     let mut rng = SmallRng::seed_from_u64(99);
     let mut accepted = 0;

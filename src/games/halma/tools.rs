@@ -3,7 +3,7 @@
 //! clock (a strength check that needs no referee).
 
 use super::simple::{self, SimpleBoard};
-use super::{colour_name, format, Halma, HMove, Reading};
+use super::{colour_name, format, HMove, Halma, Reading};
 use crate::clock::CpuTimer;
 use crate::protocol::{FileGame, Mode};
 use crate::search::{alphabeta::Searcher, minimax, Game, Limits, Outcome, Strategy};
@@ -39,7 +39,10 @@ fn perft_rec(pos: &Halma, depth: u32, bufs: &mut [Vec<HMove>]) -> u64 {
 
 /// The simple implementation's view of a position.
 pub fn to_simple(pos: &Halma) -> SimpleBoard {
-    let mut b = SimpleBoard { cells: [[0; 16]; 16], side: pos.side() };
+    let mut b = SimpleBoard {
+        cells: [[0; 16]; 16],
+        side: pos.side(),
+    };
     for c in 0..2 {
         for p in pos.pieces(c).iter() {
             b.cells[p as usize / 16][p as usize % 16] = c as u8 + 1;
@@ -51,14 +54,20 @@ pub fn to_simple(pos: &Halma) -> SimpleBoard {
 /// Reads and parses an `input.txt`.
 pub fn load(path: &Path) -> Result<Halma, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    format::parse_input(&text).map(|i| i.state).map_err(|e| format!("{}: {e}", path.display()))
+    format::parse_input(&text)
+        .map(|i| i.state)
+        .map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// `agent perft FILE DEPTH [--simple]`: the leaf count and its speed.
 pub fn perft_command(file: &Path, depth: u32, simple_impl: bool) -> Result<String, String> {
     let pos = load(file)?;
     let t = CpuTimer::start();
-    let n = if simple_impl { simple::perft(&to_simple(&pos), depth) } else { perft(&pos, depth) };
+    let n = if simple_impl {
+        simple::perft(&to_simple(&pos), depth)
+    } else {
+        perft(&pos, depth)
+    };
     let s = t.elapsed().max(1e-9);
     Ok(format!(
         "{n}\n# {} implementation: {n} leaves in {s:.3} CPU s = {:.0} leaves/s",
@@ -68,7 +77,12 @@ pub fn perft_command(file: &Path, depth: u32, simple_impl: bool) -> Result<Strin
 }
 
 /// Sample positions the bench runs on (file names under `samples/halma/`).
-pub const BENCH_SAMPLES: [&str; 4] = ["start_black.txt", "midgame_1.txt", "midgame_white.txt", "late_black.txt"];
+pub const BENCH_SAMPLES: [&str; 4] = [
+    "start_black.txt",
+    "midgame_1.txt",
+    "midgame_white.txt",
+    "late_black.txt",
+];
 
 /// `agent bench`: move generation and search speed on fixed samples.
 pub fn bench(samples: &Path, seconds: f64) -> Result<String, String> {
@@ -112,7 +126,8 @@ pub fn bench(samples: &Path, seconds: f64) -> Result<String, String> {
 
 /// `agent calibrate`: measures search speed from the start position.
 pub fn calibrate(dir: &Path) -> Result<String, String> {
-    let nps = crate::driver::calibrate(dir, &Halma::start(0), 0.5).map_err(|e| format!("cannot write calibration.txt: {e}"))?;
+    let nps = crate::driver::calibrate(dir, &Halma::start(0), 0.5)
+        .map_err(|e| format!("cannot write calibration.txt: {e}"))?;
     Ok(format!("nodes_per_second {nps:.0}"))
 }
 
@@ -158,12 +173,27 @@ pub fn duel_recorded(
     let mut plies = 0;
     loop {
         if let Some(r) = pos.result() {
-            let reason = if r.is_some() { "goal camp filled" } else { "no legal move" };
+            let reason = if r.is_some() {
+                "goal camp filled"
+            } else {
+                "no legal move"
+            };
             return settle(r.map(|p| p.index()), plies, used, reason);
         }
         if plies >= max_plies {
-            let w = if used[0] < used[1] { Some(0) } else if used[1] < used[0] { Some(1) } else { None };
-            return DuelResult { winner: w, plies, used, reason: "move cap".into() };
+            let w = if used[0] < used[1] {
+                Some(0)
+            } else if used[1] < used[0] {
+                Some(1)
+            } else {
+                None
+            };
+            return DuelResult {
+                winner: w,
+                plies,
+                used,
+                reason: "move cap".into(),
+            };
         }
         record(plies, &pos);
         let c = pos.side();
@@ -173,12 +203,26 @@ pub fn duel_recorded(
         let mv = match players[c].strategy {
             Strategy::Minimax(d) => minimax::search(&pos, d.max(1), budget.hard, |_| {}).best,
             Strategy::AlphaBeta(_) | Strategy::Best => {
-                let max_depth = if let Strategy::AlphaBeta(d) = players[c].strategy { d } else { 128 };
+                let max_depth = if let Strategy::AlphaBeta(d) = players[c].strategy {
+                    d
+                } else {
+                    128
+                };
                 let mut s = Searcher::<Halma>::new(timing::tt_bytes(budget.hard, 1.0e6));
                 let mut avoid = seen[c].clone();
                 avoid.insert(pos.hash());
                 s.set_avoid(avoid, Halma::REPEAT_SCORE);
-                s.search(&pos, Limits { soft: budget.soft, hard: budget.hard, max_depth, max_nodes: None }, |_| {}).best
+                s.search(
+                    &pos,
+                    Limits {
+                        soft: budget.soft,
+                        hard: budget.hard,
+                        max_depth,
+                        max_nodes: None,
+                    },
+                    |_| {},
+                )
+                .best
             }
             _ => crate::search::greedy::choose(&pos),
         };
@@ -187,7 +231,12 @@ pub fn duel_recorded(
             return settle(None, plies, used, "no move returned");
         };
         if used[c] > seconds {
-            return DuelResult { winner: Some(1 - c), plies, used, reason: format!("{} ran out of time", colour_name(c)) };
+            return DuelResult {
+                winner: Some(1 - c),
+                plies,
+                used,
+                reason: format!("{} ran out of time", colour_name(c)),
+            };
         }
         seen[c].insert(pos.hash());
         pos.play(mv);
@@ -200,14 +249,26 @@ pub fn duel_recorded(
 }
 
 fn settle(winner: Option<usize>, plies: u32, used: [f64; 2], reason: &str) -> DuelResult {
-    DuelResult { winner, plies, used, reason: reason.into() }
+    DuelResult {
+        winner,
+        plies,
+        used,
+        reason: reason.into(),
+    }
 }
 
 /// `agent halma duel`: `games` games alternating who moves first; the first
 /// player plays `a`, the second `b`. Returns a summary.
 /// Each game's line is printed as soon as it ends; with `record`, every
 /// position of every game is written there as `gN_plyNNN.txt` (an input.txt).
-pub fn duel_command(a: Strategy, b: Strategy, games: u32, seconds: f64, max_plies: u32, record: Option<&Path>) -> String {
+pub fn duel_command(
+    a: Strategy,
+    b: Strategy,
+    games: u32,
+    seconds: f64,
+    max_plies: u32,
+    record: Option<&Path>,
+) -> String {
     let mut wins = [0u32; 3];
     for g in 0..games {
         // `a` takes BLACK in even games, WHITE in odd ones; BLACK always moves first.
@@ -240,7 +301,10 @@ pub fn duel_command(a: Strategy, b: Strategy, games: u32, seconds: f64, max_plie
         );
         print!("{line}");
     }
-    format!("A {:?} vs B {:?}: A won {}, B won {}, draws {}\n", a, b, wins[0], wins[1], wins[2])
+    format!(
+        "A {:?} vs B {:?}: A won {}, B won {}, draws {}\n",
+        a, b, wins[0], wins[1], wins[2]
+    )
 }
 
 /// `agent halma check INPUT OUTPUT`: the referee's judgement of an

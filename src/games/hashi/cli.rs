@@ -60,7 +60,12 @@ pub enum Opponent {
 /// Runs a Hashi subcommand.
 pub fn run(cmd: HashiCommand) -> Result<(), String> {
     match cmd {
-        HashiCommand::Generate { size, seed, first, time } => {
+        HashiCommand::Generate {
+            size,
+            seed,
+            first,
+            time,
+        } => {
             let first = match first {
                 1 => Player::One,
                 2 => Player::Two,
@@ -69,11 +74,23 @@ pub fn run(cmd: HashiCommand) -> Result<(), String> {
             if !(time.is_finite() && time > 0.0) {
                 return Err(format!("--time must be a positive number of seconds, found {time}"));
             }
-            let h = Hashi::generate(&GenOptions { size: Some(size), seed, first, ..Default::default() })?;
+            let h = Hashi::generate(&GenOptions {
+                size: Some(size),
+                seed,
+                first,
+                ..Default::default()
+            })?;
             print!("{}", h.write_input(Mode::Game, time));
             Ok(())
         }
-        HashiCommand::Duel { opponent, games, size, seed, move_time, depth } => {
+        HashiCommand::Duel {
+            opponent,
+            games,
+            size,
+            seed,
+            move_time,
+            depth,
+        } => {
             let a = depth.map_or(Strategy::Best, Strategy::AlphaBeta);
             let b = match opponent {
                 Opponent::Random => Strategy::Random,

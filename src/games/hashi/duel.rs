@@ -37,10 +37,14 @@ fn choose(h: &Hashi, strategy: Strategy, seconds: f64, rng: &mut SmallRng) -> <H
     match strategy {
         Strategy::Random => *moves.choose(rng).expect("a move"),
         Strategy::Minimax(d) => minimax::search(h, d, f64::INFINITY, |_| {}).best.expect("a move"),
-        Strategy::AlphaBeta(d) => {
-            Searcher::<Hashi>::new(1 << 22).search(h, Limits::depth(d), |_| {}).best.expect("a move")
-        }
-        _ => Searcher::<Hashi>::new(16 << 20).search(h, Limits::time(seconds, seconds), |_| {}).best.expect("a move"),
+        Strategy::AlphaBeta(d) => Searcher::<Hashi>::new(1 << 22)
+            .search(h, Limits::depth(d), |_| {})
+            .best
+            .expect("a move"),
+        _ => Searcher::<Hashi>::new(16 << 20)
+            .search(h, Limits::time(seconds, seconds), |_| {})
+            .best
+            .expect("a move"),
     }
 }
 
@@ -50,7 +54,12 @@ pub fn duel(a: Strategy, b: Strategy, games: u32, size: usize, seed: u64, second
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut r = DuelResult::default();
     for g in 0..games {
-        let opts = GenOptions { size: Some(size), seed: seed + g as u64, first: Player::One, ..Default::default() };
+        let opts = GenOptions {
+            size: Some(size),
+            seed: seed + g as u64,
+            first: Player::One,
+            ..Default::default()
+        };
         let mut h = Hashi::generate(&opts)?;
         // Seat of `a`: player 1 (who moves first) in even games.
         let a_seat = if g % 2 == 0 { Player::One } else { Player::Two };

@@ -88,7 +88,11 @@ mod tests {
         let h = pos("HASHI\nGAME\n1\n9\n2 -2\n5\n1 . 2 . .\n. . . . .\n3 . . . 4\n. . . . .\n. . . . 1\n2\n2 0 2 4 2\n2 4 4 4 1\n");
         assert_eq!(h.degree(h.topology().island_at(2, 0).unwrap()), 2);
         let ready = ready_points(&h);
-        assert_eq!(ready, 300 * 9 / 10 - 100 * 7 / 10, "3 for the mover, 1 for the opponent");
+        assert_eq!(
+            ready,
+            300 * 9 / 10 - 100 * 7 / 10,
+            "3 for the mover, 1 for the opponent"
+        );
         assert_eq!(evaluate(&h), 400 + ready);
         assert_eq!(reference(&h), 400);
         // Player 2's view of the same board: its own score is -2.

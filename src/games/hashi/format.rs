@@ -21,7 +21,10 @@ fn parse_body(lines: &mut Lines<'_>, side: usize) -> Result<Hashi, ParseError> {
     let nl = lines.next_line("the board size n")?;
     let n: usize = nl.parse_n::<usize>(1, "the board size n (one integer)")?[0];
     if n == 0 || n > super::MAX_N {
-        return Err(nl.error(format!("the board size must be between 1 and {}, found {n}", super::MAX_N)));
+        return Err(nl.error(format!(
+            "the board size must be between 1 and {}, found {n}",
+            super::MAX_N
+        )));
     }
     let mut grid = vec![0u8; n * n]; // 0 water, 1 unlabelled, 2-5 label 1-4
     for r in 0..n {
@@ -52,7 +55,11 @@ fn parse_body(lines: &mut Lines<'_>, side: usize) -> Result<Hashi, ParseError> {
         }
     }
     let topo = Topology::build(n, |r, c| grid[r * n + c] != 0).map_err(ParseError::whole)?;
-    let labels: Vec<u8> = topo.islands.iter().map(|&(r, c)| grid[r as usize * n + c as usize] - 1).collect();
+    let labels: Vec<u8> = topo
+        .islands
+        .iter()
+        .map(|&(r, c)| grid[r as usize * n + c as usize] - 1)
+        .collect();
     let mut h = Hashi::new(topo, &labels);
     h.set_points([points[0], points[1]]);
     h.set_side(side);
@@ -72,8 +79,12 @@ fn parse_body(lines: &mut Lines<'_>, side: usize) -> Result<Hashi, ParseError> {
         let v: Vec<usize> = l.parse_n(5, "a bridge: ROW1 COL1 ROW2 COL2 COUNT")?;
         let (r1, c1, r2, c2, cnt) = (v[0], v[1], v[2], v[3], v[4]);
         let topo = h.topology();
-        let i = topo.island_at(r1, c1).ok_or_else(|| l.error(format!("({r1}, {c1}) is not an island")))?;
-        let j = topo.island_at(r2, c2).ok_or_else(|| l.error(format!("({r2}, {c2}) is not an island")))?;
+        let i = topo
+            .island_at(r1, c1)
+            .ok_or_else(|| l.error(format!("({r1}, {c1}) is not an island")))?;
+        let j = topo
+            .island_at(r2, c2)
+            .ok_or_else(|| l.error(format!("({r2}, {c2}) is not an island")))?;
         let p = topo.pair_between(i, j).ok_or_else(|| {
             l.error(format!(
                 "({r1}, {c1}) and ({r2}, {c2}) do not face each other across water in one row or column"
@@ -92,7 +103,9 @@ fn parse_body(lines: &mut Lines<'_>, side: usize) -> Result<Hashi, ParseError> {
             }
         }
         if h.crosses(p) {
-            return Err(l.error(format!("the bridge ({r1}, {c1})-({r2}, {c2}) crosses an earlier bridge")));
+            return Err(l.error(format!(
+                "the bridge ({r1}, {c1})-({r2}, {c2}) crosses an earlier bridge"
+            )));
         }
         for _ in 0..cnt {
             h.load_bridge(p);
@@ -136,7 +149,8 @@ pub fn write_board(h: &Hashi, out: &mut String) {
 }
 
 fn parse_usize(tok: &str, what: &str) -> Result<usize, MoveError> {
-    tok.parse().map_err(|_| MoveError::Malformed(format!("expected {what} (a number), found {tok:?}")))
+    tok.parse()
+        .map_err(|_| MoveError::Malformed(format!("expected {what} (a number), found {tok:?}")))
 }
 
 impl FileGame for Hashi {
@@ -148,14 +162,27 @@ impl FileGame for Hashi {
         let side = match header.side.text {
             "1" => 0,
             "2" => 1,
-            other => return Err(header.side.error(format!("expected the player to move, 1 or 2, found {other:?}"))),
+            other => {
+                return Err(header
+                    .side
+                    .error(format!("expected the player to move, 1 or 2, found {other:?}")))
+            }
         };
         let state = parse_body(&mut lines, side)?;
-        Ok(Input { state, mode: header.mode, remaining: header.remaining })
+        Ok(Input {
+            state,
+            mode: header.mode,
+            remaining: header.remaining,
+        })
     }
 
     fn write_input(&self, mode: Mode, remaining: f64) -> String {
-        let mut s = format!("HASHI\n{}\n{}\n{}\n", mode.token(), self.side + 1, format_time(remaining));
+        let mut s = format!(
+            "HASHI\n{}\n{}\n{}\n",
+            mode.token(),
+            self.side + 1,
+            format_time(remaining)
+        );
         write_board(self, &mut s);
         s
     }
@@ -184,7 +211,11 @@ impl FileGame for Hashi {
                 let (r1, c1) = t.islands[q.a as usize];
                 let (r2, c2) = t.islands[q.b as usize];
                 let gain = self.bridge_gain(p as usize);
-                let scored = if gain > 0 { format!(", scores {gain}") } else { String::new() };
+                let scored = if gain > 0 {
+                    format!(", scores {gain}")
+                } else {
+                    String::new()
+                };
                 format!("B {r1} {c1} {r2} {c2} (bridge ({r1},{c1})-({r2},{c2}){scored})")
             }
             HashiMove::Label(i, l) => {
@@ -197,22 +228,35 @@ impl FileGame for Hashi {
     fn parse_move(&self, text: &str) -> Result<HashiMove, MoveError> {
         let mut lines = Lines::new(text);
         let Some(line) = lines.next() else {
-            return Err(MoveError::Malformed("empty move; expected `B R1 C1 R2 C2` or `L R C 3|4`".into()));
+            return Err(MoveError::Malformed(
+                "empty move; expected `B R1 C1 R2 C2` or `L R C 3|4`".into(),
+            ));
         };
         if let Some(extra) = lines.next() {
-            return Err(MoveError::Malformed(format!("expected one move line, found a second one: {:?}", extra.text)));
+            return Err(MoveError::Malformed(format!(
+                "expected one move line, found a second one: {:?}",
+                extra.text
+            )));
         }
         let toks: Vec<&str> = line.tokens().collect();
         let t = self.topology();
         match toks.first().map(|s| s.to_ascii_uppercase()).as_deref() {
             Some("B") if toks.len() == 5 => {
-                let v: Vec<usize> =
-                    toks[1..].iter().map(|s| parse_usize(s, "a row or column")).collect::<Result<_, _>>()?;
+                let v: Vec<usize> = toks[1..]
+                    .iter()
+                    .map(|s| parse_usize(s, "a row or column"))
+                    .collect::<Result<_, _>>()?;
                 let (r1, c1, r2, c2) = (v[0], v[1], v[2], v[3]);
-                let i = t.island_at(r1, c1).ok_or_else(|| MoveError::Illegal(format!("({r1}, {c1}) is not an island")))?;
-                let j = t.island_at(r2, c2).ok_or_else(|| MoveError::Illegal(format!("({r2}, {c2}) is not an island")))?;
+                let i = t
+                    .island_at(r1, c1)
+                    .ok_or_else(|| MoveError::Illegal(format!("({r1}, {c1}) is not an island")))?;
+                let j = t
+                    .island_at(r2, c2)
+                    .ok_or_else(|| MoveError::Illegal(format!("({r2}, {c2}) is not an island")))?;
                 let p = t.pair_between(i, j).ok_or_else(|| {
-                    MoveError::Illegal(format!("({r1}, {c1}) and ({r2}, {c2}) do not face each other across water"))
+                    MoveError::Illegal(format!(
+                        "({r1}, {c1}) and ({r2}, {c2}) do not face each other across water"
+                    ))
                 })?;
                 if self.can_bridge(p) {
                     return Ok(HashiMove::Bridge(p as u8));
@@ -233,11 +277,18 @@ impl FileGame for Hashi {
                 let c = parse_usize(toks[2], "a column")?;
                 let l = parse_usize(toks[3], "a label")?;
                 if l != 3 && l != 4 {
-                    return Err(MoveError::Illegal(format!("an island can only be labelled 3 or 4, not {l}")));
+                    return Err(MoveError::Illegal(format!(
+                        "an island can only be labelled 3 or 4, not {l}"
+                    )));
                 }
-                let i = t.island_at(r, c).ok_or_else(|| MoveError::Illegal(format!("({r}, {c}) is not an island")))?;
+                let i = t
+                    .island_at(r, c)
+                    .ok_or_else(|| MoveError::Illegal(format!("({r}, {c}) is not an island")))?;
                 if self.label(i) != 0 {
-                    return Err(MoveError::Illegal(format!("({r}, {c}) is already labelled {}", self.label(i))));
+                    return Err(MoveError::Illegal(format!(
+                        "({r}, {c}) is already labelled {}",
+                        self.label(i)
+                    )));
                 }
                 Ok(HashiMove::Label(i as u8, l as u8))
             }
@@ -371,7 +422,9 @@ mod tests {
         assert_eq!(h.to_move(), Player::Two);
         assert_eq!(h.topology().islands.len(), 4);
         // No bridge count line at all is read as no bridges.
-        let h2 = Hashi::parse_input("HASHI\nGAME\n1\n5\n0 0\n2\n1 1\n. .\n").unwrap().state;
+        let h2 = Hashi::parse_input("HASHI\nGAME\n1\n5\n0 0\n2\n1 1\n. .\n")
+            .unwrap()
+            .state;
         assert_eq!(h2.topology().pairs.len(), 1);
     }
 
@@ -442,10 +495,22 @@ mod tests {
         assert!(matches!(h.parse_move(""), Err(MoveError::Malformed(_))));
         assert!(matches!(h.parse_move("L 0 4 5"), Err(MoveError::Illegal(_))));
         assert!(matches!(h.parse_move("L 0 0 3"), Err(MoveError::Illegal(_))));
-        assert!(matches!(h.parse_move("B 0 2 0 4"), Err(MoveError::Illegal(_))), "unlabelled end");
-        assert!(matches!(h.parse_move("B 2 0 4 0"), Err(MoveError::Illegal(_))), "two already");
-        assert!(matches!(h.parse_move("B 0 0 4 0"), Err(MoveError::Illegal(_))), "not facing");
-        assert_eq!(h.parse_move("L 0 4 4"), Ok(HashiMove::Label(h.topology().island_at(0, 4).unwrap() as u8, 4)));
+        assert!(
+            matches!(h.parse_move("B 0 2 0 4"), Err(MoveError::Illegal(_))),
+            "unlabelled end"
+        );
+        assert!(
+            matches!(h.parse_move("B 2 0 4 0"), Err(MoveError::Illegal(_))),
+            "two already"
+        );
+        assert!(
+            matches!(h.parse_move("B 0 0 4 0"), Err(MoveError::Illegal(_))),
+            "not facing"
+        );
+        assert_eq!(
+            h.parse_move("L 0 4 4"),
+            Ok(HashiMove::Label(h.topology().island_at(0, 4).unwrap() as u8, 4))
+        );
     }
 
     #[test]

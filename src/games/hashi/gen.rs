@@ -65,7 +65,11 @@ fn attempt(n: usize, rng: &mut SmallRng) -> Option<Hashi> {
         if touches {
             continue;
         }
-        let k = if degree[r * n + c] <= 2 && rng.gen_bool(0.35) { 2 } else { 1 };
+        let k = if degree[r * n + c] <= 2 && rng.gen_bool(0.35) {
+            2
+        } else {
+            1
+        };
         for s in 1..len {
             covered[(r as isize + dr * s) as usize * n + (c as isize + dc * s) as usize] = true;
         }

@@ -73,7 +73,9 @@ impl Topology {
             for c in 0..n {
                 if is_island(r, c) {
                     if islands.len() == MAX_ISLANDS {
-                        return Err(format!("the board has more than {MAX_ISLANDS} islands, the most this agent supports"));
+                        return Err(format!(
+                            "the board has more than {MAX_ISLANDS} islands, the most this agent supports"
+                        ));
                     }
                     islands.push((r as u8, c as u8));
                     cell[r * n + c] = islands.len() as u8;
@@ -90,17 +92,35 @@ impl Topology {
                 let between = span(c, c2);
                 island_pairs[i][1] = pairs.len() as u8;
                 island_pairs[j][0] = pairs.len() as u8;
-                pairs.push(Pair { a: i as u8, b: j as u8, horizontal: true, line: r as u8, between });
+                pairs.push(Pair {
+                    a: i as u8,
+                    b: j as u8,
+                    horizontal: true,
+                    line: r as u8,
+                    between,
+                });
             }
             if let Some(r2) = (r + 1..n).find(|&r2| cell[r2 * n + c] != 0) {
                 let j = cell[r2 * n + c] as usize - 1;
                 island_pairs[i][3] = pairs.len() as u8;
                 island_pairs[j][2] = pairs.len() as u8;
-                pairs.push(Pair { a: i as u8, b: j as u8, horizontal: false, line: c as u8, between: span(r, r2) });
+                pairs.push(Pair {
+                    a: i as u8,
+                    b: j as u8,
+                    horizontal: false,
+                    line: c as u8,
+                    between: span(r, r2),
+                });
             }
         }
         debug_assert!(pairs.len() < MAX_PAIRS);
-        Ok(Topology { n, islands, cell, pairs, island_pairs })
+        Ok(Topology {
+            n,
+            islands,
+            cell,
+            pairs,
+            island_pairs,
+        })
     }
 
     /// The island at (row, col), if any.
@@ -333,7 +353,11 @@ impl Hashi {
     /// Whether a bridge on pair `p` would cross one already placed (ignoring labels).
     pub fn crosses(&self, p: usize) -> bool {
         let q = self.topo.pairs[p];
-        let cover = if q.horizontal { self.vrows[q.line as usize] } else { self.hcols[q.line as usize] };
+        let cover = if q.horizontal {
+            self.vrows[q.line as usize]
+        } else {
+            self.hcols[q.line as usize]
+        };
         self.bridges(p) == 0 && cover & q.between != 0
     }
 }

@@ -38,10 +38,19 @@ impl Naive {
             if h.bridges(p) > 0 {
                 let a = t.islands[q.a as usize];
                 let b = t.islands[q.b as usize];
-                bridges.insert(((a.0 as usize, a.1 as usize), (b.0 as usize, b.1 as usize)), h.bridges(p));
+                bridges.insert(
+                    ((a.0 as usize, a.1 as usize), (b.0 as usize, b.1 as usize)),
+                    h.bridges(p),
+                );
             }
         }
-        Naive { n: t.n, grid, bridges, points: h.points(), side: h.side() }
+        Naive {
+            n: t.n,
+            grid,
+            bridges,
+            points: h.points(),
+            side: h.side(),
+        }
     }
 
     fn cells_between(a: (usize, usize), b: (usize, usize)) -> Vec<(usize, usize)> {
@@ -53,7 +62,11 @@ impl Naive {
     }
 
     fn degree(&self, x: (usize, usize)) -> u8 {
-        self.bridges.iter().filter(|((a, b), _)| *a == x || *b == x).map(|(_, &k)| k).sum()
+        self.bridges
+            .iter()
+            .filter(|((a, b), _)| *a == x || *b == x)
+            .map(|(_, &k)| k)
+            .sum()
     }
 
     /// Cells covered by any placed bridge, with whether the bridge is horizontal.
@@ -124,7 +137,10 @@ impl Naive {
         let cov = self.covered();
         for (i, (a, _)) in cov.iter().enumerate() {
             assert!(cov[i + 1..].iter().all(|(b, _)| b != a), "two bridges cross at {a:?}");
-            assert!(self.grid[a.0 * self.n + a.1].is_none(), "a bridge runs over island {a:?}");
+            assert!(
+                self.grid[a.0 * self.n + a.1].is_none(),
+                "a bridge runs over island {a:?}"
+            );
         }
         for (&(a, b), &k) in &self.bridges {
             assert!((1..=2).contains(&k), "pair {a:?}-{b:?} has {k} bridges");
@@ -174,7 +190,11 @@ fn random_playouts_match_the_simple_model_and_keep_the_rules() {
         let mut h = if games % 2 == 0 {
             random_board(&mut rng)
         } else {
-            let opts = GenOptions { size: Some(rng.gen_range(3..=10)), seed: rng.gen(), ..Default::default() };
+            let opts = GenOptions {
+                size: Some(rng.gen_range(3..=10)),
+                seed: rng.gen(),
+                ..Default::default()
+            };
             Hashi::generate(&opts).unwrap()
         };
         let mut naive = Naive::from(&h);
@@ -237,10 +257,13 @@ fn one_move_completing_two_islands_scores_both() {
     let text = "HASHI\nGAME\n2\n9\n5 -5\n3\n1 . 2\n. . .\n. . 1\n1\n0 2 2 2 1\n";
     let h = Hashi::parse_input(text).unwrap().state;
     let mv = h.parse_move("B 0 0 0 2").unwrap();
-    assert_eq!(h.bridge_gain(match mv {
-        HashiMove::Bridge(p) => p as usize,
-        _ => unreachable!(),
-    }), 3);
+    assert_eq!(
+        h.bridge_gain(match mv {
+            HashiMove::Bridge(p) => p as usize,
+            _ => unreachable!(),
+        }),
+        3
+    );
     let mut after = h.clone();
     after.play(mv);
     // Player 2 moved: gains 1 + 2, player 1 loses the same.
@@ -297,14 +320,22 @@ fn unlabelled_islands_block_and_take_no_bridge() {
 fn generated_boards_are_fair_and_reproducible() {
     for seed in 0..300u64 {
         for size in [3usize, 5, 7, 10, 16] {
-            let opts = GenOptions { size: Some(size), seed, first: Player::Two, ..Default::default() };
+            let opts = GenOptions {
+                size: Some(size),
+                seed,
+                first: Player::Two,
+                ..Default::default()
+            };
             let h = Hashi::generate(&opts).unwrap();
             let t = h.topology();
             assert_eq!(t.n, size);
             assert_eq!(h.to_move(), Player::Two);
             assert!(h.outcome().is_none());
             for i in 0..t.islands.len() {
-                assert!(t.island_pairs[i].iter().any(|&p| p != NO_PAIR), "seed {seed}: island without a neighbour");
+                assert!(
+                    t.island_pairs[i].iter().any(|&p| p != NO_PAIR),
+                    "seed {seed}: island without a neighbour"
+                );
                 assert!(h.label(i) <= 4);
             }
             let again = Hashi::generate(&opts).unwrap();
@@ -315,7 +346,11 @@ fn generated_boards_are_fair_and_reproducible() {
     // Over many boards, both labelled and unlabelled islands appear.
     let (mut lab, mut unl) = (0, 0);
     for seed in 0..50 {
-        let h = Hashi::generate(&GenOptions { seed, ..Default::default() }).unwrap();
+        let h = Hashi::generate(&GenOptions {
+            seed,
+            ..Default::default()
+        })
+        .unwrap();
         assert_eq!(h.topology().n, 7);
         for i in 0..h.topology().islands.len() {
             if h.label(i) == 0 {
@@ -326,8 +361,16 @@ fn generated_boards_are_fair_and_reproducible() {
         }
     }
     assert!(unl > 20 && lab > 3 * unl / 2, "{lab} labelled, {unl} unlabelled");
-    assert!(Hashi::generate(&GenOptions { size: Some(2), ..Default::default() }).is_err());
-    assert!(Hashi::generate(&GenOptions { size: Some(17), ..Default::default() }).is_err());
+    assert!(Hashi::generate(&GenOptions {
+        size: Some(2),
+        ..Default::default()
+    })
+    .is_err());
+    assert!(Hashi::generate(&GenOptions {
+        size: Some(17),
+        ..Default::default()
+    })
+    .is_err());
 }
 
 /// Every input file in `samples/hashi/` parses, and the agent writes a
@@ -339,16 +382,25 @@ fn agent_writes_legal_moves_for_every_sample() {
     let dir = std::env::temp_dir().join(format!("hashi-samples-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let mut checked = 0;
-    let mut entries: Vec<_> = std::fs::read_dir(&samples).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut entries: Vec<_> = std::fs::read_dir(&samples)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     entries.sort();
     for path in entries {
         let text = match std::fs::read_to_string(&path) {
             Ok(t) if t.trim_start().starts_with("HASHI") => t,
             _ => continue,
         };
-        let state = Hashi::parse_input(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display())).state;
+        let state = Hashi::parse_input(&text)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+            .state;
         for strategy in [crate::search::Strategy::Best, crate::search::Strategy::Minimax(2)] {
-            let opts = AgentOptions { dir: dir.clone(), strategy, time_scale: 0.02 };
+            let opts = AgentOptions {
+                dir: dir.clone(),
+                strategy,
+                time_scale: 0.02,
+            };
             let report = turn::<Hashi>(&text, &opts).unwrap();
             let written = std::fs::read_to_string(dir.join("output.txt")).unwrap();
             assert_eq!(written, report.output);

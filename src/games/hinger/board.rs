@@ -43,7 +43,9 @@ impl Board {
     /// 11x9 and 9x11 all fit) or a dimension is zero.
     pub fn new(rows: usize, cols: usize) -> Result<Board, String> {
         if rows == 0 || cols == 0 {
-            return Err(format!("the board must have at least one row and one column, found {rows}x{cols}"));
+            return Err(format!(
+                "the board must have at least one row and one column, found {rows}x{cols}"
+            ));
         }
         if rows * (cols + 1) > 128 {
             return Err(format!(
@@ -141,7 +143,9 @@ impl Board {
             return Err(format!("cell ({r}, {c}) is off the {}x{} board", self.rows, self.cols));
         }
         if p > MAX_PILE {
-            return Err(format!("pile {p} at ({r}, {c}) is larger than the supported {MAX_PILE}"));
+            return Err(format!(
+                "pile {p} at ({r}, {c}) is larger than the supported {MAX_PILE}"
+            ));
         }
         let i = self.index(r, c);
         self.piles[i] = p as u16;
@@ -356,7 +360,9 @@ impl Board {
 
     /// Rows of pile sizes.
     pub fn to_grid(&self) -> Vec<Vec<u32>> {
-        (0..self.rows()).map(|r| (0..self.cols()).map(|c| self.get(r, c)).collect()).collect()
+        (0..self.rows())
+            .map(|r| (0..self.cols()).map(|c| self.get(r, c)).collect())
+            .collect()
     }
 
     /// The grid lines (space-separated pile sizes), one per row, each ending
@@ -448,7 +454,12 @@ pub(crate) mod tests {
     }
 
     fn figure1_a() -> Vec<Vec<u32>> {
-        vec![vec![1, 1, 0, 0, 2], vec![1, 1, 0, 0, 0], vec![0, 0, 1, 1, 1], vec![0, 0, 0, 1, 1]]
+        vec![
+            vec![1, 1, 0, 0, 2],
+            vec![1, 1, 0, 0, 0],
+            vec![0, 0, 1, 1, 1],
+            vec![0, 0, 0, 1, 1],
+        ]
     }
 
     #[test]
@@ -510,7 +521,15 @@ pub(crate) mod tests {
             let maxp = if t % 3 == 0 { 3 } else { 1 };
             let g: Vec<Vec<u32>> = (0..rows)
                 .map(|_| {
-                    (0..cols).map(|_| if rng.gen_bool(density) { rng.gen_range(1..=maxp) } else { 0 }).collect()
+                    (0..cols)
+                        .map(|_| {
+                            if rng.gen_bool(density) {
+                                rng.gen_range(1..=maxp)
+                            } else {
+                                0
+                            }
+                        })
+                        .collect()
                 })
                 .collect();
             let b = Board::from_grid(&g).unwrap();
@@ -524,7 +543,12 @@ pub(crate) mod tests {
                 for i in iter_bits(b.active()) {
                     let mut child = b.clone();
                     child.remove(i);
-                    assert_eq!(b.hinger_after_removal(i), child.has_hinger(), "{b:?} move {:?}", b.coords(i));
+                    assert_eq!(
+                        b.hinger_after_removal(i),
+                        child.has_hinger(),
+                        "{b:?} move {:?}",
+                        b.coords(i)
+                    );
                 }
             }
         }

@@ -68,8 +68,20 @@ fn cell(b: &Board, i: usize) -> String {
 pub fn run(cmd: HingerCommand) -> Result<(), String> {
     match cmd {
         HingerCommand::Win { file, seconds } => print!("{}", win(&file, seconds)?),
-        HingerCommand::Path { algo, start, end, seconds } => print!("{}", path(&start, &end, algo, seconds)?),
-        HingerCommand::Compare { seed, pairs, cap, max_size, solver_cap, max_pile } => {
+        HingerCommand::Path {
+            algo,
+            start,
+            end,
+            seconds,
+        } => print!("{}", path(&start, &end, algo, seconds)?),
+        HingerCommand::Compare {
+            seed,
+            pairs,
+            cap,
+            max_size,
+            solver_cap,
+            max_pile,
+        } => {
             if !(3..=10).contains(&max_size) {
                 return Err(format!("--max-size must be between 3 and 10, found {max_size}"));
             }
@@ -79,7 +91,14 @@ pub fn run(cmd: HingerCommand) -> Result<(), String> {
             if !(1..=1000).contains(&max_pile) {
                 return Err(format!("--max-pile must be between 1 and 1000, found {max_pile}"));
             }
-            let opts = CompareOptions { seed, pairs, cap, max_size, solver_cap, max_pile };
+            let opts = CompareOptions {
+                seed,
+                pairs,
+                cap,
+                max_size,
+                solver_cap,
+                max_pile,
+            };
             compare::run(&opts, &mut std::io::stdout().lock()).map_err(|e| format!("cannot write: {e}"))?;
         }
     }
@@ -118,7 +137,10 @@ pub fn win(file: &Path, seconds: Option<f64>) -> Result<String, String> {
 pub fn path(start: &Path, end: &Path, algo: Algo, seconds: Option<f64>) -> Result<String, String> {
     let (s, _) = read_board(start)?;
     let (e, _) = read_board(end)?;
-    let limits = PathLimits { seconds: seconds.unwrap_or(f64::INFINITY), ..Default::default() };
+    let limits = PathLimits {
+        seconds: seconds.unwrap_or(f64::INFINITY),
+        ..Default::default()
+    };
     let r = find_path(&s, &e, algo, limits)?;
     let mut out = String::new();
     match &r.answer {

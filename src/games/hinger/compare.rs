@@ -30,7 +30,14 @@ pub struct CompareOptions {
 
 impl Default for CompareOptions {
     fn default() -> Self {
-        CompareOptions { seed: 1, pairs: 4, cap: 1.0, max_size: 10, solver_cap: 10.0, max_pile: 1 }
+        CompareOptions {
+            seed: 1,
+            pairs: 4,
+            cap: 1.0,
+            max_size: 10,
+            solver_cap: 10.0,
+            max_pile: 1,
+        }
     }
 }
 
@@ -62,7 +69,9 @@ pub fn suite_pair(seed: u64, n: usize, j: usize, max_pile: u32) -> (Board, Board
         if pool == 0 {
             break;
         }
-        let i = iter_bits(pool).nth(rng.gen_range(0..pool.count_ones()) as usize).expect("in range");
+        let i = iter_bits(pool)
+            .nth(rng.gen_range(0..pool.count_ones()) as usize)
+            .expect("in range");
         end.remove(i);
     }
     (start, end)
@@ -116,12 +125,20 @@ pub fn run(opts: &CompareOptions, out: &mut impl Write) -> std::io::Result<()> {
         out,
         "answered = path found or proved absent; optimal = cost equal to min-cost's (of the pairs where both found one);"
     )?;
-    writeln!(out, "nodes = median states expanded; peak = largest frontier (IDDFS: deepest path); ms = median CPU.")?;
-    let limits = PathLimits { seconds: opts.cap, max_states: 5_000_000 };
+    writeln!(
+        out,
+        "nodes = median states expanded; peak = largest frontier (IDDFS: deepest path); ms = median CPU."
+    )?;
+    let limits = PathLimits {
+        seconds: opts.cap,
+        max_states: 5_000_000,
+    };
     let mut stopped_at: Vec<Option<usize>> = vec![None; Algo::ALL.len()];
     let mut dead = [false; 5];
     for n in 3..=opts.max_size.min(10) {
-        let pairs: Vec<(Board, Board)> = (0..opts.pairs).map(|j| suite_pair(opts.seed, n, j, opts.max_pile)).collect();
+        let pairs: Vec<(Board, Board)> = (0..opts.pairs)
+            .map(|j| suite_pair(opts.seed, n, j, opts.max_pile))
+            .collect();
         let counters: Vec<u32> = pairs.iter().map(|p| p.0.counters() - p.1.counters()).collect();
         writeln!(out, "\n{n}x{n}: moves per pair {counters:?}")?;
         writeln!(
@@ -186,7 +203,11 @@ pub fn run(opts: &CompareOptions, out: &mut impl Write) -> std::io::Result<()> {
         for (a, &algo) in Algo::ALL.iter().enumerate() {
             let row = &rows[a];
             if dead[a] {
-                writeln!(out, "  {:<9} skipped (gave up on every pair of a smaller board)", algo.name())?;
+                writeln!(
+                    out,
+                    "  {:<9} skipped (gave up on every pair of a smaller board)",
+                    algo.name()
+                )?;
                 continue;
             }
             writeln!(
@@ -203,7 +224,11 @@ pub fn run(opts: &CompareOptions, out: &mut impl Write) -> std::io::Result<()> {
                 row.peak,
                 median(&row.secs).unwrap_or(0.0) * 1e3,
                 row.secs.iter().cloned().fold(0.0, f64::max) * 1e3,
-                if row.disagree > 0 { "  DISAGREES on existence" } else { "" }
+                if row.disagree > 0 {
+                    "  DISAGREES on existence"
+                } else {
+                    ""
+                }
             )?;
             if row.gave_up > 0 && stopped_at[a].is_none() {
                 stopped_at[a] = Some(n);
@@ -214,11 +239,20 @@ pub fn run(opts: &CompareOptions, out: &mut impl Write) -> std::io::Result<()> {
         }
         out.flush()?;
     }
-    writeln!(out, "\nWhere each algorithm stops scaling (first board size with a pair it could not answer within {:.1} s):", opts.cap)?;
+    writeln!(
+        out,
+        "\nWhere each algorithm stops scaling (first board size with a pair it could not answer within {:.1} s):",
+        opts.cap
+    )?;
     for (a, &algo) in Algo::ALL.iter().enumerate() {
         match stopped_at[a] {
             Some(n) => writeln!(out, "  {:<9} {n}x{n}", algo.name())?,
-            None => writeln!(out, "  {:<9} answered everything up to {n}x{n}", algo.name(), n = opts.max_size.min(10))?,
+            None => writeln!(
+                out,
+                "  {:<9} answered everything up to {n}x{n}",
+                algo.name(),
+                n = opts.max_size.min(10)
+            )?,
         }
     }
     if opts.solver_cap > 0.0 {
@@ -235,7 +269,11 @@ fn solver_study(opts: &CompareOptions, out: &mut impl Write) -> std::io::Result<
         "\nExact solver (win/draw/loss) on random binary boards, density 0.6, cap {:.1} s CPU each:",
         opts.solver_cap
     )?;
-    writeln!(out, "  {:<6} {:>8} {:>6} {:>12} {:>10} {:>9}", "board", "counters", "value", "nodes", "memo", "seconds")?;
+    writeln!(
+        out,
+        "  {:<6} {:>8} {:>6} {:>12} {:>10} {:>9}",
+        "board", "counters", "value", "nodes", "memo", "seconds"
+    )?;
     let mut largest: Option<(usize, usize, u32, f64)> = None;
     'sizes: for (r, c) in [(4, 4), (4, 5), (5, 5), (5, 6), (6, 6), (6, 7), (7, 7), (7, 8), (8, 8)] {
         let mut rng = SmallRng::seed_from_u64(opts.seed.wrapping_add((r * 16 + c) as u64));

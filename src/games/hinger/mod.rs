@@ -48,7 +48,12 @@ impl Hinger {
     /// A position with `to_move` to play on `board`.
     pub fn new(board: Board, to_move: Player) -> Hinger {
         let zob = iter_bits(board.active()).fold(0, |h, i| h ^ board::mix(i, board.pile(i)));
-        Hinger { board, to_move, winner: None, zob }
+        Hinger {
+            board,
+            to_move,
+            winner: None,
+            zob,
+        }
     }
 
     /// The board.
@@ -105,7 +110,9 @@ pub fn parse_board(lines: &mut Lines<'_>) -> Result<Board, ParseError> {
         }
         for (c, t) in toks.iter().enumerate() {
             let p: u32 = t.parse().map_err(|_| {
-                l.error(format!("expected a non-negative integer pile size at column {c}, found {t:?}"))
+                l.error(format!(
+                    "expected a non-negative integer pile size at column {c}, found {t:?}"
+                ))
             })?;
             board.set(r, c, p).map_err(|e| l.error(e))?;
         }
@@ -162,7 +169,11 @@ impl Game for Hinger {
 
     fn hash(&self) -> u64 {
         let side = if self.to_move == Player::Two { SIDE_KEY } else { 0 };
-        let over = if self.winner.is_some() { SIDE_KEY.rotate_left(17) } else { 0 };
+        let over = if self.winner.is_some() {
+            SIDE_KEY.rotate_left(17)
+        } else {
+            0
+        };
         self.zob ^ side ^ over
     }
 
@@ -218,10 +229,18 @@ impl FileGame for Hinger {
         let to_move = match h.side.text {
             "1" => Player::One,
             "2" => Player::Two,
-            other => return Err(h.side.error(format!("expected the player to move, 1 or 2, found {other:?}"))),
+            other => {
+                return Err(h
+                    .side
+                    .error(format!("expected the player to move, 1 or 2, found {other:?}")))
+            }
         };
         let board = parse_board(&mut lines)?;
-        Ok(Input { state: Hinger::new(board, to_move), mode: h.mode, remaining: h.remaining })
+        Ok(Input {
+            state: Hinger::new(board, to_move),
+            mode: h.mode,
+            remaining: h.remaining,
+        })
     }
 
     fn write_input(&self, mode: Mode, remaining: f64) -> String {
@@ -244,7 +263,10 @@ impl FileGame for Hinger {
     fn parse_move(&self, text: &str) -> Result<HingerMove, MoveError> {
         let toks: Vec<&str> = text.split_whitespace().collect();
         if toks.len() != 2 {
-            return Err(MoveError::Malformed(format!("expected `ROW COL` (two integers), found {:?}", text.trim())));
+            return Err(MoveError::Malformed(format!(
+                "expected `ROW COL` (two integers), found {:?}",
+                text.trim()
+            )));
         }
         let parse = |t: &str, what: &str| {
             t.parse::<usize>()
@@ -386,7 +408,10 @@ mod tests {
     use crate::search::minimax;
 
     fn sample(name: &str) -> String {
-        let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/hinger").join(name).join("input.txt");
+        let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("samples/hinger")
+            .join(name)
+            .join("input.txt");
         std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
     }
 
@@ -436,7 +461,9 @@ mod tests {
 
     #[test]
     fn moves_are_judged() {
-        let g = Hinger::parse_input("HINGER\nGAME\n2\n5\n2 3\n1 0 1\n1 1 1\n").unwrap().state;
+        let g = Hinger::parse_input("HINGER\nGAME\n2\n5\n2 3\n1 0 1\n1 1 1\n")
+            .unwrap()
+            .state;
         assert!(matches!(g.parse_move("0 1"), Err(MoveError::Illegal(_))));
         assert!(matches!(g.parse_move("2 0"), Err(MoveError::Illegal(_))));
         assert!(matches!(g.parse_move("0"), Err(MoveError::Malformed(_))));
@@ -485,13 +512,22 @@ mod tests {
     #[test]
     fn generated_boards_are_binary_and_hinger_free() {
         for seed in 0..50 {
-            let o = GenOptions { rows: Some(6), cols: Some(5), density: Some(0.6), seed, ..Default::default() };
+            let o = GenOptions {
+                rows: Some(6),
+                cols: Some(5),
+                density: Some(0.6),
+                seed,
+                ..Default::default()
+            };
             let g = Hinger::generate(&o).unwrap();
             assert!(g.board().is_binary());
             assert!(!g.board().has_hinger());
             assert_eq!((g.board().rows(), g.board().cols()), (6, 5));
         }
-        let o = GenOptions { density: Some(1.5), ..Default::default() };
+        let o = GenOptions {
+            density: Some(1.5),
+            ..Default::default()
+        };
         assert!(Hinger::generate(&o).is_err());
     }
 
@@ -500,11 +536,20 @@ mod tests {
         let names = sample_names();
         assert!(names.len() >= 4, "{names:?}");
         for name in names {
-            for strategy in [Strategy::Best, Strategy::AlphaBeta(3), Strategy::Minimax(2), Strategy::Mcts] {
+            for strategy in [
+                Strategy::Best,
+                Strategy::AlphaBeta(3),
+                Strategy::Minimax(2),
+                Strategy::Mcts,
+            ] {
                 let dir = std::env::temp_dir().join(format!("hinger-{name}-{}-{strategy:?}", std::process::id()));
                 std::fs::create_dir_all(&dir).unwrap();
                 let text = sample(&name);
-                let opts = AgentOptions { dir: dir.clone(), strategy, time_scale: 0.02 };
+                let opts = AgentOptions {
+                    dir: dir.clone(),
+                    strategy,
+                    time_scale: 0.02,
+                };
                 let r = turn::<Hinger>(&text, &opts).unwrap_or_else(|e| panic!("{name}: {e}"));
                 let out = std::fs::read_to_string(dir.join("output.txt")).unwrap();
                 assert_eq!(out, r.output);
@@ -518,7 +563,10 @@ mod tests {
     #[test]
     fn search_takes_a_hinger_and_avoids_giving_one() {
         // (0,1) is a hinger: every strategy takes it.
-        let g = Hinger::new(Board::from_grid(&[vec![1, 1, 1], vec![0, 0, 0], vec![1, 0, 0]]).unwrap(), Player::One);
+        let g = Hinger::new(
+            Board::from_grid(&[vec![1, 1, 1], vec![0, 0, 0], vec![1, 0, 0]]).unwrap(),
+            Player::One,
+        );
         let r = crate::search::alphabeta::search(&g, Limits::depth(4), 1 << 16);
         assert_eq!(r.best, Some(g.move_at(0, 1)));
         let r = minimax::search(&g, 2, 10.0, |_| {});
@@ -536,7 +584,12 @@ mod tests {
             let g = Hinger::new(b, Player::One);
             let r = crate::search::alphabeta::search(&g, Limits::depth(3), 1 << 16);
             let mv = r.best.unwrap() as usize;
-            assert!(!g.board().hinger_after_removal(mv), "{:?} {:?}", g.board(), g.coords(mv as u8));
+            assert!(
+                !g.board().hinger_after_removal(mv),
+                "{:?} {:?}",
+                g.board(),
+                g.coords(mv as u8)
+            );
         }
     }
 }

@@ -62,7 +62,10 @@ pub struct PathLimits {
 
 impl Default for PathLimits {
     fn default() -> Self {
-        PathLimits { seconds: f64::INFINITY, max_states: 20_000_000 }
+        PathLimits {
+            seconds: f64::INFINITY,
+            max_states: 20_000_000,
+        }
     }
 }
 
@@ -181,7 +184,8 @@ impl Space {
             s.shift.push(offset);
             s.field.push((1u128 << width) - 1);
             s.need.push(need);
-            s.cost_lb.push(1 + (start.dilate(bit) & end.active() & !bit).count_ones());
+            s.cost_lb
+                .push(1 + (start.dilate(bit) & end.active() & !bit).count_ones());
             s.goal |= (need as u128) << offset;
             offset += width;
         }
@@ -217,12 +221,16 @@ impl Space {
 
     /// Moves still to make from `code` (exact distance to END).
     fn moves_left(&self, code: u128) -> u32 {
-        (0..self.cells.len()).map(|k| self.need[k] - self.removed(code, k)).sum()
+        (0..self.cells.len())
+            .map(|k| self.need[k] - self.removed(code, k))
+            .sum()
     }
 
     /// Admissible cost-to-go of `code`.
     fn cost_left(&self, code: u128) -> u32 {
-        (0..self.cells.len()).map(|k| (self.need[k] - self.removed(code, k)) * self.cost_lb[k]).sum()
+        (0..self.cells.len())
+            .map(|k| (self.need[k] - self.removed(code, k)) * self.cost_lb[k])
+            .sum()
     }
 
     /// The cells of the path to `code`, following `parent` (child -> (parent, field)).
@@ -251,7 +259,10 @@ impl Budget {
         self.stats.expanded += 1;
         self.stats.peak_frontier = self.stats.peak_frontier.max(frontier);
         if states > self.limits.max_states {
-            return Some(format!("gave up: more than {} states in memory", self.limits.max_states));
+            return Some(format!(
+                "gave up: more than {} states in memory",
+                self.limits.max_states
+            ));
         }
         if self.stats.expanded % 256 == 0 && self.timer.elapsed() > self.limits.seconds {
             return Some(format!("gave up: more than {:.1} s of CPU", self.limits.seconds));
@@ -264,10 +275,17 @@ impl Budget {
 /// `Err` only for inputs that are not two states of one board or whose state
 /// space cannot be indexed.
 pub fn find_path(start: &Board, end: &Board, algo: Algo, limits: PathLimits) -> Result<PathReport, String> {
-    let mut budget = Budget { timer: CpuTimer::start(), limits, stats: Stats::default() };
+    let mut budget = Budget {
+        timer: CpuTimer::start(),
+        limits,
+        stats: Stats::default(),
+    };
     if let Some(reason) = precheck(start, end)? {
         budget.stats.seconds = budget.timer.elapsed();
-        return Ok(PathReport { answer: Answer::NoPath(reason), stats: budget.stats });
+        return Ok(PathReport {
+            answer: Answer::NoPath(reason),
+            stats: budget.stats,
+        });
     }
     let space = Space::new(start, end)?;
     let answer = match algo {
@@ -278,7 +296,10 @@ pub fn find_path(start: &Board, end: &Board, algo: Algo, limits: PathLimits) -> 
         Algo::MinCost => min_cost(&space, &mut budget),
     };
     budget.stats.seconds = budget.timer.elapsed();
-    Ok(PathReport { answer, stats: budget.stats })
+    Ok(PathReport {
+        answer,
+        stats: budget.stats,
+    })
 }
 
 const EXHAUSTED: &str = "every state reachable from START by safe moves was searched without reaching END";
@@ -511,7 +532,11 @@ pub fn check_path(start: &Board, end: &Board, cells: &[usize]) -> Result<u32, St
         cost += b.move_cost(i);
         b.remove(i);
         if b.has_hinger() {
-            return Err(format!("after move {} at {:?} the board has a hinger", n + 1, b.coords(i)));
+            return Err(format!(
+                "after move {} at {:?} the board has a hinger",
+                n + 1,
+                b.coords(i)
+            ));
         }
     }
     if b != *end {
@@ -623,7 +648,10 @@ mod tests {
                 }
             }
         }
-        assert!(found > 50 && none > 50, "suite too one-sided: {found} found, {none} none");
+        assert!(
+            found > 50 && none > 50,
+            "suite too one-sided: {found} found, {none} none"
+        );
     }
 
     #[test]
@@ -666,7 +694,16 @@ mod tests {
             small.set(8, c, 0).unwrap();
             small.set(7, c, 0).unwrap();
         }
-        let r = find_path(&big, &small, Algo::Iddfs, PathLimits { seconds: 0.0, max_states: 10 }).unwrap();
+        let r = find_path(
+            &big,
+            &small,
+            Algo::Iddfs,
+            PathLimits {
+                seconds: 0.0,
+                max_states: 10,
+            },
+        )
+        .unwrap();
         assert!(matches!(r.answer, Answer::GaveUp(_)));
     }
 }

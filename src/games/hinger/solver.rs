@@ -125,12 +125,22 @@ impl Solver {
         self.nodes = 0;
         self.aborted = false;
         if board.active() == 0 {
-            return Some(Solution { value: Value::Draw, best: None, nodes: 0, memo_entries: self.memo.len() });
+            return Some(Solution {
+                value: Value::Draw,
+                best: None,
+                nodes: 0,
+                memo_entries: self.memo.len(),
+            });
         }
         let hingers = board.hingers();
         if hingers != 0 {
             let best = Some(hingers.trailing_zeros() as usize);
-            return Some(Solution { value: Value::Win, best, nodes: 1, memo_entries: self.memo.len() });
+            return Some(Solution {
+                value: Value::Win,
+                best,
+                nodes: 1,
+                memo_entries: self.memo.len(),
+            });
         }
         // Root: like `value`, but remembering the move.
         let mut best: Option<(usize, Value)> = None;
@@ -158,7 +168,12 @@ impl Solver {
             }
         }
         let (mv, value) = best.expect("an active board has a move");
-        Some(Solution { value, best: Some(mv), nodes: self.nodes, memo_entries: self.memo.len() })
+        Some(Solution {
+            value,
+            best: Some(mv),
+            nodes: self.nodes,
+            memo_entries: self.memo.len(),
+        })
     }
 
     /// The move to play from a solved `board` against a fallible opponent.
@@ -360,7 +375,11 @@ mod tests {
         let mut solver = Solver::new();
         for _ in 0..150 {
             let g: Vec<Vec<u32>> = (0..4)
-                .map(|_| (0..4).map(|_| if rng.gen_bool(0.5) { rng.gen_range(1..=2) } else { 0 }).collect())
+                .map(|_| {
+                    (0..4)
+                        .map(|_| if rng.gen_bool(0.5) { rng.gen_range(1..=2) } else { 0 })
+                        .collect()
+                })
                 .collect();
             if g.iter().flatten().sum::<u32>() <= 9 {
                 check(g, &mut solver);

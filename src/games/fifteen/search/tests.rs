@@ -12,7 +12,10 @@ fn all_moves(g: &Fifteen) -> Vec<Move> {
         if g.free() >> c & 1 == 1 {
             for vi in 0..5 {
                 if hand[vi] > 0 {
-                    v.push(Move { cell: c as u8, card: crate::games::fifteen::geo::VALUES[vi] });
+                    v.push(Move {
+                        cell: c as u8,
+                        card: crate::games::fifteen::geo::VALUES[vi],
+                    });
                 }
             }
         }
@@ -29,7 +32,11 @@ fn minimax(g: &Fifteen) -> i32 {
     for m in all_moves(g) {
         let mut c = g.clone();
         c.play(m);
-        let v = if c.side() == g.side() { minimax(&c) } else { -minimax(&c) };
+        let v = if c.side() == g.side() {
+            minimax(&c)
+        } else {
+            -minimax(&c)
+        };
         best = best.max(v);
     }
     best
@@ -58,7 +65,11 @@ fn solver_agrees_with_plain_minimax_on_4x4_endgames() {
             // The move it names achieves the value.
             let mut c = g.clone();
             c.play(f.best.unwrap());
-            let v = if c.side() == g.side() { minimax(&c) } else { -minimax(&c) };
+            let v = if c.side() == g.side() {
+                minimax(&c)
+            } else {
+                -minimax(&c)
+            };
             assert_eq!(v, mm);
         }
     }
