@@ -343,7 +343,7 @@ pub fn play_game<G: FileGame>(
 /// Halma's rule 6 (SPEC §2): no legal move ends the game as the move cap
 /// does. In every other game a drawn `result()` is a real draw.
 fn settles_no_move_by_time<G: FileGame>() -> bool {
-    G::NAME == "halma"
+    G::NO_MOVE_SETTLED_BY_TIME
 }
 
 fn no_legal_move<G: Game>(state: &G) -> bool {

@@ -233,6 +233,11 @@ pub trait FileGame: Game + Sized {
     /// positive value discourages the mover from going back). Only games
     /// whose positions can repeat (Halma) need it.
     const REPEAT_SCORE: i32 = 0;
+
+    /// True when a side to move without a legal move ends the game as the
+    /// move cap does, the player with more time left winning (Halma's rule
+    /// 6). Otherwise a drawn `result()` is a real draw.
+    const NO_MOVE_SETTLED_BY_TIME: bool = false;
 }
 
 /// Writes `contents` to `dir/name` through a temporary file and a rename, so

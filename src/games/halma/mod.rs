@@ -563,6 +563,7 @@ impl FileGame for Halma {
     // Positive: re-entering a seen position is good for the side to move
     // there, i.e. bad for the mover who walked back into it.
     const REPEAT_SCORE: i32 = 150;
+    const NO_MOVE_SETTLED_BY_TIME: bool = true;
 
     fn parse_input(text: &str) -> Result<Input<Self>, ParseError> {
         format::parse_input(text)
