@@ -215,7 +215,13 @@ pub fn play_game<G: FileGame>(
         rec.clocks = clocks;
     };
     loop {
-        if let Some(r) = state.result() {
+        let result = state.result();
+        let stuck = no_legal_move(&state);
+        // Halma's rule 6 reports a drawn result when the side to move is
+        // stuck; that end, like being stuck in any unfinished game, is
+        // settled on time below.
+        let settled_on_time = result == Some(None) && stuck && settles_no_move_by_time::<G>();
+        if let Some(r) = result.filter(|_| !settled_on_time) {
             match r {
                 Some(p) => finish(
                     &mut rec,
@@ -225,17 +231,6 @@ pub fn play_game<G: FileGame>(
                     None,
                     format!("{} wins by the rules", lab[p.index()]),
                 ),
-                None if settles_no_move_by_time::<G>() && no_legal_move(&state) => {
-                    let (w, why) = by_time(clocks, &lab_refs);
-                    finish(
-                        &mut rec,
-                        clocks,
-                        w,
-                        Ending::NoLegalMove,
-                        None,
-                        format!("{} has no legal move; {why}", lab[state.to_move().index()]),
-                    );
-                }
                 None => finish(
                     &mut rec,
                     clocks,
@@ -247,7 +242,7 @@ pub fn play_game<G: FileGame>(
             }
             break;
         }
-        if no_legal_move(&state) {
+        if stuck {
             let (w, why) = by_time(clocks, &lab_refs);
             finish(
                 &mut rec,

@@ -58,15 +58,7 @@ impl FileGame for TestNim {
     fn parse_input(text: &str) -> Result<Input<Self>, ParseError> {
         let mut lines = Lines::new(text);
         let h = parse_header(&mut lines, "TESTNIM")?;
-        let side = match h.side.text {
-            "1" => Player::One,
-            "2" => Player::Two,
-            other => {
-                return Err(h
-                    .side
-                    .error(format!("expected the player to move, 1 or 2, found {other:?}")))
-            }
-        };
+        let side = h.side.player_number()?;
         let l = lines.next_line("the number of counters")?;
         let pile = l.parse_n::<u32>(1, "the number of counters")?[0];
         Ok(Input {

@@ -20,6 +20,16 @@ impl<'a> Line<'a> {
         ParseError::at(self.number, message)
     }
 
+    /// The line as a player number, `1` or `2` (the side-to-move line of the
+    /// tagged games).
+    pub fn player_number(&self) -> Result<super::Player, ParseError> {
+        match self.text.trim() {
+            "1" => Ok(super::Player::One),
+            "2" => Ok(super::Player::Two),
+            other => Err(self.error(format!("expected the player to move, 1 or 2, found {other:?}"))),
+        }
+    }
+
     /// Whitespace-separated tokens of the line.
     pub fn tokens(&self) -> impl Iterator<Item = &'a str> {
         self.text.split_whitespace()
@@ -93,6 +103,16 @@ mod tests {
         );
         assert_eq!(l.next(), None);
         assert!(l.next_line("a board row").unwrap_err().message.contains("a board row"));
+    }
+
+    #[test]
+    fn player_numbers() {
+        use super::super::Player;
+        assert_eq!(Line { number: 3, text: "2" }.player_number(), Ok(Player::Two));
+        assert_eq!(Line { number: 3, text: " 1" }.player_number(), Ok(Player::One));
+        let e = Line { number: 3, text: "3" }.player_number().unwrap_err();
+        assert_eq!(e.line, 3);
+        assert!(e.message.contains("1 or 2"));
     }
 
     #[test]

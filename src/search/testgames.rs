@@ -101,11 +101,7 @@ mod nim_file {
         fn parse_input(text: &str) -> Result<Input<Self>, ParseError> {
             let mut lines = Lines::new(text);
             let h = parse_header(&mut lines, "NIM")?;
-            let side = match h.side.text {
-                "1" => 0,
-                "2" => 1,
-                t => return Err(h.side.error(format!("expected 1 or 2, found {t:?}"))),
-            };
+            let side = h.side.player_number()?.index() as u8;
             let l = lines.next_line("the pile size")?;
             let pile = l.parse_n::<u32>(1, "the pile size")?[0];
             Ok(Input {

@@ -478,15 +478,7 @@ impl FileGame for Fifteen {
     fn parse_input(text: &str) -> Result<Input<Self>, ParseError> {
         let mut lines = Lines::new(text);
         let h = parse_header(&mut lines, "FIFTEEN")?;
-        let side = match h.side.text.trim() {
-            "1" => 0usize,
-            "2" => 1,
-            other => {
-                return Err(h
-                    .side
-                    .error(format!("expected the player to move, 1 or 2, found {other:?}")))
-            }
-        };
+        let side = h.side.player_number()?.index();
         let nl = lines.next_line("the board size (4 or 6)")?;
         let n: u8 = match nl.text.trim() {
             "4" => 4,

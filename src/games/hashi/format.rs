@@ -159,15 +159,7 @@ impl FileGame for Hashi {
     fn parse_input(text: &str) -> Result<Input<Self>, ParseError> {
         let mut lines = Lines::new(text);
         let header = parse_header(&mut lines, "HASHI")?;
-        let side = match header.side.text {
-            "1" => 0,
-            "2" => 1,
-            other => {
-                return Err(header
-                    .side
-                    .error(format!("expected the player to move, 1 or 2, found {other:?}")))
-            }
-        };
+        let side = header.side.player_number()?.index();
         let state = parse_body(&mut lines, side)?;
         Ok(Input {
             state,

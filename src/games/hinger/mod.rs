@@ -226,15 +226,7 @@ impl FileGame for Hinger {
     fn parse_input(text: &str) -> Result<Input<Self>, ParseError> {
         let mut lines = Lines::new(text);
         let h = parse_header(&mut lines, "HINGER")?;
-        let to_move = match h.side.text {
-            "1" => Player::One,
-            "2" => Player::Two,
-            other => {
-                return Err(h
-                    .side
-                    .error(format!("expected the player to move, 1 or 2, found {other:?}")))
-            }
-        };
+        let to_move = h.side.player_number()?;
         let board = parse_board(&mut lines)?;
         Ok(Input {
             state: Hinger::new(board, to_move),
