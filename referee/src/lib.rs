@@ -5,16 +5,21 @@
 //! - [`runner`]: one move as a child process: process group, CPU charging
 //!   (child and all descendants), kills at the CPU and wall limits.
 //! - [`game_loop`]: one game, generic over [`agent::protocol::FileGame`].
-//! - [`schedule`]: many games at once, seats, records.
-//! - [`commands`]: `match`, `tournament`, `play`, `replay`.
+//! - [`schedule`]: many games at once (a lazy round robin), seats, records.
+//! - [`args`]: the subcommands' arguments and their validation.
+//! - [`orchestrate`]: `match` and `tournament` (one round-robin path:
+//!   manifest, `--resume`, progress, SPRT stop, results).
+//! - [`play`]: `play` (a seat may be a person) and `replay`.
 //! - [`rating`], [`summary`]: Elo, error bars, LOS, SPRT, tables.
 //! - [`record`]: JSON-lines game records.
 //! - [`human`]: the human seat.
 //! - [`testgame`]: a tiny game used as a test fixture.
 
-pub mod commands;
+pub mod args;
 pub mod game_loop;
 pub mod human;
+pub mod orchestrate;
+pub mod play;
 pub mod progress;
 pub mod rating;
 pub mod record;

@@ -2,8 +2,9 @@
 //! programs, a human seat, and replays of recorded games.
 
 use clap::{Parser, Subcommand};
-use referee::commands::{self, MatchArgs, PlayArgs, ReplayArgs, TournamentArgs};
+use referee::args::{MatchArgs, PlayArgs, ReplayArgs, TournamentArgs};
 use referee::human::HumanIo;
+use referee::{orchestrate, play};
 use std::process::ExitCode;
 
 #[derive(Parser, Debug)]
@@ -22,7 +23,7 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// N games between two agent commands, with results and records.
+    /// N games between two agent commands, with results and records; resumable.
     Match(MatchArgs),
     /// Round robin between NAME=CMD agents; resumable.
     Tournament(TournamentArgs),
@@ -42,10 +43,10 @@ fn main() -> ExitCode {
     .format_timestamp(None)
     .init();
     let r = match &cli.command {
-        Command::Match(a) => commands::run_match(a),
-        Command::Tournament(a) => commands::run_tournament(a),
-        Command::Play(a) => commands::run_play(a, HumanIo::terminal()),
-        Command::Replay(a) => commands::run_replay(a, HumanIo::terminal()),
+        Command::Match(a) => a.plan().and_then(orchestrate::run),
+        Command::Tournament(a) => a.plan().and_then(orchestrate::run),
+        Command::Play(a) => play::run_play(a, HumanIo::terminal()),
+        Command::Replay(a) => play::run_replay(a, HumanIo::terminal()),
     };
     match r {
         Ok(0) => ExitCode::SUCCESS,

@@ -5,7 +5,6 @@ use crate::game_loop::{play_game, Contestant, GameError, GameSetup, Rules, SeatK
 use crate::record::{self, GameRecord};
 use crate::runner::{self, RunSpec};
 use agent::protocol::{FileGame, GenOptions, Player};
-use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Mutex};
@@ -21,7 +20,63 @@ pub struct Job {
     /// The second-named contestant.
     pub b: usize,
     /// 0-based game number within the pairing: even games `a` moves first.
-    pub number: usize,
+    pub number: u64,
+}
+
+/// A round robin: every pair of contestants plays `games` games. The games
+/// are produced lazily (a run of 10^18 games allocates nothing up front).
+#[derive(Clone, Debug)]
+pub struct RoundRobin {
+    /// Pairings `(a, b, "A-vs-B")` in schedule order.
+    pairings: Vec<(usize, usize, String)>,
+    /// Games per pairing.
+    games: u64,
+}
+
+impl RoundRobin {
+    /// Every pair of `names` (in order) plays `games` games.
+    pub fn new(names: &[&str], games: u64) -> RoundRobin {
+        let mut pairings = Vec::new();
+        for i in 0..names.len() {
+            for j in i + 1..names.len() {
+                pairings.push((i, j, format!("{}-vs-{}", names[i], names[j])));
+            }
+        }
+        RoundRobin { pairings, games }
+    }
+
+    /// The number of games, or `None` when it does not fit in 64 bits.
+    pub fn total(&self) -> Option<u64> {
+        (self.pairings.len() as u64).checked_mul(self.games)
+    }
+
+    /// The games in schedule order: pairing by pairing.
+    pub fn jobs(&self) -> impl Iterator<Item = Job> + Send + '_ {
+        self.pairings.iter().flat_map(move |(a, b, pairing)| {
+            (0..self.games).map(move |number| Job {
+                key: format!("{pairing}-g{number:04}"),
+                a: *a,
+                b: *b,
+                number,
+            })
+        })
+    }
+
+    /// The game with this key, if it belongs to the schedule.
+    pub fn job_of(&self, key: &str) -> Option<Job> {
+        let (pairing, n) = key.rsplit_once("-g")?;
+        if n.len() < 4 || !n.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let number: u64 = n.parse().ok()?;
+        let (a, b, p) = self.pairings.iter().find(|(_, _, p)| p == pairing)?;
+        (number < self.games && format!("{p}-g{number:04}") == key).then(|| Job {
+            key: key.to_string(),
+            a: *a,
+            b: *b,
+            number,
+        })
+    }
 }
 
 /// How start positions are made.
@@ -36,14 +91,14 @@ pub struct Starts {
 impl Starts {
     /// The start position of game `number` of a pairing. Both games of a
     /// pair (0-1, 2-3, ...) get the same position with the agents swapped.
-    pub fn position<G: FileGame>(&self, number: usize) -> Result<G, String> {
+    pub fn position<G: FileGame>(&self, number: u64) -> Result<G, String> {
         match &self.text {
             Some(t) => G::parse_input(t)
                 .map(|i| i.state)
                 .map_err(|e| format!("start position: {e}")),
             None => {
                 let mut o = self.gen.clone();
-                o.seed = o.seed.wrapping_add((number / 2) as u64);
+                o.seed = o.seed.wrapping_add(number / 2);
                 o.first = Player::One;
                 G::generate(&o)
             }
@@ -78,7 +133,7 @@ impl RunConfig<'_> {
 
 /// Seats for a job: the agent moving first takes the start's side to move.
 pub fn seats_for(job: &Job, to_move: Player) -> [usize; 2] {
-    let first = if job.number % 2 == 0 { job.a } else { job.b };
+    let first = if job.number.is_multiple_of(2) { job.a } else { job.b };
     let second = if first == job.a { job.b } else { job.a };
     let mut seats = [0; 2];
     seats[to_move.index()] = first;
@@ -98,20 +153,20 @@ fn sanitize(s: &str) -> String {
         .collect()
 }
 
-/// Runs `jobs` with `cfg.concurrency` games at a time. Each finished game is
+/// Runs `jobs` (taken lazily) with `cfg.concurrency` games at a time. Each finished game is
 /// recorded (appended and flushed) and passed to `on_game`, which returns
 /// true to stop scheduling new games (a decided SPRT). Games in progress
 /// when `stop` is raised are discarded, not recorded. Returns the number of
 /// games recorded.
 pub fn run_jobs<G: FileGame>(
     cfg: &RunConfig<'_>,
-    jobs: Vec<Job>,
+    jobs: impl Iterator<Item = Job> + Send,
     stop: &AtomicBool,
     on_game: &mut dyn FnMut(&GameRecord) -> bool,
 ) -> Result<usize, String> {
     std::fs::create_dir_all(&cfg.out).map_err(|e| format!("cannot create {}: {e}", cfg.out.display()))?;
     let records = cfg.records_path();
-    let queue = Mutex::new(jobs.into_iter().collect::<VecDeque<Job>>());
+    let queue = Mutex::new(jobs);
     // Separate from `stop`: ending the schedule early must not kill games in progress.
     let no_more = AtomicBool::new(false);
     // Each result carries an acknowledgement channel: a worker waits until its
@@ -131,7 +186,7 @@ pub fn run_jobs<G: FileGame>(
                     if stop.load(Ordering::Relaxed) || no_more.load(Ordering::Relaxed) {
                         return;
                     }
-                    let Some(job) = queue.lock().expect("queue lock").pop_front() else {
+                    let Some(job) = queue.lock().expect("queue lock").next() else {
                         return;
                     };
                     match play_job::<G>(cfg, &job, stop) {
@@ -265,5 +320,33 @@ mod tests {
         // Odd count: a gets games 0, 2, 4, ... = the extra first move.
         let firsts = (0..9).filter(|&n| seats_for(&job(n), Player::One)[0] == 0).count();
         assert_eq!(firsts, 5);
+    }
+
+    #[test]
+    fn round_robin_is_lazy_and_knows_its_keys() {
+        let rr = RoundRobin::new(&["x", "y", "z"], 2);
+        let keys: Vec<String> = rr.jobs().map(|j| j.key).collect();
+        assert_eq!(
+            keys,
+            [
+                "x-vs-y-g0000",
+                "x-vs-y-g0001",
+                "x-vs-z-g0000",
+                "x-vs-z-g0001",
+                "y-vs-z-g0000",
+                "y-vs-z-g0001"
+            ]
+        );
+        assert_eq!(rr.total(), Some(6));
+        let j = rr.job_of("x-vs-z-g0001").unwrap();
+        assert_eq!((j.a, j.b, j.number), (0, 2, 1));
+        for bad in ["x-vs-z-g0002", "x-vs-z-g1", "z-vs-x-g0000", "x-vs-y-g+001", "g0000"] {
+            assert!(rr.job_of(bad).is_none(), "{bad}");
+        }
+        // A huge schedule costs nothing until games are taken from it.
+        let huge = RoundRobin::new(&["a", "b"], u64::MAX);
+        assert_eq!(huge.total(), Some(u64::MAX));
+        assert_eq!(huge.jobs().nth(3).unwrap().key, "a-vs-b-g0003");
+        assert_eq!(RoundRobin::new(&["a", "b", "c"], u64::MAX).total(), None);
     }
 }

@@ -241,7 +241,7 @@ fn match_alternates_first_move_writes_results_and_sprt_stops_early() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let recs = record::load(&out.join("records.jsonl"), false).unwrap();
     assert!(
-        recs.len() < 41 && recs.len() % 2 == 0,
+        recs.len() < 41 && recs.len().is_multiple_of(2),
         "SPRT stops after whole pairs: {}",
         recs.len()
     );
@@ -315,6 +315,40 @@ fn an_interrupted_tournament_resumes_and_counts_every_game_once() {
     assert_eq!(keys.len(), 6, "each game recorded once");
     let table = String::from_utf8_lossy(&o.stdout);
     assert!(table.contains("6 of 6 games recorded"), "{table}");
+    std::fs::remove_dir_all(out).unwrap();
+}
+
+#[test]
+fn a_match_writes_its_manifest_and_resumes_like_a_tournament() {
+    let out = tmp("match-resume");
+    let out_s = out.display().to_string();
+    let a = format!("{MOCK} play");
+    let mut args = vec![
+        "match", "--game", "testnim", "--size", "5", "--games", "2", "--time", "5", "--out", &out_s, &a, &a,
+    ];
+    let o = referee(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.join("match.json").exists());
+    let keys: Vec<String> = record::load(&out.join("records.jsonl"), false)
+        .unwrap()
+        .into_iter()
+        .map(|r| r.key)
+        .collect();
+    assert_eq!(keys, ["A-vs-B-g0000", "A-vs-B-g0001"]);
+    // The same directory again without --resume is refused; with it, nothing is left to play.
+    let o = referee(&args);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("add --resume"));
+    args.push("--resume");
+    let o = referee(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("2 of 2 games recorded (0 this run"));
+    // A different number of games does not mix into the same table.
+    let o = referee(&[
+        "match", "--game", "testnim", "--size", "5", "--games", "4", "--time", "5", "--out", &out_s, "--resume", &a, &a,
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("different game, agents or --games"));
     std::fs::remove_dir_all(out).unwrap();
 }
 

@@ -1,0 +1,168 @@
+//! Command-line arguments of the `referee` subcommands (clap structs). Their
+//! validation into the types the rest of the referee works with is in
+//! [`check`]; nothing here runs a game.
+
+pub mod check;
+
+use clap::{Args, ValueEnum};
+use std::path::PathBuf;
+
+/// Which game and which start position.
+#[derive(Args, Clone, Debug)]
+pub struct GameOpts {
+    /// Game: halma, hinger, connectsquare, fifteen, hashi (testnim: test fixture).
+    #[arg(long, default_value = "halma")]
+    pub game: String,
+    /// Seed for generated start positions (advanced once per pair of games).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Start every game from this input.txt instead of a generated position.
+    #[arg(long)]
+    pub start: Option<PathBuf>,
+    /// Board rows (Hinger, Connect Square).
+    #[arg(long)]
+    pub rows: Option<usize>,
+    /// Board columns (Hinger, Connect Square).
+    #[arg(long)]
+    pub cols: Option<usize>,
+    /// Square board size (Fifteen 4 or 6, Hashi n).
+    #[arg(long)]
+    pub size: Option<usize>,
+    /// Fill density 0..1 (Hinger).
+    #[arg(long)]
+    pub density: Option<f64>,
+}
+
+/// `--mode`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ModeArg {
+    /// Line 1 `GAME`: budget the remaining time over the game.
+    Game,
+    /// Line 1 `SINGLE`: use the given time for this move.
+    Single,
+}
+
+/// Time control and judging.
+#[derive(Args, Clone, Debug)]
+pub struct TimeOpts {
+    /// CPU seconds per agent per game.
+    #[arg(long, default_value_t = 100.0, allow_negative_numbers = true)]
+    pub time: f64,
+    /// CPU seconds past the remaining time before an agent is killed.
+    #[arg(long, default_value_t = 10.0, allow_negative_numbers = true)]
+    pub grace: f64,
+    /// Plies after which a game ends and the player with more time left wins.
+    #[arg(long, default_value_t = 1000)]
+    pub max_plies: usize,
+    /// Line 1 of input.txt for the agents.
+    #[arg(long, value_enum, default_value_t = ModeArg::Game)]
+    pub mode: ModeArg,
+    /// Per-move CPU cap: agents get min(remaining, this) and lose on exceeding it.
+    #[arg(long, allow_negative_numbers = true)]
+    pub move_time: Option<f64>,
+    /// Wall-clock kill at (allowed CPU + grace) × this + 5 s.
+    #[arg(long, default_value_t = 3.0, allow_negative_numbers = true)]
+    pub wall_factor: f64,
+}
+
+/// Options shared by `match` and `tournament` (both are round robins).
+#[derive(Args, Clone, Debug)]
+pub struct RunOpts {
+    /// Games per pairing (colours and first move alternate; odd: the first-named agent gets the extra first move).
+    #[arg(long, default_value_t = 2)]
+    pub games: u64,
+    /// Games played at once (at most the number of games to play).
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Continue an interrupted run from the records in --out (same arguments as the first run).
+    #[arg(long)]
+    pub resume: bool,
+    /// Run `CMD calibrate` once per agent before the first game.
+    #[arg(long)]
+    pub calibrate: bool,
+    /// Stop early (two agents): ELO0,ELO1[,ALPHA,BETA] for the first agent against the second.
+    #[arg(long)]
+    pub sprt: Option<String>,
+    /// Write the JSON results summary here.
+    #[arg(long)]
+    pub results: Option<PathBuf>,
+    /// Keep every game's working directories (by default only forfeits' are kept).
+    #[arg(long)]
+    pub keep_dirs: bool,
+}
+
+/// `referee match`.
+#[derive(Args, Clone, Debug)]
+pub struct MatchArgs {
+    /// First agent's shell command (run in its own working directory).
+    pub cmd_a: String,
+    /// Second agent's shell command.
+    pub cmd_b: String,
+    #[command(flatten)]
+    pub game: GameOpts,
+    #[command(flatten)]
+    pub time: TimeOpts,
+    #[command(flatten)]
+    pub run: RunOpts,
+    /// CPU seconds per game for the first agent (default --time).
+    #[arg(long, allow_negative_numbers = true)]
+    pub time_a: Option<f64>,
+    /// CPU seconds per game for the second agent (default --time).
+    #[arg(long, allow_negative_numbers = true)]
+    pub time_b: Option<f64>,
+    /// Directory for records.jsonl, the manifest and working directories (default: a new temp dir).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Names of the two agents in tables and records.
+    #[arg(long, default_value = "A,B")]
+    pub names: String,
+}
+
+/// `referee tournament`.
+#[derive(Args, Clone, Debug)]
+pub struct TournamentArgs {
+    /// Agents as NAME=CMD (at least two).
+    #[arg(required = true)]
+    pub agents: Vec<String>,
+    #[command(flatten)]
+    pub game: GameOpts,
+    #[command(flatten)]
+    pub time: TimeOpts,
+    #[command(flatten)]
+    pub run: RunOpts,
+    /// Directory for records.jsonl, the manifest and working directories.
+    #[arg(long, default_value = "tournament-out")]
+    pub out: PathBuf,
+}
+
+/// `referee play`.
+#[derive(Args, Clone, Debug)]
+pub struct PlayArgs {
+    /// Seat 1 (Halma BLACK, Connect Square R, player 1): `human` or an agent command.
+    pub seat1: String,
+    /// Seat 2: `human` or an agent command.
+    pub seat2: String,
+    #[command(flatten)]
+    pub game: GameOpts,
+    #[command(flatten)]
+    pub time: TimeOpts,
+    /// Seat that moves first (asked when a human plays and this is not given).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
+    pub first: Option<u8>,
+    /// Directory for the record and the agents' working directories.
+    #[arg(long, default_value = "play-out")]
+    pub out: PathBuf,
+}
+
+/// `referee replay`.
+#[derive(Args, Clone, Debug)]
+pub struct ReplayArgs {
+    /// A records.jsonl file.
+    pub file: PathBuf,
+    /// Which game: its 1-based number in the file or its key (default: the last).
+    #[arg(long)]
+    pub game: Option<String>,
+    /// Wait for Enter after each move (q to stop).
+    #[arg(long)]
+    pub step: bool,
+}

@@ -1,0 +1,128 @@
+//! One agent move: write its `input.txt`, run it under the limits, and judge
+//! what it left in `output.txt`.
+
+use super::{GameError, Rules};
+use crate::record::LossReason;
+use crate::runner::{self, Exit, Killed, RunSpec};
+use agent::protocol::{FileGame, MoveError};
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+
+/// The judged outcome of one move.
+pub enum Judged<M> {
+    /// A legal move and its text as recorded.
+    Move(M, String),
+    /// The mover loses, for this reason, with this explanation.
+    Loss(LossReason, String),
+}
+
+/// Runs one agent move and judges it; returns the verdict, CPU and wall seconds.
+pub fn run_agent_move<G: FileGame>(
+    state: &G,
+    cmd: &str,
+    dir: &Path,
+    remaining: f64,
+    rules: &Rules,
+    stop: &AtomicBool,
+) -> Result<(Judged<G::Move>, f64, f64), GameError> {
+    let offered = match rules.move_time {
+        Some(m) => remaining.min(m),
+        None => remaining,
+    };
+    let input = state.write_input(rules.mode, offered);
+    std::fs::write(dir.join("input.txt"), input)
+        .map_err(|e| GameError::Io(format!("cannot write {}: {e}", dir.join("input.txt").display())))?;
+    let cpu_kill = offered + rules.grace;
+    let spec = RunSpec {
+        cmd,
+        extra_arg: None,
+        dir,
+        cpu_kill,
+        wall_kill: cpu_kill * rules.wall_factor + rules.wall_extra,
+        output_cap: rules.output_cap,
+    };
+    let r =
+        runner::run(&spec, stop).map_err(|e| GameError::Io(format!("cannot run {cmd:?} in {}: {e}", dir.display())))?;
+    let judged = judge(state, &r, offered, rules.move_time.is_some_and(|m| m < remaining));
+    if let Judged::Loss(..) = judged {
+        if r.killed == Some(Killed::Interrupted) {
+            return Err(GameError::Interrupted);
+        }
+    }
+    Ok((judged, r.cpu, r.wall))
+}
+
+fn judge<G: FileGame>(state: &G, r: &runner::RunResult, offered: f64, per_move_cap: bool) -> Judged<G::Move> {
+    let limit_name = if per_move_cap {
+        "per-move limit"
+    } else {
+        "remaining time"
+    };
+    match r.killed {
+        Some(Killed::Cpu) => {
+            return Judged::Loss(
+                LossReason::OverTime,
+                format!(
+                    "killed after {:.2} s CPU ({limit_name} {:.2} s + grace)",
+                    r.cpu, offered
+                ),
+            )
+        }
+        Some(Killed::Wall) => {
+            return Judged::Loss(
+                LossReason::OverTime,
+                format!(
+                    "killed at the wall-clock limit after {:.1} s ({:.2} s CPU used)",
+                    r.wall, r.cpu
+                ),
+            )
+        }
+        Some(Killed::Interrupted) => return Judged::Loss(LossReason::OverTime, "interrupted".into()),
+        None => {}
+    }
+    if r.cpu > offered {
+        return Judged::Loss(
+            LossReason::OverTime,
+            format!("used {:.3} s CPU, more than its {limit_name} {:.3} s", r.cpu, offered),
+        );
+    }
+    match r.exit {
+        Exit::Code(0) => {}
+        Exit::Code(c) => return Judged::Loss(LossReason::Crash, format!("exit status {c}")),
+        Exit::Signal(s) => return Judged::Loss(LossReason::Crash, format!("killed by signal {s}")),
+    }
+    judge_output(state, r)
+}
+
+/// Judges the bytes of `output.txt` of a move that ended in time.
+fn judge_output<G: FileGame>(state: &G, r: &runner::RunResult) -> Judged<G::Move> {
+    let Some(bytes) = &r.output else {
+        return Judged::Loss(LossReason::NoOutput, "no output.txt".into());
+    };
+    if r.output_truncated {
+        return Judged::Loss(
+            LossReason::Malformed,
+            format!("output.txt is longer than {} bytes", bytes.len()),
+        );
+    }
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return Judged::Loss(LossReason::Malformed, "output.txt is not UTF-8 text".into());
+    };
+    if text.trim().is_empty() {
+        return Judged::Loss(LossReason::NoOutput, "output.txt is empty".into());
+    }
+    match state.parse_move(text) {
+        Ok(mv) => Judged::Move(mv, state.format_move(mv).trim_end().to_string()),
+        Err(MoveError::Malformed(m)) => Judged::Loss(LossReason::Malformed, format!("{m} (output {:?})", clip(text))),
+        Err(MoveError::Illegal(m)) => Judged::Loss(LossReason::IllegalMove, format!("{m} (output {:?})", clip(text))),
+    }
+}
+
+fn clip(s: &str) -> String {
+    let t = s.trim_end();
+    if t.chars().count() > 80 {
+        format!("{}...", t.chars().take(80).collect::<String>())
+    } else {
+        t.to_string()
+    }
+}

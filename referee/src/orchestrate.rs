@@ -1,0 +1,362 @@
+//! `referee match` and `referee tournament`: both are round robins (a match
+//! is the round robin of two agents), run by one code path: the manifest
+//! and `--resume`, the lazy schedule, progress, the SPRT stop, the table
+//! and the JSON results.
+
+use crate::for_game;
+use crate::game_loop::{Contestant, Rules};
+use crate::progress::Progress;
+use crate::rating::Sprt;
+use crate::record::{self, GameRecord};
+use crate::schedule::{self, RoundRobin, RunConfig, Starts};
+use crate::signals;
+use crate::summary::{self, AgentSummary, SprtReport};
+use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+/// Which subcommand a run came from (names its manifest and messages).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunKind {
+    /// `referee match`: two agents.
+    Match,
+    /// `referee tournament`: two or more agents.
+    Tournament,
+}
+
+impl RunKind {
+    /// `match` or `tournament`.
+    pub fn label(self) -> &'static str {
+        match self {
+            RunKind::Match => "match",
+            RunKind::Tournament => "tournament",
+        }
+    }
+}
+
+/// A validated match or tournament, ready to run (built by `crate::args::check`).
+pub struct RunPlan {
+    /// Which subcommand.
+    pub kind: RunKind,
+    /// Game name (lower case).
+    pub game: String,
+    /// The agents, in the order given.
+    pub contestants: Vec<Contestant>,
+    /// CPU seconds per game, by contestant.
+    pub time: Vec<f64>,
+    /// Games per pairing.
+    pub games: u64,
+    /// Judging rules.
+    pub rules: Rules,
+    /// Start positions.
+    pub starts: Starts,
+    /// Directory for records, the manifest and working directories.
+    pub out: PathBuf,
+    /// Continue from the records in `out`.
+    pub resume: bool,
+    /// Run `CMD calibrate` once per agent first.
+    pub calibrate: bool,
+    /// Stop early when the SPRT decides (two agents).
+    pub sprt: Option<Sprt>,
+    /// Where to write the JSON results.
+    pub results: Option<PathBuf>,
+    /// Keep every game's working directories.
+    pub keep_dirs: bool,
+    /// Games played at once (as asked; capped at the games left to play).
+    pub concurrency: usize,
+}
+
+/// What a run directory was started with; `--resume` must match it.
+#[derive(Serialize, Deserialize, PartialEq, Debug)]
+struct Manifest {
+    game: String,
+    agents: Vec<(String, String)>,
+    games: u64,
+}
+
+/// The JSON results of a match or tournament.
+#[derive(Serialize)]
+struct Results<'a> {
+    kind: &'static str,
+    game: &'a str,
+    games_planned: u64,
+    games_played: usize,
+    games_this_run: usize,
+    interrupted: bool,
+    time: &'a [f64],
+    agents: Vec<AgentSummary>,
+    sprt: Option<SprtReport>,
+    records: String,
+}
+
+impl RunPlan {
+    fn manifest(&self) -> Manifest {
+        Manifest {
+            game: self.game.clone(),
+            agents: self.ids(),
+            games: self.games,
+        }
+    }
+
+    /// `(name, command)` of every contestant.
+    fn ids(&self) -> Vec<(String, String)> {
+        self.contestants
+            .iter()
+            .map(|c| (c.name.clone(), c.kind.command().to_string()))
+            .collect()
+    }
+
+    fn manifest_path(&self) -> PathBuf {
+        self.out.join(format!("{}.json", self.kind.label()))
+    }
+
+    fn records_path(&self) -> PathBuf {
+        self.out.join("records.jsonl")
+    }
+}
+
+/// Runs a match or tournament; returns the process exit code (130 when interrupted).
+pub fn run(mut plan: RunPlan) -> Result<i32, String> {
+    signals::install();
+    let names: Vec<&str> = plan.contestants.iter().map(|c| c.name.as_str()).collect();
+    let rr = RoundRobin::new(&names, plan.games);
+    let total = rr.total().ok_or_else(|| {
+        format!(
+            "--games {} with {} agents is more games than can be counted; choose fewer",
+            plan.games,
+            names.len()
+        )
+    })?;
+    let mut recs = open_out(&plan)?;
+    let seen = check_records(&rr, &recs, &plan.records_path())?;
+    let left = total - recs.len() as u64;
+    if plan.resume {
+        eprintln!("referee: resuming: {} of {total} games already played", recs.len());
+    }
+    if plan.calibrate && left > 0 {
+        schedule::calibrate(&mut plan.contestants, &plan.out, &signals::STOP)?;
+    }
+    let cfg = RunConfig {
+        contestants: &plan.contestants,
+        time: plan.time.clone(),
+        rules: plan.rules.clone(),
+        starts: plan.starts.clone(),
+        out: plan.out.clone(),
+        concurrency: concurrency(plan.concurrency, left),
+        keep_dirs: plan.keep_dirs,
+    };
+    let jobs = rr.jobs().filter(|j| !seen.contains(&j.key));
+    let id = plan.ids();
+    let mut progress = Progress::new();
+    let mut sprt_state = None;
+    let played = for_game!(&plan.game, |G| schedule::run_jobs::<G>(
+        &cfg,
+        jobs,
+        &signals::STOP,
+        &mut |rec| {
+            recs.push(rec.clone());
+            let s = summary::summarize(&id, &recs);
+            progress.update(&progress_line(&s, recs.len(), total));
+            let Some(t) = &plan.sprt else {
+                return false;
+            };
+            let rep = summary::sprt_report(t, summary::pentanomial(&s[0].name, &recs, pair_of));
+            let decided = rep.decision != "continue";
+            sprt_state = Some(rep);
+            decided
+        }
+    ))?;
+    progress.finish();
+    report(&plan, &recs, total, played, sprt_state)?;
+    if signals::stopped() {
+        eprintln!(
+            "referee: interrupted; games in progress were discarded. To resume:\n  {}",
+            resume_command(&plan.out)
+        );
+        return Ok(130);
+    }
+    Ok(0)
+}
+
+/// Creates `out` and returns the games already recorded there: none for a
+/// new run (a directory holding records is refused), those of the
+/// interrupted run for `--resume` (whose manifest must match).
+fn open_out(plan: &RunPlan) -> Result<Vec<GameRecord>, String> {
+    let out = &plan.out;
+    std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    let manifest = plan.manifest();
+    let manifest_path = plan.manifest_path();
+    let records_path = plan.records_path();
+    if plan.resume {
+        let text = std::fs::read_to_string(&manifest_path)
+            .map_err(|e| format!("--resume: cannot read {}: {e}", manifest_path.display()))?;
+        let old: Manifest = serde_json::from_str(&text).map_err(|e| {
+            format!(
+                "--resume: {} is not a {} manifest: {e}",
+                manifest_path.display(),
+                plan.kind.label()
+            )
+        })?;
+        if old != manifest {
+            return Err(format!(
+                "--resume: {} was started with a different game, agents or --games (game {}, {} games per pairing, agents {}); rerun with the original arguments",
+                out.display(),
+                old.game,
+                old.games,
+                old.agents.iter().map(|(n, c)| format!("{n}={c}")).collect::<Vec<_>>().join(", ")
+            ));
+        }
+        return record::load(&records_path, true);
+    }
+    if std::fs::metadata(&records_path).map(|m| m.len() > 0).unwrap_or(false) {
+        return Err(format!(
+            "{} already holds game records: add --resume to continue that {}, or choose another --out",
+            out.display(),
+            plan.kind.label()
+        ));
+    }
+    let text = serde_json::to_string_pretty(&manifest).map_err(|e| e.to_string())?;
+    std::fs::write(&manifest_path, text + "\n")
+        .map_err(|e| format!("cannot write {}: {e}", manifest_path.display()))?;
+    Ok(Vec::new())
+}
+
+/// Every recorded game belongs to the schedule, once; returns their keys.
+fn check_records(rr: &RoundRobin, recs: &[GameRecord], path: &Path) -> Result<HashSet<String>, String> {
+    let mut seen = HashSet::new();
+    for r in recs {
+        if rr.job_of(&r.key).is_none() {
+            return Err(format!(
+                "{} holds a game {:?} that is not part of this run",
+                path.display(),
+                r.key
+            ));
+        }
+        if !seen.insert(r.key.clone()) {
+            return Err(format!("{} holds game {:?} twice", path.display(), r.key));
+        }
+    }
+    Ok(seen)
+}
+
+/// Games at once: never more than the games left (no idle threads), with a
+/// warning when agents will compete for the machine's cores.
+fn concurrency(asked: usize, left: u64) -> usize {
+    let n = asked.min(usize::try_from(left).unwrap_or(usize::MAX)).max(1);
+    if let Ok(cores) = std::thread::available_parallelism() {
+        if n > cores.get() {
+            eprintln!(
+                "referee: warning: {n} games at once on {} cores; agents share the cores (CPU time is still charged exactly, but wall-clock limits come sooner)",
+                cores.get()
+            );
+        }
+    }
+    n
+}
+
+/// The pairing and game number of a record, for the pentanomial counts.
+fn pair_of(r: &GameRecord) -> Option<(String, usize)> {
+    let (pairing, n) = r.key.rsplit_once("-g")?;
+    Some((pairing.to_string(), n.parse::<usize>().ok()?))
+}
+
+/// The progress line: the score for two agents, else the leader.
+fn progress_line(s: &[AgentSummary], done: usize, total: u64) -> String {
+    if let [a, b] = s {
+        return format!(
+            "games {done}/{total}  {} {} - {} {}  draws {}",
+            a.name, a.wins, b.wins, b.name, a.draws
+        );
+    }
+    let lead = s
+        .iter()
+        .max_by(|x, y| x.score_pct.total_cmp(&y.score_pct))
+        .map(|x| x.name.as_str())
+        .unwrap_or_default();
+    format!("games {done}/{total}  leader {lead}")
+}
+
+/// Prints the table (and SPRT) and writes the JSON results.
+fn report(
+    plan: &RunPlan,
+    recs: &[GameRecord],
+    total: u64,
+    played: usize,
+    sprt: Option<SprtReport>,
+) -> Result<(), String> {
+    let rows = summary::summarize(&plan.ids(), recs);
+    println!(
+        "{} {}: {} of {} games recorded ({} this run; records: {})",
+        plan.game,
+        plan.kind.label(),
+        recs.len(),
+        total,
+        played,
+        plan.records_path().display()
+    );
+    print!("{}", summary::table(&rows));
+    if let Some(r) = &sprt {
+        println!(
+            "SPRT [{}, {}] ({} pairs {:?}): LLR {:.3} in [{:.3}, {:.3}]: {}",
+            r.elo0, r.elo1, r.model, r.pairs, r.llr, r.lower, r.upper, r.decision
+        );
+    }
+    let Some(path) = &plan.results else {
+        return Ok(());
+    };
+    let res = Results {
+        kind: plan.kind.label(),
+        game: &plan.game,
+        games_planned: total,
+        games_played: recs.len(),
+        games_this_run: played,
+        interrupted: signals::stopped(),
+        time: &plan.time,
+        agents: rows,
+        sprt,
+        records: plan.records_path().display().to_string(),
+    };
+    let text = serde_json::to_string_pretty(&res).map_err(|e| e.to_string())?;
+    std::fs::write(path, text + "\n").map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// This process's command line with `--resume` (and `--out`) added.
+fn resume_command(out: &Path) -> String {
+    let mut args: Vec<String> = std::env::args().collect();
+    if !args.iter().any(|x| x == "--resume") {
+        args.push("--resume".into());
+    }
+    if !args.iter().any(|x| x == "--out" || x.starts_with("--out=")) {
+        args.push("--out".into());
+        args.push(out.display().to_string());
+    }
+    args.iter().map(|s| shell_quote(s)).collect::<Vec<_>>().join(" ")
+}
+
+fn shell_quote(s: &str) -> String {
+    if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=,:+".contains(c)) {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resume_commands_quote_what_the_shell_would_split() {
+        assert_eq!(shell_quote("--out"), "--out");
+        assert_eq!(shell_quote("a b"), "'a b'");
+        assert_eq!(shell_quote("it's"), "'it'\\''s'");
+        assert_eq!(shell_quote(""), "''");
+    }
+
+    #[test]
+    fn concurrency_never_exceeds_the_games_left() {
+        assert_eq!(concurrency(8, 3), 3);
+        assert_eq!(concurrency(1, u64::MAX), 1);
+        assert_eq!(concurrency(usize::MAX, 2), 2);
+    }
+}

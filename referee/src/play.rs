@@ -1,0 +1,313 @@
+//! `referee play` (one game drawn move by move, a seat may be a person) and
+//! `referee replay` (a recorded game step by step).
+
+use crate::args::{GameOpts, PlayArgs, ReplayArgs};
+use crate::for_game;
+use crate::game_loop::{play_game, seat_line, Contestant, GameSetup, MoveEvent, Rules, SeatKind};
+use crate::human::{seat_label, HumanIo};
+use crate::record::{self, GameRecord};
+use crate::signals;
+use agent::protocol::{format_time, FileGame, GenOptions, Player};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// `referee play`: one game, the board drawn after each move.
+pub fn run_play(a: &PlayArgs, io: HumanIo) -> Result<i32, String> {
+    signals::install();
+    for_game!(&a.game.game, |G| play_one::<G>(a, io))
+}
+
+fn play_one<G: FileGame>(a: &PlayArgs, mut io: HumanIo) -> Result<i32, String> {
+    let mut rules = a.time.rules()?;
+    let seats = [SeatKind::parse(&a.seat1), SeatKind::parse(&a.seat2)];
+    let any_human = seats.contains(&SeatKind::Human);
+    let mut game_opts = a.game.clone();
+    if any_human {
+        ask_game_options::<G>(&mut game_opts, &mut rules, &mut io)?;
+    }
+    let first = match a.first {
+        Some(f) => Player::from_index(usize::from(f) - 1),
+        None if any_human && game_opts.start.is_none() => ask_first::<G>(&seats, &mut io)?,
+        None => Player::One,
+    };
+    let mut starts = game_opts.starts()?;
+    starts.gen.first = first;
+    let start: G = match &starts.text {
+        Some(t) => G::parse_input(t).map_err(|e| format!("--start: {e}"))?.state,
+        None => G::generate(&starts.gen)?,
+    };
+    let contestants = seats.clone().map(|kind| Contestant {
+        name: String::new(),
+        kind,
+        calibration: None,
+    });
+    let contestants = name_seats(contestants);
+    std::fs::create_dir_all(&a.out).map_err(|e| format!("cannot create {}: {e}", a.out.display()))?;
+    let setup = play_setup(&a.out, start, &contestants, a.time.time);
+    let names = G::player_names();
+    let _ = writeln!(
+        io.output,
+        "{} game: {} {} vs {} {}",
+        G::NAME,
+        names[0],
+        seats[0].command(),
+        names[1],
+        seats[1].command()
+    );
+    if seats[setup.start.to_move().index()] != SeatKind::Human {
+        // A person to move sees the board with the prompt.
+        let _ = writeln!(io.output, "{}", setup.start.render());
+    }
+    let human_seat = seats.clone().map(|s| s == SeatKind::Human);
+    let rec = play_game(setup, &rules, &signals::STOP, Some(&mut io), &mut |ev| {
+        draw_move(ev, &human_seat)
+    })
+    .map_err(|e| e.to_string())?;
+    let path = a.out.join("records.jsonl");
+    record::append(&path, &rec).map_err(|e| format!("cannot append to {}: {e}", path.display()))?;
+    let _ = writeln!(io.output, "\n{}", result_line(&rec));
+    let _ = writeln!(
+        io.output,
+        "clocks: {} {} s, {} {} s; {} plies; record: {} (referee replay {} --game {})",
+        names[0],
+        format_time(rec.clocks[0].max(0.0)),
+        names[1],
+        format_time(rec.clocks[1].max(0.0)),
+        rec.moves.len(),
+        path.display(),
+        path.display(),
+        rec.key
+    );
+    let _ = io.output.flush();
+    Ok(0)
+}
+
+/// Asks a person for the game's parameters that were not given (board size)
+/// and sets the person's move time.
+fn ask_game_options<G: FileGame>(opts: &mut GameOpts, rules: &mut Rules, io: &mut HumanIo) -> Result<(), String> {
+    if opts.size.is_none() && opts.start.is_none() {
+        match G::NAME {
+            "fifteen" => {
+                let s = io
+                    .choose("Board size, 4 or 6? ", &["4", "6"])
+                    .ok_or("the input ended before the board size was given")?;
+                opts.size = s.parse().ok();
+            }
+            "hashi" => opts.size = Some(ask_size::<G>(opts.seed, io)?),
+            _ => {}
+        }
+    }
+    if G::NAME == "fifteen" && rules.move_time.is_none() {
+        // The Fifteen brief's interactive flow allows 30 s per move.
+        rules.move_time = Some(30.0);
+    }
+    Ok(())
+}
+
+/// Asks for a board size until the game can generate a board of that size.
+fn ask_size<G: FileGame>(seed: u64, io: &mut HumanIo) -> Result<usize, String> {
+    loop {
+        let s = io
+            .ask("Board size (e.g. 7)? ")
+            .ok_or("the input ended before the board size was given")?;
+        let Ok(n) = s.parse::<usize>() else {
+            let _ = writeln!(io.output, "Please type a whole number such as 7.");
+            continue;
+        };
+        // Let the game say which sizes it can generate.
+        let probe = GenOptions {
+            size: Some(n),
+            seed,
+            ..Default::default()
+        };
+        match G::generate(&probe) {
+            Ok(_) => return Ok(n),
+            Err(e) => {
+                let _ = writeln!(io.output, "{e}. Please choose another size.");
+            }
+        }
+    }
+}
+
+/// Asks which seat moves first.
+fn ask_first<G: FileGame>(seats: &[SeatKind; 2], io: &mut HumanIo) -> Result<Player, String> {
+    let names = G::player_names();
+    let desc = |i: usize| format!("{} = {} ({})", i + 1, seat_label(names[i]), seats[i].command());
+    let q = format!("Who moves first? {}, {}: ", desc(0), desc(1));
+    let a = io
+        .choose(&q, &["1", "2"])
+        .ok_or("the input ended before the first player was chosen")?;
+    Ok(if a == "1" { Player::One } else { Player::Two })
+}
+
+/// Names the seats: `human1`/`human2` for people, the program's short name for agents.
+fn name_seats(mut seats: [Contestant; 2]) -> [Contestant; 2] {
+    for (i, c) in seats.iter_mut().enumerate() {
+        c.name = match &c.kind {
+            SeatKind::Human => format!("human{}", i + 1),
+            SeatKind::Agent(cmd) => short_name(cmd),
+        };
+    }
+    seats
+}
+
+/// The game's key and the seats' working directories under `out`.
+fn play_setup<'a, G: FileGame>(
+    out: &std::path::Path,
+    start: G,
+    seats: &'a [Contestant; 2],
+    time: f64,
+) -> GameSetup<'a, G> {
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis())
+        .unwrap_or(0);
+    let key = format!("play-{stamp}");
+    let base = out.join("games").join(&key);
+    let names = G::player_names();
+    let dirs: [PathBuf; 2] = [0, 1].map(|i| base.join(format!("seat{}-{}", i + 1, names[i])));
+    GameSetup {
+        key,
+        start,
+        seats: [&seats[0], &seats[1]],
+        time: [time; 2],
+        dirs,
+    }
+}
+
+/// Draws one move: who played what, the board, the clocks.
+fn draw_move<G: FileGame>(ev: &MoveEvent<'_, G>, human_seat: &[bool; 2]) {
+    let names = G::player_names();
+    let mut o = std::io::stdout().lock();
+    let m = ev.record;
+    let by = if human_seat[m.seat] {
+        "human".to_string()
+    } else {
+        format!("agent, {:.2} s CPU", m.cpu)
+    };
+    let _ = writeln!(o, "\nply {}: {} plays {}   ({by})", m.ply, names[m.seat], ev.described);
+    let _ = writeln!(o, "{}", ev.state.render());
+    let _ = writeln!(
+        o,
+        "clocks: {} {} s, {} {} s",
+        names[0],
+        format_time(ev.clocks[0].max(0.0)),
+        names[1],
+        format_time(ev.clocks[1].max(0.0))
+    );
+}
+
+/// A command shown by its program's file name and its arguments.
+fn short_name(cmd: &str) -> String {
+    let mut parts = cmd.split_whitespace();
+    let prog = parts.next().unwrap_or("agent");
+    let base = prog.rsplit('/').next().unwrap_or(prog);
+    std::iter::once(base).chain(parts).collect::<Vec<_>>().join(" ")
+}
+
+/// "Result: ..." for a finished game.
+pub fn result_line(rec: &GameRecord) -> String {
+    match rec.winner {
+        Some(w) => format!(
+            "Result: {} ({}) wins: {}",
+            seat_label(&rec.seat_names[w]),
+            rec.agents[w],
+            rec.reason
+        ),
+        None => format!("Result: draw: {}", rec.reason),
+    }
+}
+
+/// `referee replay`.
+pub fn run_replay(a: &ReplayArgs, mut io: HumanIo) -> Result<i32, String> {
+    let recs = record::load(&a.file, false)?;
+    if recs.is_empty() {
+        return Err(format!("{} holds no game records", a.file.display()));
+    }
+    let rec = match &a.game {
+        Some(k) => pick_record(&recs, k, &a.file)?,
+        None => {
+            if recs.len() > 1 {
+                list_records(&recs, &a.file, &mut io);
+            }
+            recs.last().expect("non-empty")
+        }
+    };
+    for_game!(&rec.game, |G| replay_one::<G>(rec, a.step, &mut io))
+}
+
+/// The record chosen by `--game`: a 1-based number or a key.
+fn pick_record<'a>(recs: &'a [GameRecord], k: &str, file: &std::path::Path) -> Result<&'a GameRecord, String> {
+    match k.parse::<usize>() {
+        Ok(n) if n >= 1 && n <= recs.len() => Ok(&recs[n - 1]),
+        _ => recs.iter().find(|r| r.key == k).ok_or_else(|| {
+            format!(
+                "{} has no game {k:?} (games 1 to {}, or keys like {:?})",
+                file.display(),
+                recs.len(),
+                recs[0].key
+            )
+        }),
+    }
+}
+
+/// Lists the games of a file with several.
+fn list_records(recs: &[GameRecord], file: &std::path::Path, io: &mut HumanIo) {
+    let _ = writeln!(
+        io.output,
+        "{} games in {}; showing the last (choose with --game N or KEY):",
+        recs.len(),
+        file.display()
+    );
+    for (i, r) in recs.iter().enumerate() {
+        let _ = writeln!(
+            io.output,
+            "  {:>3}  {}  {}  {}",
+            i + 1,
+            r.key,
+            seat_line(r),
+            result_line(r)
+        );
+    }
+}
+
+fn replay_one<G: FileGame>(rec: &GameRecord, step: bool, io: &mut HumanIo) -> Result<i32, String> {
+    let states = crate::game_loop::replay_states::<G>(rec)?;
+    let n = &rec.seat_names;
+    let _ = writeln!(io.output, "game {} ({}): {}", rec.key, rec.game, seat_line(rec));
+    let _ = writeln!(io.output, "{}", states[0].render());
+    let mut clocks = rec.time;
+    for (i, m) in rec.moves.iter().enumerate() {
+        if step {
+            match io.ask("[Enter: next move, q: quit] ") {
+                Some(s) if s == "q" => return Ok(0),
+                None => return Ok(0),
+                _ => {}
+            }
+        }
+        clocks[m.seat] = m.left;
+        let described = {
+            let s = &states[i];
+            s.parse_move(&m.text)
+                .map(|mv| s.describe_move(mv))
+                .unwrap_or_else(|_| m.text.clone())
+        };
+        let _ = writeln!(
+            io.output,
+            "\nply {}: {} ({}) plays {}   ({:.2} s CPU)",
+            m.ply, n[m.seat], rec.agents[m.seat], described, m.cpu
+        );
+        let _ = writeln!(io.output, "{}", states[i + 1].render());
+        let _ = writeln!(
+            io.output,
+            "clocks: {} {} s, {} {} s",
+            n[0],
+            format_time(clocks[0].max(0.0)),
+            n[1],
+            format_time(clocks[1].max(0.0))
+        );
+    }
+    let _ = writeln!(io.output, "\n{}", result_line(rec));
+    let _ = io.output.flush();
+    Ok(0)
+}
