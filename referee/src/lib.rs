@@ -13,11 +13,17 @@
 //! - [`rating`], [`summary`]: Elo, error bars, LOS, SPRT, tables.
 //! - [`record`]: JSON-lines game records.
 //! - [`human`]: the human seat.
+//! - [`agentspec`]: `--agent` entries and agent homes; [`agentinfo`]: the
+//!   agents' own per-move reports and stderr tails.
+//! - [`openings`]: opening suites for game pairs; [`shard`]: `--shard K/N`.
 //! - [`testgame`]: a tiny game used as a test fixture.
 
+pub mod agentinfo;
+pub mod agentspec;
 pub mod args;
 pub mod game_loop;
 pub mod human;
+pub mod openings;
 pub mod orchestrate;
 pub mod play;
 pub mod progress;
@@ -25,6 +31,7 @@ pub mod rating;
 pub mod record;
 pub mod runner;
 pub mod schedule;
+pub mod shard;
 pub mod signals;
 pub mod summary;
 pub mod testgame;

@@ -10,7 +10,7 @@ use std::process::ExitCode;
 #[derive(Parser, Debug)]
 #[command(
     name = "referee",
-    version,
+    version = concat!(env!("CARGO_PKG_VERSION"), " (git ", env!("REFEREE_GIT_COMMIT"), ")"),
     about = "Runs timed games between agent programs through input.txt/output.txt"
 )]
 struct Cli {

@@ -17,7 +17,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-const MOCK: &str = env!("CARGO_BIN_EXE_mock-agent");
+const MOCK: &str = env!("MOCK_AGENT");
 const REFEREE: &str = env!("CARGO_BIN_EXE_referee");
 
 fn tmp(name: &str) -> PathBuf {

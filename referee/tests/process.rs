@@ -12,7 +12,7 @@ use std::process::{Command, Stdio};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-const MOCK: &str = env!("CARGO_BIN_EXE_mock-agent");
+const MOCK: &str = env!("MOCK_AGENT");
 const REFEREE: &str = env!("CARGO_BIN_EXE_referee");
 
 fn tmp(name: &str) -> PathBuf {
