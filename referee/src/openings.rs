@@ -8,7 +8,7 @@
 //! rejected when a shallow search already finds a forced result.
 
 use agent::protocol::{FileGame, GenOptions};
-use agent::search::{alphabeta, Game, Limits, WIN_THRESHOLD};
+use agent::search::{alphabeta, Limits, WIN_THRESHOLD};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::HashSet;
