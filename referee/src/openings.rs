@@ -229,6 +229,7 @@ impl<G: FileGame> RandomSuite<G> {
 mod tests {
     use super::*;
     use crate::testgame::TestNim;
+    use agent::search::Game;
 
     fn tmp(name: &str) -> PathBuf {
         let d = std::env::temp_dir().join(format!("referee-openings-{}-{name}", std::process::id()));
