@@ -51,24 +51,91 @@ pub enum Player {
 }
 
 impl Player {
+    /// Both seats, in format order.
+    pub const ALL: [Player; 2] = [Player::One, Player::Two];
+
     /// The other seat.
-    pub fn other(self) -> Player {
+    #[inline]
+    pub const fn other(self) -> Player {
         match self {
             Player::One => Player::Two,
             Player::Two => Player::One,
         }
     }
     /// 0 for `One`, 1 for `Two`.
-    pub fn index(self) -> usize {
+    #[inline]
+    pub const fn index(self) -> usize {
         self as usize
     }
     /// `One` for 0, `Two` otherwise.
-    pub fn from_index(i: usize) -> Player {
+    pub const fn from_index(i: usize) -> Player {
         if i == 0 {
             Player::One
         } else {
             Player::Two
         }
+    }
+}
+
+/// One value per seat, indexed by [`Player`] (in the spirit of shakmaty's
+/// `ByColor`): per-player arrays without `usize` indices or `1 - x` flips.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ByPlayer<T>([T; 2]);
+
+impl<T> ByPlayer<T> {
+    /// The values of seat `One` and seat `Two`.
+    pub const fn new(one: T, two: T) -> Self {
+        ByPlayer([one, two])
+    }
+
+    /// Builds each seat's value from the seat.
+    pub fn from_fn(mut f: impl FnMut(Player) -> T) -> Self {
+        ByPlayer([f(Player::One), f(Player::Two)])
+    }
+
+    /// The value of `p`; usable in `const` contexts, unlike indexing.
+    #[inline]
+    pub const fn get(&self, p: Player) -> &T {
+        match p {
+            Player::One => &self.0[0],
+            Player::Two => &self.0[1],
+        }
+    }
+
+    /// Applies `f` to each seat's value.
+    pub fn map<U>(self, f: impl FnMut(T) -> U) -> ByPlayer<U> {
+        ByPlayer(self.0.map(f))
+    }
+
+    /// The seats with their values, in format order.
+    pub fn iter(&self) -> impl Iterator<Item = (Player, &T)> {
+        Player::ALL.into_iter().zip(self.0.iter())
+    }
+
+    /// The values as a plain array in format order (for formats and records).
+    pub fn into_array(self) -> [T; 2] {
+        self.0
+    }
+}
+
+impl<T> From<[T; 2]> for ByPlayer<T> {
+    fn from(a: [T; 2]) -> Self {
+        ByPlayer(a)
+    }
+}
+
+impl<T> std::ops::Index<Player> for ByPlayer<T> {
+    type Output = T;
+    #[inline]
+    fn index(&self, p: Player) -> &T {
+        &self.0[p as usize]
+    }
+}
+
+impl<T> std::ops::IndexMut<Player> for ByPlayer<T> {
+    #[inline]
+    fn index_mut(&mut self, p: Player) -> &mut T {
+        &mut self.0[p as usize]
     }
 }
 
@@ -406,6 +473,21 @@ mod tests {
         assert_eq!(h.mode, Mode::Single);
         assert_eq!(h.side.text, "2");
         assert_eq!(h.remaining, 30.5);
+    }
+
+    #[test]
+    fn by_player_indexes_by_seat() {
+        let mut b = ByPlayer::new(1, 2);
+        assert_eq!((b[Player::One], b[Player::Two]), (1, 2));
+        b[Player::Two.other()] += 10;
+        assert_eq!(b.into_array(), [11, 2]);
+        assert_eq!(*b.get(Player::Two), 2);
+        let seats: Vec<(Player, i32)> = ByPlayer::from_fn(|p| p.index() as i32)
+            .iter()
+            .map(|(p, &v)| (p, v))
+            .collect();
+        assert_eq!(seats, vec![(Player::One, 0), (Player::Two, 1)]);
+        assert_eq!(ByPlayer::from([3, 4]).map(|v| v * 2), ByPlayer::new(6, 8));
     }
 
     #[test]

@@ -44,7 +44,7 @@ pub fn solve_file(path: &Path, tt_mb: usize) -> Result<String, String> {
     };
     Ok(format!(
         "player {} to move, {} cards left\nvalue: {}\nbest move: {best}\ntime: {:.3} s CPU, {} nodes\n",
-        g.side() + 1,
+        g.side().index() + 1,
         g.plies_left(),
         describe_value(f.score),
         f.seconds,
@@ -94,7 +94,7 @@ pub fn duel(
     use rand::{Rng, SeedableRng};
     let mut score = DuelScore::default();
     for game in 0..games {
-        let agent = (game % 2) as usize;
+        let agent = Player::from_index((game % 2) as usize);
         let mut g = Fifteen::new(n, Player::One);
         let mut rng = SmallRng::seed_from_u64(game as u64 / 2);
         let mut ply = 0;
@@ -115,7 +115,7 @@ pub fn duel(
             };
             if std::env::var_os("FIFTEEN_SHOW").is_some() {
                 let who = if g.side() == agent { "agent" } else { "opponent" };
-                eprintln!("{who} (player {}): {}", g.side() + 1, g.describe_move(mv));
+                eprintln!("{who} (player {}): {}", g.side().index() + 1, g.describe_move(mv));
             }
             g.play(mv);
             if std::env::var_os("FIFTEEN_SHOW").is_some() {
@@ -123,7 +123,7 @@ pub fn duel(
             }
             ply += 1;
         }
-        let margin = g.score(agent) as i64 - g.score(1 - agent) as i64;
+        let margin = g.score(agent) as i64 - g.score(agent.other()) as i64;
         score.margin += margin;
         match g.leader() {
             Some(p) if p == agent => score.wins += 1,

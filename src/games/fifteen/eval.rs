@@ -4,6 +4,7 @@
 
 use super::geo::{geo, VALUES};
 use super::{Fifteen, Move, LIMIT};
+use crate::protocol::{ByPlayer, Player};
 
 /// One point of score margin.
 pub const POINT: i32 = 16;
@@ -45,15 +46,15 @@ pub const WEIGHTS: Weights = Weights {
 /// the score margin on the board.
 pub fn simple(g: &Fifteen) -> i32 {
     let me = g.side();
-    POINT * (g.score(me) as i32 - g.score(1 - me) as i32)
+    POINT * (g.score(me) as i32 - g.score(me.other()) as i32)
 }
 
 /// Exact value of a finished game for the side to move: the score margin,
 /// then the tie-break.
 pub fn terminal(g: &Fifteen) -> i32 {
     let me = g.side();
-    let margin = g.score(me) as i32 - g.score(1 - me) as i32;
-    let tb = (g.max_card(me) as i32 - g.max_card(1 - me) as i32).signum();
+    let margin = g.score(me) as i32 - g.score(me.other()) as i32;
+    let tb = (g.max_card(me) as i32 - g.max_card(me.other()) as i32).signum();
     POINT * margin + TIE_BREAK * tb
 }
 
@@ -68,14 +69,14 @@ pub fn evaluate_with(g: &Fifteen, w: &Weights) -> i32 {
         return terminal(g);
     }
     let me = g.side();
-    let op = 1 - me;
+    let op = me.other();
     let geo = geo(g.size());
     let free = g.free();
-    let mx = [g.hand_max(0), g.hand_max(1)];
+    let mx = ByPlayer::from_fn(|p| g.hand_max(p));
     // top[p][k]: the sum of player p's k largest cards in hand, the most
     // that p alone can still add around a card with k free neighbours.
-    let mut top = [[0u8; 9]; 2];
-    for p in 0..2 {
+    let mut top = ByPlayer::new([0u8; 9], [0u8; 9]);
+    for p in Player::ALL {
         let h = g.hand(p);
         let mut k = 0;
         for vi in (0..5).rev() {
@@ -91,10 +92,10 @@ pub fn evaluate_with(g: &Fifteen, w: &Weights) -> i32 {
         }
     }
     let mut total = 0i32;
-    for p in 0..2 {
+    for p in Player::ALL {
         let mut m = g.owned(p);
         let mut sum = 0i32;
-        let q = 1 - p;
+        let q = p.other();
         while m != 0 {
             let c = m.trailing_zeros() as usize;
             m &= m - 1;

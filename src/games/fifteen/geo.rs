@@ -2,6 +2,7 @@
 //! 3x3 block masks, the eight symmetries of the square as cell permutations,
 //! and the Zobrist keys. Cells are numbered `row * n + col`.
 
+use crate::protocol::ByPlayer;
 /// The card values, in the order hands count them.
 pub const VALUES: [u8; 5] = [2, 3, 5, 8, 13];
 
@@ -125,11 +126,11 @@ const fn splitmix(state: u64) -> (u64, u64) {
 /// Zobrist keys.
 pub struct Zobrist {
     /// A card of owner `o` and value index `v` on cell `c`: `card[c][o][v]`.
-    pub card: [[[u64; 5]; 2]; MAX_CELLS],
+    pub card: [ByPlayer<[u64; 5]>; MAX_CELLS],
     /// A removed cell.
     pub removed: [u64; MAX_CELLS],
     /// Player `p` holds `k` cards of value index `v`: `hand[p][v][k]`.
-    pub hand: [[[u64; 4]; 5]; 2],
+    pub hand: ByPlayer<[[u64; 4]; 5]>,
     /// Player 2 to move.
     pub side: u64,
     /// Board size 6 (so the two sizes never share keys).
@@ -138,10 +139,13 @@ pub struct Zobrist {
 
 const fn make_zobrist() -> Zobrist {
     let mut st = 0x1234_5678_9ABC_DEF0u64;
+    // Filled as plain arrays (indexing a `ByPlayer` is not `const`).
+    let mut card = [[[0; 5]; 2]; MAX_CELLS];
+    let mut hand = [[[0; 4]; 5]; 2];
     let mut z = Zobrist {
-        card: [[[0; 5]; 2]; MAX_CELLS],
+        card: [ByPlayer::new([0; 5], [0; 5]); MAX_CELLS],
         removed: [0; MAX_CELLS],
-        hand: [[[0; 4]; 5]; 2],
+        hand: ByPlayer::new([[0; 4]; 5], [[0; 4]; 5]),
         side: 0,
         six: 0,
     };
@@ -153,7 +157,7 @@ const fn make_zobrist() -> Zobrist {
             while v < 5 {
                 let (s, x) = splitmix(st);
                 st = s;
-                z.card[c][o][v] = x;
+                card[c][o][v] = x;
                 v += 1;
             }
             o += 1;
@@ -161,6 +165,7 @@ const fn make_zobrist() -> Zobrist {
         let (s, x) = splitmix(st);
         st = s;
         z.removed[c] = x;
+        z.card[c] = ByPlayer::new(card[c][0], card[c][1]);
         c += 1;
     }
     let mut p = 0;
@@ -172,13 +177,14 @@ const fn make_zobrist() -> Zobrist {
             while k < 4 {
                 let (s, x) = splitmix(st);
                 st = s;
-                z.hand[p][v][k] = x;
+                hand[p][v][k] = x;
                 k += 1;
             }
             v += 1;
         }
         p += 1;
     }
+    z.hand = ByPlayer::new(hand[0], hand[1]);
     let (s, x) = splitmix(st);
     st = s;
     z.side = x;

@@ -12,7 +12,7 @@ pub mod geo;
 pub mod search;
 
 use crate::protocol::{
-    format_time, parse_header, FileGame, GenOptions, Input, Lines, Mode, MoveError, ParseError, Player,
+    format_time, parse_header, ByPlayer, FileGame, GenOptions, Input, Lines, Mode, MoveError, ParseError, Player,
 };
 use crate::search::{Game, Outcome, Strategy};
 use crate::timing::Budget;
@@ -43,20 +43,20 @@ pub struct Move {
 #[derive(Clone, Debug)]
 pub struct Fifteen {
     n: u8,
-    /// 0 = player 1 to move, 1 = player 2.
-    side: u8,
+    /// The side to move.
+    side: Player,
     /// Set after parsing a position in which some card already exceeds the
     /// limit: the next placement must then check every card, not only the
     /// block around it (play always leaves a stable position).
     unstable: bool,
     occ: u64,
     removed: u64,
-    own: [u64; 2],
+    own: ByPlayer<u64>,
     val: [u8; MAX_CELLS],
     /// Sum of the card values in the 3x3 block around each cell (the cell
     /// itself included): a card is removed when its block sum exceeds 15.
     bsum: [u8; MAX_CELLS],
-    hand: [[u8; 5]; 2],
+    hand: ByPlayer<[u8; 5]>,
     /// `sym_hash[s]`: Zobrist hash of the board transformed by symmetry `s`.
     sym_hash: [u64; 8],
     /// Hands, side and size part of the hash (symmetry-invariant).
@@ -69,14 +69,14 @@ impl Fifteen {
         assert!(n == 4 || n == 6, "board side must be 4 or 6");
         let mut g = Fifteen {
             n,
-            side: first.index() as u8,
+            side: first,
             unstable: false,
             occ: 0,
             removed: 0,
-            own: [0; 2],
+            own: ByPlayer::new(0, 0),
             val: [0; MAX_CELLS],
             bsum: [0; MAX_CELLS],
-            hand: [start_hand(n); 2],
+            hand: ByPlayer::new(start_hand(n), start_hand(n)),
             sym_hash: [0; 8],
             rest_hash: 0,
         };
@@ -86,10 +86,10 @@ impl Fifteen {
 
     fn compute_rest_hash(&self) -> u64 {
         let mut h = if self.n == 6 { ZOBRIST.six } else { 0 };
-        if self.side == 1 {
+        if self.side == Player::Two {
             h ^= ZOBRIST.side;
         }
-        for p in 0..2 {
+        for p in Player::ALL {
             for v in 0..5 {
                 h ^= ZOBRIST.hand[p][v][self.hand[p][v] as usize];
             }
@@ -107,10 +107,10 @@ impl Fifteen {
         geo(self.n)
     }
 
-    /// Index (0 or 1) of the player to move.
+    /// The player to move.
     #[inline]
-    pub fn side(&self) -> usize {
-        self.side as usize
+    pub fn side(&self) -> Player {
+        self.side
     }
 
     /// Occupied cells.
@@ -127,7 +127,7 @@ impl Fifteen {
 
     /// Cells holding player `p`'s cards.
     #[inline]
-    pub fn owned(&self, p: usize) -> u64 {
+    pub fn owned(&self, p: Player) -> u64 {
         self.own[p]
     }
 
@@ -151,19 +151,19 @@ impl Fifteen {
 
     /// Player `p`'s hand as counts per value of [`VALUES`].
     #[inline]
-    pub fn hand(&self, p: usize) -> [u8; 5] {
+    pub fn hand(&self, p: Player) -> [u8; 5] {
         self.hand[p]
     }
 
     /// Number of cards in player `p`'s hand.
     #[inline]
-    pub fn hand_len(&self, p: usize) -> u32 {
+    pub fn hand_len(&self, p: Player) -> u32 {
         self.hand[p].iter().map(|&k| k as u32).sum()
     }
 
     /// Highest card value in player `p`'s hand (0 if empty).
     #[inline]
-    pub fn hand_max(&self, p: usize) -> u8 {
+    pub fn hand_max(&self, p: Player) -> u8 {
         for v in (0..5).rev() {
             if self.hand[p][v] > 0 {
                 return VALUES[v];
@@ -175,17 +175,17 @@ impl Fifteen {
     /// Plies left until the game ends (both hands empty).
     #[inline]
     pub fn plies_left(&self) -> u32 {
-        self.hand_len(0) + self.hand_len(1)
+        self.hand_len(Player::One) + self.hand_len(Player::Two)
     }
 
     /// True when both hands are empty.
     #[inline]
     pub fn is_over(&self) -> bool {
-        self.hand[0] == [0; 5] && self.hand[1] == [0; 5]
+        self.hand[Player::One] == [0; 5] && self.hand[Player::Two] == [0; 5]
     }
 
     /// Sum of player `p`'s cards on the board.
-    pub fn score(&self, p: usize) -> u32 {
+    pub fn score(&self, p: Player) -> u32 {
         let mut m = self.own[p];
         let mut s = 0u32;
         while m != 0 {
@@ -196,7 +196,7 @@ impl Fifteen {
     }
 
     /// Highest of player `p`'s cards on the board (0 if none).
-    pub fn max_card(&self, p: usize) -> u8 {
+    pub fn max_card(&self, p: Player) -> u8 {
         let mut m = self.own[p];
         let mut best = 0;
         while m != 0 {
@@ -208,14 +208,14 @@ impl Fifteen {
 
     /// The winner under the scoring rule and its tie-break (SPEC §5), judged
     /// on the board as it stands; None for a draw.
-    pub fn leader(&self) -> Option<usize> {
-        let (a, b) = (self.score(0), self.score(1));
+    pub fn leader(&self) -> Option<Player> {
+        let (a, b) = (self.score(Player::One), self.score(Player::Two));
         if a != b {
-            return Some(if a > b { 0 } else { 1 });
+            return Some(if a > b { Player::One } else { Player::Two });
         }
-        let (x, y) = (self.max_card(0), self.max_card(1));
+        let (x, y) = (self.max_card(Player::One), self.max_card(Player::Two));
         if x != y {
-            return Some(if x > y { 0 } else { 1 });
+            return Some(if x > y { Player::One } else { Player::Two });
         }
         None
     }
@@ -253,7 +253,7 @@ impl Fifteen {
     }
 
     /// Puts a card on a cell without any removal check (parsing).
-    fn put(&mut self, cell: usize, owner: usize, v: u8) {
+    fn put(&mut self, cell: usize, owner: Player, v: u8) {
         let g = self.geo();
         let vi = value_index(v).expect("card value");
         self.occ |= 1 << cell;
@@ -274,7 +274,11 @@ impl Fifteen {
         let g = self.geo();
         let v = self.val[cell];
         if v != 0 {
-            let owner = if self.own[0] >> cell & 1 == 1 { 0 } else { 1 };
+            let owner = if self.own[Player::One] >> cell & 1 == 1 {
+                Player::One
+            } else {
+                Player::Two
+            };
             let vi = value_index(v).expect("card value");
             let mut b = g.block[cell];
             while b != 0 {
@@ -294,7 +298,7 @@ impl Fifteen {
         }
     }
 
-    fn set_hand(&mut self, p: usize, vi: usize, k: u8) {
+    fn set_hand(&mut self, p: Player, vi: usize, k: u8) {
         self.rest_hash ^= ZOBRIST.hand[p][vi][self.hand[p][vi] as usize] ^ ZOBRIST.hand[p][vi][k as usize];
         self.hand[p][vi] = k;
     }
@@ -334,7 +338,7 @@ impl Fifteen {
             return Err(format!("{card} is not a card value (2, 3, 5, 8 or 13)"));
         };
         if self.hand[self.side()][vi] == 0 {
-            return Err(format!("player {} has no {card} in hand", self.side + 1));
+            return Err(format!("player {} has no {card} in hand", self.side.index() + 1));
         }
         Ok(Move { cell: cell as u8, card })
     }
@@ -418,9 +422,9 @@ impl Game for Fifteen {
         self.unstable = false;
         // Players alternate; a player whose hand is empty while the other
         // still holds cards is skipped (only reachable from unusual inputs).
-        let other = 1 - me;
+        let other = me.other();
         if self.hand[other] != [0; 5] || self.hand[me] == [0; 5] {
-            self.side = other as u8;
+            self.side = other;
             self.rest_hash ^= ZOBRIST.side;
         }
     }
@@ -460,11 +464,11 @@ impl Game for Fifteen {
     }
 }
 
-fn parse_card_token(tok: &str) -> Option<(usize, u8)> {
+fn parse_card_token(tok: &str) -> Option<(Player, u8)> {
     let (o, v) = tok.split_once(':')?;
     let owner = match o {
-        "1" => 0,
-        "2" => 1,
+        "1" => Player::One,
+        "2" => Player::Two,
         _ => return None,
     };
     let v: u8 = v.parse().ok()?;
@@ -478,16 +482,16 @@ impl FileGame for Fifteen {
     fn parse_input(text: &str) -> Result<Input<Self>, ParseError> {
         let mut lines = Lines::new(text);
         let h = parse_header(&mut lines, "FIFTEEN")?;
-        let side = h.side.player_number()?.index();
+        let side = h.side.player_number()?;
         let nl = lines.next_line("the board size (4 or 6)")?;
         let n: u8 = match nl.text.trim() {
             "4" => 4,
             "6" => 6,
             other => return Err(nl.error(format!("expected the board size 4 or 6, found {other:?}"))),
         };
-        let mut g = Fifteen::new(n, Player::from_index(side));
+        let mut g = Fifteen::new(n, side);
         let nu = n as usize;
-        let mut on_board = [[0u8; 5]; 2];
+        let mut on_board = ByPlayer::new([0u8; 5], [0u8; 5]);
         for r in 0..nu {
             let l = lines.next_line(&format!("board row {r} ({n} tokens)"))?;
             let toks: Vec<&str> = l.tokens().collect();
@@ -516,10 +520,11 @@ impl FileGame for Fifteen {
             }
         }
         let full = start_hand(n);
-        for p in 0..2 {
-            let what = format!("player {}'s hand (\"{}:\" then card values)", p + 1, p + 1);
+        for p in Player::ALL {
+            let k = p.index() + 1;
+            let what = format!("player {k}'s hand (\"{k}:\" then card values)");
             let l = lines.next_line(&what)?;
-            let prefix = format!("{}:", p + 1);
+            let prefix = format!("{k}:");
             let rest = l
                 .text
                 .trim_start()
@@ -529,17 +534,14 @@ impl FileGame for Fifteen {
             for t in rest.split_whitespace() {
                 let vi = t.parse::<u8>().ok().and_then(value_index).ok_or_else(|| {
                     l.error(format!(
-                        "player {}'s hand: expected card values 2 3 5 8 13, found {t:?}",
-                        p + 1
+                        "player {k}'s hand: expected card values 2 3 5 8 13, found {t:?}"
                     ))
                 })?;
                 counts[vi] += 1;
                 if counts[vi] + on_board[p][vi] > full[vi] {
                     return Err(l.error(format!(
-                        "player {} holds more {}s (in hand and on the board) than the {} the {n}x{n} game deals",
-                        p + 1,
-                        VALUES[vi],
-                        full[vi]
+                        "player {k} holds more {}s (in hand and on the board) than the {} the {n}x{n} game deals",
+                        VALUES[vi], full[vi]
                     )));
                 }
             }
@@ -547,12 +549,12 @@ impl FileGame for Fifteen {
                 g.set_hand(p, vi, counts[vi]);
             }
         }
-        for (p, counts) in on_board.iter().enumerate() {
+        for (p, counts) in on_board.iter() {
             for vi in 0..5 {
                 if counts[vi] > full[vi] {
                     return Err(ParseError::whole(format!(
                         "player {} has {} cards of value {} on the board; the {n}x{n} game deals {}",
-                        p + 1,
+                        p.index() + 1,
                         counts[vi],
                         VALUES[vi],
                         full[vi]
@@ -566,7 +568,7 @@ impl FileGame for Fifteen {
                     h.side.number,
                     format!(
                         "player {} is to move but has no card in hand while the opponent still has some",
-                        side + 1
+                        side.index() + 1
                     ),
                 ));
             }
@@ -590,7 +592,7 @@ impl FileGame for Fifteen {
         let mut s = format!(
             "FIFTEEN\n{}\n{}\n{}\n{}\n",
             mode.token(),
-            self.side + 1,
+            self.side.index() + 1,
             format_time(remaining),
             self.n
         );
@@ -600,8 +602,8 @@ impl FileGame for Fifteen {
             s.push_str(&row.join(" "));
             s.push('\n');
         }
-        for p in 0..2 {
-            s.push_str(&format!("{}:", p + 1));
+        for p in Player::ALL {
+            s.push_str(&format!("{}:", p.index() + 1));
             for vi in 0..5 {
                 for _ in 0..self.hand[p][vi] {
                     s.push_str(&format!(" {}", VALUES[vi]));
@@ -640,7 +642,7 @@ impl FileGame for Fifteen {
     }
 
     fn to_move(&self) -> Player {
-        Player::from_index(self.side())
+        self.side
     }
 
     fn player_names() -> [&'static str; 2] {
@@ -649,7 +651,7 @@ impl FileGame for Fifteen {
 
     fn result(&self) -> Option<Option<Player>> {
         if self.is_over() {
-            Some(self.leader().map(Player::from_index))
+            Some(self.leader())
         } else {
             None
         }
@@ -669,13 +671,13 @@ impl FileGame for Fifteen {
             }
             s.push('\n');
         }
-        for p in 0..2 {
+        for p in Player::ALL {
             let cards: Vec<String> = (0..5)
                 .flat_map(|vi| std::iter::repeat(VALUES[vi].to_string()).take(self.hand[p][vi] as usize))
                 .collect();
             s.push_str(&format!(
                 "Player {}: hand [{}]  score {}{}\n",
-                p + 1,
+                p.index() + 1,
                 cards.join(", "),
                 self.score(p),
                 if !self.is_over() && self.side() == p {
@@ -713,7 +715,7 @@ impl Fifteen {
         if self.removed >> cell & 1 == 1 {
             "X".into()
         } else if self.occ >> cell & 1 == 1 {
-            let o = if self.own[0] >> cell & 1 == 1 { 1 } else { 2 };
+            let o = if self.own[Player::One] >> cell & 1 == 1 { 1 } else { 2 };
             format!("{o}:{}", self.val[cell])
         } else {
             ".".into()

@@ -239,7 +239,7 @@ impl Engine {
         }
         alpha = alpha.max(stand);
         let me = g.side();
-        let theirs = g.owned(1 - me);
+        let theirs = g.owned(me.other());
         let geo = geo(g.size());
         // Cells next to an opponent card.
         let mut near = 0u64;
@@ -442,8 +442,8 @@ fn last_placement_value(g: &Fifteen) -> i32 {
     let vi = (0..5).find(|&vi| g.hand(me)[vi] > 0).expect("one card left");
     let card = super::geo::VALUES[vi];
     let mine = g.owned(me);
-    let theirs = g.owned(1 - me);
-    let base = g.score(me) as i32 - g.score(1 - me) as i32;
+    let theirs = g.owned(me.other());
+    let base = g.score(me) as i32 - g.score(me.other()) as i32;
     let mut best = -INF;
     let mut free = g.free();
     let mut seen_quiet = false;

@@ -10,7 +10,7 @@ use rand::{Rng, SeedableRng};
 enum Cell {
     Empty,
     Removed,
-    Card(usize, u8),
+    Card(Player, u8),
 }
 
 /// The rules written as plainly as possible.
@@ -18,8 +18,8 @@ enum Cell {
 struct Simple {
     n: usize,
     grid: Vec<Vec<Cell>>,
-    hands: [Vec<u8>; 2],
-    side: usize,
+    hands: ByPlayer<Vec<u8>>,
+    side: Player,
 }
 
 impl Simple {
@@ -32,13 +32,20 @@ impl Simple {
                 grid[r][c] = if g.removed() >> i & 1 == 1 {
                     Cell::Removed
                 } else if g.occupied() >> i & 1 == 1 {
-                    Cell::Card(if g.owned(0) >> i & 1 == 1 { 0 } else { 1 }, g.value_at(i))
+                    Cell::Card(
+                        if g.owned(Player::One) >> i & 1 == 1 {
+                            Player::One
+                        } else {
+                            Player::Two
+                        },
+                        g.value_at(i),
+                    )
                 } else {
                     Cell::Empty
                 };
             }
         }
-        let hands = [0, 1].map(|p| {
+        let hands = ByPlayer::from_fn(|p| {
             let mut h = Vec::new();
             for vi in 0..5 {
                 for _ in 0..g.hand(p)[vi] {
@@ -102,19 +109,19 @@ impl Simple {
         for (i, j) in marked {
             self.grid[i][j] = Cell::Removed;
         }
-        let other = 1 - self.side;
+        let other = self.side.other();
         if !self.hands[other].is_empty() || self.hands[self.side].is_empty() {
             self.side = other;
         }
     }
 
     fn over(&self) -> bool {
-        self.hands[0].is_empty() && self.hands[1].is_empty()
+        self.hands[Player::One].is_empty() && self.hands[Player::Two].is_empty()
     }
 
-    fn winner(&self) -> Option<usize> {
-        let mut score = [0u32; 2];
-        let mut high = [0u8; 2];
+    fn winner(&self) -> Option<Player> {
+        let mut score = ByPlayer::new(0u32, 0);
+        let mut high = ByPlayer::new(0u8, 0);
         for row in &self.grid {
             for cell in row {
                 if let Cell::Card(o, v) = *cell {
@@ -123,10 +130,11 @@ impl Simple {
                 }
             }
         }
-        if score[0] != score[1] {
-            Some(if score[0] > score[1] { 0 } else { 1 })
-        } else if high[0] != high[1] {
-            Some(if high[0] > high[1] { 0 } else { 1 })
+        let (one, two) = (Player::One, Player::Two);
+        if score[one] != score[two] {
+            Some(if score[one] > score[two] { one } else { two })
+        } else if high[one] != high[two] {
+            Some(if high[one] > high[two] { one } else { two })
         } else {
             None
         }
@@ -213,7 +221,7 @@ fn random_games_agree_with_the_simple_rules() {
         }
         assert_eq!(s.over(), true);
         assert_eq!(g.leader(), s.winner());
-        assert_eq!(g.result(), Some(s.winner().map(Player::from_index)));
+        assert_eq!(g.result(), Some(s.winner()));
     }
     assert!(positions > 5000);
 }
@@ -226,20 +234,21 @@ fn random_parsed_boards_agree_including_unstable_ones() {
     for t in 0..2000 {
         let n = if t % 2 == 0 { 4usize } else { 6 };
         let full = start_hand(n as u8);
-        let mut left = [full, full];
+        let mut left = ByPlayer::new(full, full);
+        let mover = Player::from_index(t % 2);
         let mut text = format!("FIFTEEN\nGAME\n{}\n10.0\n{n}\n", 1 + t % 2);
         let mut empties = 0;
         for _ in 0..n {
             let mut row = Vec::new();
             for _ in 0..n {
                 let k = rng.gen_range(0..10);
-                let o = rng.gen_range(0..2);
+                let o = Player::from_index(rng.gen_range(0..2));
                 let vi = rng.gen_range(0..5);
                 if k < 2 {
                     row.push("X".to_string());
                 } else if k < 5 && left[o][vi] > 0 {
                     left[o][vi] -= 1;
-                    row.push(format!("{}:{}", o + 1, VALUES[vi]));
+                    row.push(format!("{}:{}", o.index() + 1, VALUES[vi]));
                 } else {
                     empties += 1;
                     row.push(".".to_string());
@@ -250,8 +259,8 @@ fn random_parsed_boards_agree_including_unstable_ones() {
         }
         // Hands: what is left, trimmed so that the cells suffice and the mover has a card.
         let mut budget = empties.min(2 * rng.gen_range(1..6));
-        let mut hands = [Vec::new(), Vec::new()];
-        'outer: for p in [t % 2, 1 - t % 2] {
+        let mut hands = ByPlayer::new(Vec::new(), Vec::new());
+        'outer: for p in [mover, mover.other()] {
             for vi in 0..5 {
                 for _ in 0..left[p][vi] {
                     if budget == 0 || rng.gen_bool(0.3) {
@@ -262,11 +271,11 @@ fn random_parsed_boards_agree_including_unstable_ones() {
                 }
             }
         }
-        if hands[t % 2].is_empty() {
+        if hands[mover].is_empty() {
             continue;
         }
-        for p in 0..2 {
-            text.push_str(&format!("{}: {}\n", p + 1, hands[p].join(" ")));
+        for (p, hand) in hands.iter() {
+            text.push_str(&format!("{}: {}\n", p.index() + 1, hand.join(" ")));
         }
         let mut g = parse(&text);
         let mut s = Simple::from_fast(&g);
@@ -288,7 +297,7 @@ const EX3: &str = "FIFTEEN\nSINGLE\n1\n1.0\n4\nX X X X\n1:2 X 1:5 .\n. . 2:2 .\n
 fn brief_example_3_scores_15_15_and_player_2_wins_the_tie_break() {
     let g = parse(EX3);
     assert!(g.is_over());
-    assert_eq!((g.score(0), g.score(1)), (15, 15));
+    assert_eq!((g.score(Player::One), g.score(Player::Two)), (15, 15));
     assert_eq!(g.result(), Some(Some(Player::Two)));
     assert_eq!(g.outcome(), Some(Outcome::Loss)); // player 1 "to move" has lost
     assert_eq!(eval::terminal(&g), -eval::TIE_BREAK);
@@ -324,8 +333,8 @@ fn parses_the_spec_example_and_round_trips() {
     let g = input.state;
     assert_eq!(g.to_move(), Player::One);
     assert_eq!(g.value_at(5), 13);
-    assert_eq!(g.owned(1), 1 << 10);
-    assert_eq!(g.hand(1), [1, 1, 1, 0, 1]);
+    assert_eq!(g.owned(Player::Two), 1 << 10);
+    assert_eq!(g.hand(Player::Two), [1, 1, 1, 0, 1]);
     let out = g.write_input(Mode::Game, 30.0);
     assert_eq!(
         out,
@@ -403,7 +412,7 @@ fn generates_start_positions_and_dedupes_the_empty_board() {
     let mut o = GenOptions::default();
     let g = Fifteen::generate(&o).unwrap();
     assert_eq!(g.size(), 6);
-    assert_eq!(g.hand(0), [2, 2, 2, 3, 2]);
+    assert_eq!(g.hand(Player::One), [2, 2, 2, 3, 2]);
     o.size = Some(4);
     o.first = Player::Two;
     let g = Fifteen::generate(&o).unwrap();

@@ -10,20 +10,20 @@
 //! for the holes instead of parking next to a full camp.
 
 use super::bitboard::{col, row, Bitboard, CELLS};
-use super::{HalmaColour, CAMP};
+use super::CAMP;
+use crate::protocol::{ByPlayer, Player};
 
 /// Chebyshev-like distance (in x+y anti-diagonals) from `c` to the corner
 /// the colour is heading for ((15,15) for black, (0,0) for white).
-pub const fn diag_distance(colour: usize, c: u8) -> i32 {
+pub const fn diag_distance(colour: Player, c: u8) -> i32 {
     let (x, y) = (col(c) as i32, row(c) as i32);
-    if colour == 0 {
-        30 - x - y
-    } else {
-        x + y
+    match colour {
+        Player::One => 30 - x - y,
+        Player::Two => x + y,
     }
 }
 
-const fn build_table(colour: usize) -> [i32; CELLS] {
+const fn build_table(colour: Player) -> [i32; CELLS] {
     let mut t = [0i32; CELLS];
     let mut c = 0;
     while c < CELLS {
@@ -32,14 +32,14 @@ const fn build_table(colour: usize) -> [i32; CELLS] {
         let (x, y) = (col(cc) as i32, row(cc) as i32);
         let lateral = if x > y { x - y } else { y - x };
         let mut v = -(20 * d + d * d / 2);
-        let in_goal = CAMP[1 - colour].has(cc);
+        let in_goal = CAMP.get(colour.other()).has(cc);
         if !in_goal && lateral > 3 {
             v -= 6 * (lateral - 3);
         }
         if in_goal {
             v += 40;
         }
-        if CAMP[colour].has(cc) {
+        if CAMP.get(colour).has(cc) {
             v -= 60;
         }
         t[c] = v;
@@ -49,7 +49,7 @@ const fn build_table(colour: usize) -> [i32; CELLS] {
 }
 
 /// Value of a piece of each colour on each cell (higher is better for its owner).
-pub static TABLE: [[i32; CELLS]; 2] = [build_table(0), build_table(1)];
+pub static TABLE: ByPlayer<[i32; CELLS]> = ByPlayer::new(build_table(Player::One), build_table(Player::Two));
 
 /// Pieces outside the goal from which the endgame term switches on.
 const ENDGAME_PIECES: u32 = 6;
@@ -58,8 +58,8 @@ const ENDGAME_PIECES: u32 = 6;
 /// of its few remaining outsiders to the nearest goal cell that is still
 /// free (or held by an opponent piece that must leave). Zero in the middle
 /// game, so the table alone decides there.
-pub fn endgame_term(colour: HalmaColour, own: Bitboard, occ: Bitboard) -> i32 {
-    let goal = CAMP[1 - colour];
+pub fn endgame_term(colour: Player, own: Bitboard, occ: Bitboard) -> i32 {
+    let goal = CAMP[colour.other()];
     let outside = own & !goal;
     let n = outside.count();
     if n == 0 || n > ENDGAME_PIECES {
@@ -91,14 +91,14 @@ mod tests {
     #[test]
     fn tables_are_mirror_images_and_reward_progress() {
         for c in 0..=255u8 {
-            assert_eq!(TABLE[0][c as usize], TABLE[1][255 - c as usize]);
+            assert_eq!(TABLE[Player::One][c as usize], TABLE[Player::Two][255 - c as usize]);
         }
-        assert!(TABLE[0][cell(15, 15) as usize] > TABLE[0][cell(8, 8) as usize]);
-        assert!(TABLE[0][cell(8, 8) as usize] > TABLE[0][cell(0, 0) as usize]);
+        let black = &TABLE[Player::One];
+        assert!(black[cell(15, 15) as usize] > black[cell(8, 8) as usize]);
+        assert!(black[cell(8, 8) as usize] > black[cell(0, 0) as usize]);
         // A rear piece gains more from one anti-diagonal than a front one.
-        let gain = |a: (usize, usize), b: (usize, usize)| {
-            TABLE[0][cell(b.0, b.1) as usize] - TABLE[0][cell(a.0, a.1) as usize]
-        };
+        let gain =
+            |a: (usize, usize), b: (usize, usize)| black[cell(b.0, b.1) as usize] - black[cell(a.0, a.1) as usize];
         assert!(gain((6, 6), (7, 6)) > gain((11, 11), (12, 11)));
     }
 }

@@ -4,7 +4,9 @@
 
 use super::bitboard::{cell, col, row, Bitboard, N};
 use super::{cell_text, colour_name, HMove, Halma, Reading, CAMP, PIECES};
-use crate::protocol::{format_time, parse_mode, parse_time, Input, Lines, Mode, MoveError, ParseError};
+use crate::protocol::{
+    format_time, parse_mode, parse_time, ByPlayer, Input, Lines, Mode, MoveError, ParseError, Player,
+};
 
 /// Parses a whole Halma `input.txt`.
 pub fn parse_input(text: &str) -> Result<Input<Halma>, ParseError> {
@@ -12,12 +14,12 @@ pub fn parse_input(text: &str) -> Result<Input<Halma>, ParseError> {
     let mode = parse_mode(&mut lines)?;
     let c = lines.next_line("the colour to play (BLACK or WHITE)")?;
     let side = match c.text.trim() {
-        "BLACK" => 0,
-        "WHITE" => 1,
+        "BLACK" => Player::One,
+        "WHITE" => Player::Two,
         other => return Err(c.error(format!("expected the colour to play, BLACK or WHITE, found {other:?}"))),
     };
     let remaining = parse_time(&mut lines)?;
-    let mut pieces = [Bitboard::EMPTY; 2];
+    let mut pieces = ByPlayer::new(Bitboard::EMPTY, Bitboard::EMPTY);
     let mut first_board_line = 0;
     let mut last_line = 0;
     for y in 0..N {
@@ -41,8 +43,8 @@ pub fn parse_input(text: &str) -> Result<Input<Halma>, ParseError> {
         }
         for (x, ch) in symbols.into_iter().enumerate() {
             match ch {
-                'B' => pieces[0].set(cell(x, y)),
-                'W' => pieces[1].set(cell(x, y)),
+                'B' => pieces[Player::One].set(cell(x, y)),
+                'W' => pieces[Player::Two].set(cell(x, y)),
                 '.' => {}
                 other => {
                     return Err(l.error(format!(
@@ -53,7 +55,7 @@ pub fn parse_input(text: &str) -> Result<Input<Halma>, ParseError> {
             }
         }
     }
-    for (k, p) in pieces.iter().enumerate() {
+    for (k, p) in pieces.iter() {
         if p.count() != PIECES {
             return Err(ParseError::at(
                 first_board_line,
@@ -66,7 +68,7 @@ pub fn parse_input(text: &str) -> Result<Input<Halma>, ParseError> {
         }
     }
     Ok(Input {
-        state: Halma::from_pieces(pieces[0], pieces[1], side),
+        state: Halma::from_pieces(pieces[Player::One], pieces[Player::Two], side),
         mode,
         remaining,
     })
@@ -78,8 +80,8 @@ fn board_rows(pos: &Halma) -> String {
     for y in 0..N {
         for x in 0..N {
             s.push(match pos.piece_at(cell(x, y)) {
-                Some(0) => 'B',
-                Some(_) => 'W',
+                Some(Player::One) => 'B',
+                Some(Player::Two) => 'W',
                 None => '.',
             });
         }
@@ -113,9 +115,9 @@ pub fn render(pos: &Halma) -> String {
         for x in 0..N {
             let c = cell(x, y);
             let ch = match pos.piece_at(c) {
-                Some(0) => 'B',
-                Some(_) => 'W',
-                None if CAMP[0].has(c) || CAMP[1].has(c) => ':',
+                Some(Player::One) => 'B',
+                Some(Player::Two) => 'W',
+                None if CAMP[Player::One].has(c) || CAMP[Player::Two].has(c) => ':',
                 None => '.',
             };
             s.push_str("  ");
@@ -189,7 +191,7 @@ pub fn format_move(pos: &Halma, mv: HMove) -> String {
     }
     let side = pos.side();
     let own = CAMP[side];
-    let goal = CAMP[1 - side];
+    let goal = CAMP[side.other()];
     let keep = if goal.has(mv.from) { goal } else { Bitboard::FULL };
     let path = hop_path(pos, mv, keep & !own)
         .or_else(|| hop_path(pos, mv, keep))
@@ -350,7 +352,7 @@ pub fn parse_move(pos: &Halma, text: &str) -> Result<HMove, MoveError> {
 /// Why a reachable (from, to) breaks rules 2-4.
 fn explain_camp_rule(pos: &Halma, mv: HMove) -> String {
     let side = pos.side();
-    let (camp, goal) = (CAMP[side], CAMP[1 - side]);
+    let (camp, goal) = (CAMP[side], CAMP[side.other()]);
     let m = format!("{} -> {}", cell_text(mv.from), cell_text(mv.to));
     if !(pos.pieces(side) & camp).is_empty() {
         let mut must = Vec::new();
@@ -396,19 +398,19 @@ BBBBB...........\nBBBBB...........\nBBBB............\nBBB.............\nBB......
         let inp = parse_input(START_WHITE).unwrap();
         assert_eq!(inp.mode, Mode::Single);
         assert_eq!(inp.remaining, 100.0);
-        assert_eq!(inp.state, Halma::start(1));
+        assert_eq!(inp.state, Halma::start(Player::Two));
         assert_eq!(write_input(&inp.state, Mode::Single, 100.0), START_WHITE);
     }
 
     #[test]
     fn harmless_oddities_are_accepted() {
         let crlf = START_WHITE.replace('\n', "  \r\n\r\n");
-        assert_eq!(parse_input(&crlf).unwrap().state, Halma::start(1));
+        assert_eq!(parse_input(&crlf).unwrap().state, Halma::start(Player::Two));
         let trailing = format!(
             "\n{}\nthis line is not part of the board\nnor this\n",
             START_WHITE.trim_end()
         );
-        assert_eq!(parse_input(&trailing).unwrap().state, Halma::start(1));
+        assert_eq!(parse_input(&trailing).unwrap().state, Halma::start(Player::Two));
     }
 
     fn err(text: &str) -> ParseError {
@@ -454,7 +456,7 @@ BBBBB...........\nBBBBB...........\nBBBB............\nBBB.............\nBB......
 
     #[test]
     fn worked_examples_of_the_spec_are_legal() {
-        let pos = Halma::start(1);
+        let pos = Halma::start(Player::Two);
         assert_eq!(
             parse_move(&pos, "E 11,15 10,15\n").unwrap(),
             HMove::new(cell(11, 15), cell(10, 15))
@@ -475,7 +477,7 @@ BBBBB...........\nBBBBB...........\nBBBB............\nBBB.............\nBB......
 
     #[test]
     fn move_texts_are_judged_malformed_or_illegal() {
-        let pos = Halma::start(1);
+        let pos = Halma::start(Player::Two);
         let malformed = [
             "",
             "\n\n",
@@ -518,7 +520,7 @@ BBBBB...........\nBBBBB...........\nBBBB............\nBBB.............\nBB......
 
     #[test]
     fn printed_paths_parse_back_to_the_same_move() {
-        let pos = Halma::start(0);
+        let pos = Halma::start(Player::One);
         let mut moves = Vec::new();
         pos.legal_moves(&mut moves);
         for m in moves {
@@ -528,7 +530,7 @@ BBBBB...........\nBBBBB...........\nBBBB............\nBBB.............\nBB......
 
     #[test]
     fn render_has_coordinates() {
-        let r = render(&Halma::start(0));
+        let r = render(&Halma::start(Player::One));
         assert!(r.lines().next().unwrap().trim_start().starts_with("0  1  2"));
         assert!(r.contains("BLACK to move"));
         assert_eq!(r.lines().count(), 19);

@@ -1,8 +1,8 @@
 //! Halma on a 16x16 board (SPEC §2): rules on bitboards, the contest file
 //! format, evaluation, and the tools (perft, bench, duel).
 //!
-//! Colours are indices: 0 = BLACK (camp at the top-left, seat
-//! [`Player::One`]), 1 = WHITE (camp at the bottom-right, seat `Two`).
+//! Colours are seats: [`Player::One`] is BLACK (camp at the top-left),
+//! `Two` is WHITE (camp at the bottom-right).
 
 pub mod bitboard;
 pub mod eval;
@@ -10,12 +10,9 @@ pub mod format;
 pub mod simple;
 pub mod tools;
 
-use crate::protocol::{FileGame, GenOptions, Input, Mode, MoveError, ParseError, Player};
+use crate::protocol::{ByPlayer, FileGame, GenOptions, Input, Mode, MoveError, ParseError, Player};
 use crate::search::{Game, Outcome};
 use bitboard::{col, row, Bitboard, CELLS, DIRS};
-
-/// 0 for BLACK, 1 for WHITE.
-pub type HalmaColour = usize;
 
 /// Pieces per side.
 pub const PIECES: u32 = 19;
@@ -30,15 +27,14 @@ const fn in_black_camp(x: usize, y: usize) -> bool {
     }
 }
 
-const fn build_camp(colour: usize) -> Bitboard {
+const fn build_camp(colour: Player) -> Bitboard {
     let mut b = [0u64; 4];
     let mut c = 0;
     while c < CELLS {
         let (x, y) = (c % 16, c / 16);
-        let inside = if colour == 0 {
-            in_black_camp(x, y)
-        } else {
-            in_black_camp(15 - x, 15 - y)
+        let inside = match colour {
+            Player::One => in_black_camp(x, y),
+            Player::Two => in_black_camp(15 - x, 15 - y),
         };
         if inside {
             b[c / 64] |= 1u64 << (c % 64);
@@ -48,10 +44,10 @@ const fn build_camp(colour: usize) -> Bitboard {
     Bitboard(b)
 }
 
-/// The camps: `CAMP[0]` is black's (top-left), `CAMP[1]` white's.
-pub const CAMP: [Bitboard; 2] = [build_camp(0), build_camp(1)];
+/// The camps: black's (`Player::One`, top-left) and white's.
+pub const CAMP: ByPlayer<Bitboard> = ByPlayer::new(build_camp(Player::One), build_camp(Player::Two));
 
-const fn build_further(colour: usize) -> [Bitboard; CELLS] {
+const fn build_further(colour: Player) -> [Bitboard; CELLS] {
     let mut t = [Bitboard([0; 4]); CELLS];
     let mut s = 0;
     while s < CELLS {
@@ -59,10 +55,9 @@ const fn build_further(colour: usize) -> [Bitboard; CELLS] {
         let mut c = 0;
         while c < CELLS {
             let (x, y) = (c % 16, c / 16);
-            let further = if colour == 0 {
-                x >= sx && y >= sy && (x > sx || y > sy)
-            } else {
-                x <= sx && y <= sy && (x < sx || y < sy)
+            let further = match colour {
+                Player::One => x >= sx && y >= sy && (x > sx || y > sy),
+                Player::Two => x <= sx && y <= sy && (x < sx || y < sy),
             };
             if further {
                 t[s].0[c / 64] |= 1u64 << (c % 64);
@@ -76,7 +71,7 @@ const fn build_further(colour: usize) -> [Bitboard; CELLS] {
 
 /// `FURTHER[colour][s]`: the cells further than `s` from the colour's own
 /// corner in rule 4's sense (not closer on either axis, further on one).
-static FURTHER: [[Bitboard; CELLS]; 2] = [build_further(0), build_further(1)];
+static FURTHER: ByPlayer<[Bitboard; CELLS]> = ByPlayer::new(build_further(Player::One), build_further(Player::Two));
 
 const fn build_neighbours() -> [Bitboard; CELLS] {
     let mut t = [Bitboard([0; 4]); CELLS];
@@ -141,7 +136,10 @@ const fn build_zobrist() -> [[u64; CELLS]; 2] {
     t
 }
 
-static ZOBRIST: [[u64; CELLS]; 2] = build_zobrist();
+static ZOBRIST: ByPlayer<[u64; CELLS]> = {
+    let t = build_zobrist();
+    ByPlayer::new(t[0], t[1])
+};
 /// Hash key of "white to move".
 const ZOBRIST_WHITE: u64 = splitmix(0x0057_4849_5445);
 
@@ -177,22 +175,22 @@ pub enum Reading {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Halma {
     /// Pieces by colour.
-    pieces: [Bitboard; 2],
+    pieces: ByPlayer<Bitboard>,
     /// Colour to move.
-    side: u8,
+    side: Player,
     /// Zobrist hash, kept incrementally.
     hash: u64,
     /// Sum of the evaluation table over each colour's pieces, kept incrementally.
-    table_sum: [i32; 2],
+    table_sum: ByPlayer<i32>,
 }
 
 impl Halma {
     /// A position from the two piece sets and the colour to move.
-    pub fn from_pieces(black: Bitboard, white: Bitboard, side: HalmaColour) -> Halma {
-        let pieces = [black, white];
-        let mut hash = if side == 1 { ZOBRIST_WHITE } else { 0 };
-        let mut table_sum = [0; 2];
-        for (c, set) in pieces.iter().enumerate() {
+    pub fn from_pieces(black: Bitboard, white: Bitboard, side: Player) -> Halma {
+        let pieces = ByPlayer::new(black, white);
+        let mut hash = if side == Player::Two { ZOBRIST_WHITE } else { 0 };
+        let mut table_sum = ByPlayer::new(0, 0);
+        for (c, set) in pieces.iter() {
             for p in set.iter() {
                 hash ^= ZOBRIST[c][p as usize];
                 table_sum[c] += eval::TABLE[c][p as usize];
@@ -200,43 +198,43 @@ impl Halma {
         }
         Halma {
             pieces,
-            side: side as u8,
+            side,
             hash,
             table_sum,
         }
     }
 
     /// The standard start with `side` to move.
-    pub fn start(side: HalmaColour) -> Halma {
-        Halma::from_pieces(CAMP[0], CAMP[1], side)
+    pub fn start(side: Player) -> Halma {
+        Halma::from_pieces(CAMP[Player::One], CAMP[Player::Two], side)
     }
 
     /// The pieces of a colour.
-    pub fn pieces(&self, colour: HalmaColour) -> Bitboard {
+    pub fn pieces(&self, colour: Player) -> Bitboard {
         self.pieces[colour]
     }
 
     /// The colour to move.
-    pub fn side(&self) -> HalmaColour {
-        self.side as usize
+    pub fn side(&self) -> Player {
+        self.side
     }
 
     /// Every occupied cell.
     #[inline]
     pub fn occupied(&self) -> Bitboard {
-        self.pieces[0] | self.pieces[1]
+        self.pieces[Player::One] | self.pieces[Player::Two]
     }
 
     /// The colour of the piece on `c`, if any.
-    pub fn piece_at(&self, c: u8) -> Option<HalmaColour> {
-        (0..2).find(|&k| self.pieces[k].has(c))
+    pub fn piece_at(&self, c: u8) -> Option<Player> {
+        Player::ALL.into_iter().find(|&k| self.pieces[k].has(c))
     }
 
     /// Whether `colour` has won: every cell of its goal camp is occupied
     /// and at least one holds its piece (rule 5).
     #[inline]
-    pub fn has_won(&self, colour: HalmaColour) -> bool {
-        let goal = CAMP[1 - colour];
+    pub fn has_won(&self, colour: Player) -> bool {
+        let goal = CAMP[colour.other()];
         (self.occupied() & goal) == goal && !(self.pieces[colour] & goal).is_empty()
     }
 
@@ -315,7 +313,7 @@ impl Halma {
     /// camp keeps every hop inside it. `jumpers` comes from [`Halma::jumpers`].
     #[inline]
     fn reach(&self, from: u8, reading: Reading, jumpers: Bitboard, sources: &[Bitboard; 8]) -> Bitboard {
-        let goal = CAMP[1 - self.side as usize];
+        let goal = CAMP[self.side.other()];
         let allowed = if reading == Reading::Narrow && goal.has(from) {
             goal
         } else {
@@ -334,10 +332,10 @@ impl Halma {
     /// returns false. Returns whether any move was pushed.
     #[inline]
     fn for_each_legal(&self, reading: Reading, mut push: impl FnMut(u8, Bitboard) -> bool) -> bool {
-        let side = self.side as usize;
+        let side = self.side;
         let own = self.pieces[side];
         let camp = CAMP[side];
-        let goal = CAMP[1 - side];
+        let goal = CAMP[side.other()];
         let in_camp = own & camp;
         let jumpers = self.jumpers(own);
         let sources = self.jump_sources();
@@ -444,10 +442,10 @@ impl Halma {
     /// Whether the side to move has any legal move (both readings agree on
     /// this: the free case falls back to any play that rules 2-3 allow).
     pub fn has_move(&self) -> bool {
-        let side = self.side as usize;
+        let side = self.side;
         let own = self.pieces[side];
         let camp = CAMP[side];
-        let goal = CAMP[1 - side];
+        let goal = CAMP[side.other()];
         // Fast path: a piece in neither camp with a free neighbour outside
         // the own camp can always step there.
         let roamers = own & !camp & !goal;
@@ -472,18 +470,21 @@ impl Halma {
 
     /// Total remaining anti-diagonal distance of `colour`'s pieces beyond
     /// what a full goal camp needs: 0 when all are home.
-    pub fn remaining_distance(&self, colour: HalmaColour) -> i32 {
+    pub fn remaining_distance(&self, colour: Player) -> i32 {
         let total: i32 = self.pieces[colour].iter().map(|p| eval::diag_distance(colour, p)).sum();
-        let home: i32 = CAMP[1 - colour].iter().map(|p| eval::diag_distance(colour, p)).sum();
+        let home: i32 = CAMP[colour.other()]
+            .iter()
+            .map(|p| eval::diag_distance(colour, p))
+            .sum();
         (total - home).max(0)
     }
 
     /// A simple progress score for the reference agent: minus the sum of
     /// distances to the far corner, own minus opponent's, side-to-move view.
     pub fn simple_eval(&self) -> i32 {
-        let s = self.side as usize;
-        let d = |c: usize| -> i32 { self.pieces[c].iter().map(|p| eval::diag_distance(c, p)).sum() };
-        d(1 - s) - d(s)
+        let s = self.side;
+        let d = |c: Player| -> i32 { self.pieces[c].iter().map(|p| eval::diag_distance(c, p)).sum() };
+        d(s.other()) - d(s)
     }
 }
 
@@ -497,19 +498,19 @@ impl Game for Halma {
 
     #[inline]
     fn play(&mut self, mv: HMove) {
-        let s = self.side as usize;
+        let s = self.side;
         self.pieces[s].clear(mv.from);
         self.pieces[s].set(mv.to);
         self.hash ^= ZOBRIST[s][mv.from as usize] ^ ZOBRIST[s][mv.to as usize] ^ ZOBRIST_WHITE;
         self.table_sum[s] += eval::TABLE[s][mv.to as usize] - eval::TABLE[s][mv.from as usize];
-        self.side ^= 1;
+        self.side = s.other();
     }
 
     #[inline]
     fn outcome(&self) -> Option<Outcome> {
-        if self.has_won(1 - self.side as usize) {
+        if self.has_won(self.side.other()) {
             Some(Outcome::Loss)
-        } else if self.has_won(self.side as usize) {
+        } else if self.has_won(self.side) {
             // Only reachable from a hand-made input: treat it as decided.
             Some(Outcome::Win)
         } else if !self.has_move() {
@@ -525,8 +526,8 @@ impl Game for Halma {
     }
 
     fn evaluate(&self) -> i32 {
-        let s = self.side as usize;
-        let o = 1 - s;
+        let s = self.side;
+        let o = s.other();
         let occ = self.occupied();
         let mine = self.table_sum[s] + eval::endgame_term(s, self.pieces[s], occ);
         let theirs = self.table_sum[o] + eval::endgame_term(o, self.pieces[o], occ);
@@ -544,17 +545,16 @@ impl Game for Halma {
 
     #[inline]
     fn order_hint(&self, mv: HMove) -> i32 {
-        let s = self.side as usize;
+        let s = self.side;
         eval::TABLE[s][mv.to as usize] - eval::TABLE[s][mv.from as usize]
     }
 }
 
 /// Colour name as the contest writes it.
-pub fn colour_name(c: HalmaColour) -> &'static str {
-    if c == 0 {
-        "BLACK"
-    } else {
-        "WHITE"
+pub fn colour_name(c: Player) -> &'static str {
+    match c {
+        Player::One => "BLACK",
+        Player::Two => "WHITE",
     }
 }
 
@@ -587,7 +587,7 @@ impl FileGame for Halma {
     }
 
     fn to_move(&self) -> Player {
-        Player::from_index(self.side as usize)
+        self.side
     }
 
     fn player_names() -> [&'static str; 2] {
@@ -595,9 +595,9 @@ impl FileGame for Halma {
     }
 
     fn result(&self) -> Option<Option<Player>> {
-        for c in 0..2 {
+        for c in Player::ALL {
             if self.has_won(c) {
-                return Some(Some(Player::from_index(c)));
+                return Some(Some(c));
             }
         }
         if !self.has_move() {
@@ -615,12 +615,12 @@ impl FileGame for Halma {
         // for the 450 anti-diagonals of a whole game, the last 15-20 of them
         // spent filling the last holes while the distance is nearly zero; a
         // floor of 20 keeps time for that endgame.
-        let d = self.remaining_distance(self.side as usize) as f64;
+        let d = self.remaining_distance(self.side) as f64;
         20.0 + d / 5.0
     }
 
     fn generate(opts: &GenOptions) -> Result<Self, String> {
-        Ok(Halma::start(opts.first.index()))
+        Ok(Halma::start(opts.first))
     }
 }
 

@@ -3,18 +3,23 @@
 //! without sharing code with the bitboard version. Tests cross-check the two;
 //! `agent perft --simple` times it for the side-by-side speed figure.
 
+use crate::protocol::Player;
+
 /// Cell contents: 0 empty, 1 black, 2 white.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SimpleBoard {
     /// `cells[y][x]`.
     pub cells: [[u8; 16]; 16],
-    /// Colour to move: 0 black, 1 white.
-    pub side: usize,
+    /// Colour to move (`One` is black).
+    pub side: Player,
 }
 
-/// Whether (x, y) is in `colour`'s camp (0 black top-left, 1 white bottom-right).
-pub fn in_camp(colour: usize, x: i32, y: i32) -> bool {
-    let (x, y) = if colour == 0 { (x, y) } else { (15 - x, 15 - y) };
+/// Whether (x, y) is in `colour`'s camp (black top-left, white bottom-right).
+pub fn in_camp(colour: Player, x: i32, y: i32) -> bool {
+    let (x, y) = match colour {
+        Player::One => (x, y),
+        Player::Two => (15 - x, 15 - y),
+    };
     let limit = match y {
         0 | 1 => 4,
         2 => 3,
@@ -33,13 +38,13 @@ fn on_board(x: i32, y: i32) -> bool {
 
 impl SimpleBoard {
     /// The standard start with `side` to move.
-    pub fn start(side: usize) -> Self {
+    pub fn start(side: Player) -> Self {
         let mut cells = [[0u8; 16]; 16];
         for y in 0..16 {
             for x in 0..16 {
-                if in_camp(0, x, y) {
+                if in_camp(Player::One, x, y) {
                     cells[y as usize][x as usize] = 1;
-                } else if in_camp(1, x, y) {
+                } else if in_camp(Player::Two, x, y) {
                     cells[y as usize][x as usize] = 2;
                 }
             }
@@ -53,7 +58,7 @@ impl SimpleBoard {
 
     /// Recursive search of jump landings from (x, y); `stay_in` limits the
     /// landings to one colour's camp.
-    fn jumps(&self, x: i32, y: i32, stay_in: Option<usize>, seen: &mut [[bool; 16]; 16]) {
+    fn jumps(&self, x: i32, y: i32, stay_in: Option<Player>, seen: &mut [[bool; 16]; 16]) {
         for (dx, dy) in DIRS {
             let (ox, oy, lx, ly) = (x + dx, y + dy, x + 2 * dx, y + 2 * dy);
             if !on_board(lx, ly) || self.at(ox, oy) == 0 || self.at(lx, ly) != 0 || seen[ly as usize][lx as usize] {
@@ -72,7 +77,7 @@ impl SimpleBoard {
     /// Every end cell of a play of the piece on (x, y), before rules 2-4.
     fn ends(&self, x: i32, y: i32, narrow: bool) -> Vec<(i32, i32)> {
         let me = self.side;
-        let goal = 1 - me;
+        let goal = me.other();
         let stay_in = if narrow && in_camp(goal, x, y) {
             Some(goal)
         } else {
@@ -106,8 +111,8 @@ impl SimpleBoard {
     /// agent's reading, otherwise the referee's.
     pub fn legal(&self, narrow: bool) -> Vec<((i32, i32), (i32, i32))> {
         let me = self.side;
-        let piece = me as u8 + 1;
-        let corner = if me == 0 { (0, 0) } else { (15, 15) };
+        let piece = me.index() as u8 + 1;
+        let corner = if me == Player::One { (0, 0) } else { (15, 15) };
         let mut leave = Vec::new();
         let mut further = Vec::new();
         let mut camp_other = Vec::new();
@@ -140,7 +145,7 @@ impl SimpleBoard {
                         if in_camp(me, tx, ty) {
                             continue;
                         }
-                        if in_camp(1 - me, x, y) && !in_camp(1 - me, tx, ty) {
+                        if in_camp(me.other(), x, y) && !in_camp(me.other(), tx, ty) {
                             continue;
                         }
                         outside.push(mv);
@@ -172,18 +177,18 @@ impl SimpleBoard {
         let p = self.cells[from.1 as usize][from.0 as usize];
         self.cells[from.1 as usize][from.0 as usize] = 0;
         self.cells[to.1 as usize][to.0 as usize] = p;
-        self.side = 1 - self.side;
+        self.side = self.side.other();
     }
 
     /// Rule 5 for `colour`: its goal camp full, with at least one of its pieces.
-    pub fn has_won(&self, colour: usize) -> bool {
+    pub fn has_won(&self, colour: Player) -> bool {
         let mut mine = false;
         for y in 0..16 {
             for x in 0..16 {
-                if in_camp(1 - colour, x, y) {
+                if in_camp(colour.other(), x, y) {
                     match self.at(x, y) {
                         0 => return false,
-                        p if p as usize == colour + 1 => mine = true,
+                        p if p as usize == colour.index() + 1 => mine = true,
                         _ => {}
                     }
                 }
@@ -196,7 +201,7 @@ impl SimpleBoard {
     /// when every hop is legal and (start, end) is a legal play under the wide
     /// reading; `None` otherwise. `path` is the list of visited cells.
     pub fn judge_jumps(&self, path: &[(i32, i32)]) -> Option<(i32, i32)> {
-        let me = self.side as u8 + 1;
+        let me = self.side.index() as u8 + 1;
         let start = *path.first()?;
         if !on_board(start.0, start.1) || self.at(start.0, start.1) != me {
             return None;
@@ -230,7 +235,7 @@ impl SimpleBoard {
 
 /// Leaf count `depth` plies below `b` (won positions are leaves).
 pub fn perft(b: &SimpleBoard, depth: u32) -> u64 {
-    if depth == 0 || b.has_won(1 - b.side) {
+    if depth == 0 || b.has_won(b.side.other()) {
         return 1;
     }
     let moves = b.legal(true);
@@ -253,7 +258,7 @@ mod tests {
 
     #[test]
     fn simple_perft_of_the_start() {
-        let b = SimpleBoard::start(0);
+        let b = SimpleBoard::start(Player::One);
         assert_eq!(perft(&b, 1), 40);
         assert_eq!(perft(&b, 2), 1600);
     }

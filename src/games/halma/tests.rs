@@ -32,7 +32,7 @@ fn sorted_moves(pos: &Halma, reading: Reading) -> Vec<((i32, i32), (i32, i32))> 
 /// situations) or a random scatter biased towards the camps.
 fn random_position(rng: &mut SmallRng) -> Halma {
     if rng.gen_bool(0.5) {
-        let mut pos = Halma::start(rng.gen_range(0..2));
+        let mut pos = Halma::start(Player::from_index(rng.gen_range(0..2)));
         let plies = rng.gen_range(0..160);
         let mut buf = Vec::new();
         for _ in 0..plies {
@@ -59,7 +59,7 @@ fn random_position(rng: &mut SmallRng) -> Halma {
             while n < PIECES {
                 let p: u8 = if rng.gen_bool(0.5) {
                     // Near one of the camps.
-                    let camp = CAMP[rng.gen_range(0..2)];
+                    let camp = CAMP[Player::from_index(rng.gen_range(0..2))];
                     let cells: Vec<u8> = (camp | camp.neighbours()).iter().collect();
                     cells[rng.gen_range(0..cells.len())]
                 } else {
@@ -71,7 +71,7 @@ fn random_position(rng: &mut SmallRng) -> Halma {
                 }
             }
         }
-        Halma::from_pieces(sets[0], sets[1], rng.gen_range(0..2))
+        Halma::from_pieces(sets[0], sets[1], Player::from_index(rng.gen_range(0..2)))
     }
 }
 
@@ -117,7 +117,7 @@ fn random_path(pos: &Halma, rng: &mut SmallRng) -> (String, Vec<(i32, i32)>) {
 
 #[test]
 fn perft_of_the_start_position() {
-    for side in 0..2 {
+    for side in Player::ALL {
         let pos = Halma::start(side);
         assert_eq!(perft(&pos, 1), 40);
         assert_eq!(perft(&pos, 2), 1600);
@@ -145,16 +145,16 @@ fn bitboard_rules_match_the_simple_implementation_on_random_positions() {
             "wide moves differ in position {i}:\n{}",
             pos.render()
         );
-        for c in 0..2 {
+        for c in Player::ALL {
             assert_eq!(pos.has_won(c), simple.has_won(c), "win verdicts differ in position {i}");
         }
         let mut v = Vec::new();
         pos.legal_moves(&mut v);
         assert_eq!(pos.has_move(), !v.is_empty());
         // Incremental hash and table sums equal a fresh computation.
-        let fresh = Halma::from_pieces(pos.pieces(0), pos.pieces(1), pos.side());
+        let fresh = Halma::from_pieces(pos.pieces(Player::One), pos.pieces(Player::Two), pos.side());
         assert_eq!(fresh, pos);
-        if !(pos.pieces(pos.side()) & CAMP[1 - pos.side()]).is_empty() {
+        if !(pos.pieces(pos.side()) & CAMP[pos.side().other()]).is_empty() {
             in_goal_cases += 1;
         }
         for _ in 0..4 {
@@ -184,7 +184,7 @@ fn bitboard_rules_match_the_simple_implementation_on_random_positions() {
     );
 }
 
-fn board(rows: &[&str], side: usize) -> Halma {
+fn board(rows: &[&str], side: Player) -> Halma {
     let mut sets = [Bitboard::EMPTY; 2];
     for (y, r) in rows.iter().enumerate() {
         for (x, ch) in r.chars().enumerate() {
@@ -201,11 +201,14 @@ fn board(rows: &[&str], side: usize) -> Halma {
 #[test]
 fn camp_piece_must_leave_when_it_can() {
     // Black has one piece left in camp at (4,1): every legal move takes it out.
-    let pos = board(&["", "....B", "", "", "", "", "........B"], 0);
+    let pos = board(&["", "....B", "", "", "", "", "........B"], Player::One);
     let mut v = Vec::new();
     pos.legal_moves(&mut v);
     assert!(!v.is_empty());
-    assert!(v.iter().all(|m| m.from == cell(4, 1) && !CAMP[0].has(m.to)), "{v:?}");
+    assert!(
+        v.iter().all(|m| m.from == cell(4, 1) && !CAMP[Player::One].has(m.to)),
+        "{v:?}"
+    );
     // The referee rejects moving the other piece.
     assert!(matches!(pos.parse_move("E 8,6 9,7"), Err(MoveError::Illegal(m)) if m.contains("rule 4")));
 }
@@ -216,7 +219,7 @@ fn outside_piece_may_not_reenter_own_camp_and_goal_piece_may_not_leave() {
     sets[0].set(cell(5, 5)); // outside, next to the camp edge (4,4 is not camp; 1,4 is)
     sets[0].set(cell(2, 4)); // just outside the camp (row 4 holds x 0-1)
     sets[0].set(cell(12, 13)); // in white's camp (black's goal)
-    let pos = Halma::from_pieces(sets[0], sets[1], 0);
+    let pos = Halma::from_pieces(sets[0], sets[1], Player::One);
     assert!(!pos.is_legal(HMove::new(cell(2, 4), cell(1, 4)), Reading::Wide));
     assert!(!pos.is_legal(HMove::new(cell(12, 13), cell(11, 12)), Reading::Wide));
     assert!(pos.is_legal(HMove::new(cell(12, 13), cell(13, 14)), Reading::Narrow));
@@ -226,21 +229,21 @@ fn outside_piece_may_not_reenter_own_camp_and_goal_piece_may_not_leave() {
 
 #[test]
 fn win_needs_a_full_goal_with_one_own_piece() {
-    let mut w = CAMP[1];
+    let mut w = CAMP[Player::Two];
     let mut b = Bitboard::EMPTY;
     // Black fills white's camp except where 3 white pieces still sit.
-    let goal: Vec<u8> = CAMP[1].iter().collect();
+    let goal: Vec<u8> = CAMP[Player::Two].iter().collect();
     for &c in &goal[3..] {
         w.clear(c);
         b.set(c);
     }
-    let pos = Halma::from_pieces(b, w, 1);
-    assert!(pos.has_won(0));
+    let pos = Halma::from_pieces(b, w, Player::Two);
+    assert!(pos.has_won(Player::One));
     assert_eq!(pos.outcome(), Some(Outcome::Loss));
     assert_eq!(pos.result(), Some(Some(Player::One)));
     // The full camp of the owner's own pieces alone is no win for the other side.
-    let start = Halma::start(1);
-    assert!(!start.has_won(0) && start.outcome().is_none());
+    let start = Halma::start(Player::Two);
+    assert!(!start.has_won(Player::One) && start.outcome().is_none());
 }
 
 #[test]
@@ -267,7 +270,7 @@ fn narrow_reading_keeps_goal_jumps_inside_and_wide_does_not() {
             "...........B....",
             "",
         ],
-        0,
+        Player::One,
     );
     // (11,14) -> over (11,13)? empty. Over (10,13) W... lands (9,12) outside: narrow forbids
     // continuing from there, wide allows (9,12) -> over (10,13)?? same piece back to (11,14) = start.
@@ -278,7 +281,7 @@ fn narrow_reading_keeps_goal_jumps_inside_and_wide_does_not() {
     }
     assert!(narrow
         .iter()
-        .all(|&(_, (x, y))| CAMP[1].has(cell(x as usize, y as usize))));
+        .all(|&(_, (x, y))| CAMP[Player::Two].has(cell(x as usize, y as usize))));
 }
 
 #[test]
@@ -289,26 +292,26 @@ fn paths_avoid_the_own_camp_when_possible() {
     for (x, y) in [(11, 13), (12, 12), (10, 12), (11, 11)] {
         b.set(cell(x, y));
     }
-    let pos = Halma::from_pieces(b, Bitboard::single(cell(10, 13)), 1);
+    let pos = Halma::from_pieces(b, Bitboard::single(cell(10, 13)), Player::Two);
     let m = HMove::new(cell(10, 13), cell(12, 11));
     assert!(pos.is_legal(m, Reading::Narrow));
     assert_eq!(pos.format_move(m), "J 10,13 10,11\nJ 10,11 12,11\n");
     // Without the other route, the path through the camp is printed.
     b.clear(cell(10, 12));
-    let pos = Halma::from_pieces(b, Bitboard::single(cell(10, 13)), 1);
+    let pos = Halma::from_pieces(b, Bitboard::single(cell(10, 13)), Player::Two);
     assert_eq!(pos.format_move(m), "J 10,13 12,13\nJ 12,13 12,11\n");
 }
 
 #[test]
 fn simple_board_agrees_on_the_start() {
-    assert_eq!(to_simple(&Halma::start(1)), SimpleBoard::start(1));
+    assert_eq!(to_simple(&Halma::start(Player::Two)), SimpleBoard::start(Player::Two));
 }
 
 #[test]
 fn camp_piece_that_cannot_leave_must_go_further() {
     // Black's only camp piece (1,1) is walled in by its own camp: it must
     // move further from (0,0), i.e. to (2,1), (1,2) or (2,2), not (0,0).
-    let pos = board(&["", ".B", "", "", "", "", "........B"], 0);
+    let pos = board(&["", ".B", "", "", "", "", "........B"], Player::One);
     let mut v = Vec::new();
     pos.legal_moves(&mut v);
     v.sort();
@@ -337,7 +340,7 @@ fn camp_rule_samples_force_the_right_moves() {
     let mut v = Vec::new();
     sample("trap_forced_out.txt").legal_moves(&mut v);
     assert!(
-        !v.is_empty() && v.iter().all(|m| m.from == cell(4, 1) && !CAMP[0].has(m.to)),
+        !v.is_empty() && v.iter().all(|m| m.from == cell(4, 1) && !CAMP[Player::One].has(m.to)),
         "{v:?}"
     );
     v.clear();
@@ -354,14 +357,16 @@ fn camp_rule_samples_force_the_right_moves() {
     v.clear();
     let pos = sample("trap_no_reenter.txt");
     pos.legal_moves(&mut v);
-    assert!(v.iter().all(|m| !CAMP[0].has(m.to)));
+    assert!(v.iter().all(|m| !CAMP[Player::One].has(m.to)));
     assert!(matches!(pos.parse_move("E 5,1 4,1"), Err(MoveError::Illegal(_))));
     v.clear();
     let pos = sample("trap_goal_stay.txt");
     pos.legal_moves(&mut v);
-    assert!(v.iter().all(|m| !CAMP[1].has(m.from) || CAMP[1].has(m.to)));
+    assert!(v
+        .iter()
+        .all(|m| !CAMP[Player::Two].has(m.from) || CAMP[Player::Two].has(m.to)));
     assert!(
-        v.iter().any(|m| CAMP[1].has(m.from)),
+        v.iter().any(|m| CAMP[Player::Two].has(m.from)),
         "a goal piece should have moves inside the goal"
     );
 }
@@ -411,7 +416,7 @@ fn mutated_inputs_never_panic_the_parser() {
             Ok(inp) => {
                 accepted += 1;
                 assert!(inp.remaining > 0.0);
-                assert_eq!(inp.state.pieces(0).count(), PIECES);
+                assert_eq!(inp.state.pieces(Player::One).count(), PIECES);
             }
             Err(e) => assert!(!e.message.is_empty()),
         }

@@ -5,7 +5,7 @@
 use super::simple::{self, SimpleBoard};
 use super::{colour_name, format, HMove, Halma, Reading};
 use crate::clock::CpuTimer;
-use crate::protocol::{FileGame, Mode};
+use crate::protocol::{ByPlayer, FileGame, Mode, Player};
 use crate::search::{alphabeta::Searcher, minimax, Game, Limits, Outcome, Strategy};
 use crate::timing;
 use fxhash::FxHashSet;
@@ -19,7 +19,7 @@ pub fn perft(pos: &Halma, depth: u32) -> u64 {
 }
 
 fn perft_rec(pos: &Halma, depth: u32, bufs: &mut [Vec<HMove>]) -> u64 {
-    if depth == 0 || pos.has_won(1 - pos.side()) {
+    if depth == 0 || pos.has_won(pos.side().other()) {
         return 1;
     }
     if depth == 1 {
@@ -43,9 +43,9 @@ pub fn to_simple(pos: &Halma) -> SimpleBoard {
         cells: [[0; 16]; 16],
         side: pos.side(),
     };
-    for c in 0..2 {
+    for c in Player::ALL {
         for p in pos.pieces(c).iter() {
-            b.cells[p as usize / 16][p as usize % 16] = c as u8 + 1;
+            b.cells[p as usize / 16][p as usize % 16] = c.index() as u8 + 1;
         }
     }
     b
@@ -126,7 +126,7 @@ pub fn bench(samples: &Path, seconds: f64) -> Result<String, String> {
 
 /// `agent calibrate`: measures search speed from the start position.
 pub fn calibrate(dir: &Path) -> Result<String, String> {
-    let nps = crate::driver::calibrate(dir, &Halma::start(0), 0.5)
+    let nps = crate::driver::calibrate(dir, &Halma::start(Player::One), 0.5)
         .map_err(|e| format!("cannot write calibration.txt: {e}"))?;
     Ok(format!("nodes_per_second {nps:.0}"))
 }
@@ -142,11 +142,11 @@ pub struct DuelPlayer {
 #[derive(Clone, Debug)]
 pub struct DuelResult {
     /// Winning colour (None: draw or cap reached with equal time).
-    pub winner: Option<usize>,
+    pub winner: Option<Player>,
     /// Plies played.
     pub plies: u32,
     /// CPU seconds used by each colour.
-    pub used: [f64; 2],
+    pub used: ByPlayer<f64>,
     /// How it ended.
     pub reason: String,
 }
@@ -155,21 +155,21 @@ pub struct DuelResult {
 /// `seconds` of CPU for the whole game (GAME mode budgeting, repeats
 /// avoided as the driver does), `first` moves first. A side that runs out of
 /// time loses; at `max_plies` the side with more time left wins.
-pub fn duel(players: [DuelPlayer; 2], seconds: f64, first: usize, max_plies: u32) -> DuelResult {
+pub fn duel(players: ByPlayer<DuelPlayer>, seconds: f64, first: Player, max_plies: u32) -> DuelResult {
     duel_recorded(players, seconds, first, max_plies, |_, _| {})
 }
 
 /// [`duel`], calling `record(ply, position)` before every move.
 pub fn duel_recorded(
-    players: [DuelPlayer; 2],
+    players: ByPlayer<DuelPlayer>,
     seconds: f64,
-    first: usize,
+    first: Player,
     max_plies: u32,
     mut record: impl FnMut(u32, &Halma),
 ) -> DuelResult {
     let mut pos = Halma::start(first);
-    let mut used = [0.0f64; 2];
-    let mut seen: [FxHashSet<u64>; 2] = [FxHashSet::default(), FxHashSet::default()];
+    let mut used = ByPlayer::new(0.0f64, 0.0);
+    let mut seen: ByPlayer<FxHashSet<u64>> = ByPlayer::default();
     let mut plies = 0;
     loop {
         if let Some(r) = pos.result() {
@@ -178,13 +178,13 @@ pub fn duel_recorded(
             } else {
                 "no legal move"
             };
-            return settle(r.map(|p| p.index()), plies, used, reason);
+            return settle(r, plies, used, reason);
         }
         if plies >= max_plies {
-            let w = if used[0] < used[1] {
-                Some(0)
-            } else if used[1] < used[0] {
-                Some(1)
+            let w = if used[Player::One] < used[Player::Two] {
+                Some(Player::One)
+            } else if used[Player::Two] < used[Player::One] {
+                Some(Player::Two)
             } else {
                 None
             };
@@ -232,7 +232,7 @@ pub fn duel_recorded(
         };
         if used[c] > seconds {
             return DuelResult {
-                winner: Some(1 - c),
+                winner: Some(c.other()),
                 plies,
                 used,
                 reason: format!("{} ran out of time", colour_name(c)),
@@ -248,7 +248,7 @@ pub fn duel_recorded(
     }
 }
 
-fn settle(winner: Option<usize>, plies: u32, used: [f64; 2], reason: &str) -> DuelResult {
+fn settle(winner: Option<Player>, plies: u32, used: ByPlayer<f64>, reason: &str) -> DuelResult {
     DuelResult {
         winner,
         plies,
@@ -272,10 +272,10 @@ pub fn duel_command(
     let mut wins = [0u32; 3];
     for g in 0..games {
         // `a` takes BLACK in even games, WHITE in odd ones; BLACK always moves first.
-        let a_colour = (g % 2) as usize;
-        let mut players = [DuelPlayer { strategy: b }; 2];
+        let a_colour = Player::from_index((g % 2) as usize);
+        let mut players = ByPlayer::new(DuelPlayer { strategy: b }, DuelPlayer { strategy: b });
         players[a_colour] = DuelPlayer { strategy: a };
-        let r = duel_recorded(players, seconds, 0, max_plies, |ply, pos| {
+        let r = duel_recorded(players, seconds, Player::One, max_plies, |ply, pos| {
             if let Some(dir) = record {
                 let _ = std::fs::write(
                     dir.join(format!("g{}_ply{ply:03}.txt", g + 1)),
@@ -296,7 +296,7 @@ pub fn duel_command(
             ["A", "B", "draw"][who],
             r.plies,
             r.used[a_colour],
-            r.used[1 - a_colour],
+            r.used[a_colour.other()],
             r.reason
         );
         print!("{line}");

@@ -12,7 +12,7 @@ pub const POINT: i32 = 100;
 /// The agent's evaluation, side-to-move view.
 pub fn evaluate(h: &Hashi) -> i32 {
     let me = h.side();
-    let diff = h.points[me] - h.points[1 - me];
+    let diff = h.points[me] - h.points[me.other()];
     POINT * diff + ready_points(h)
 }
 
@@ -48,7 +48,7 @@ fn ready_points(h: &Hashi) -> i32 {
 /// The reference agent's evaluation: the score difference only.
 pub fn reference(h: &Hashi) -> i32 {
     let me = h.side();
-    POINT * (h.points[me] - h.points[1 - me])
+    POINT * (h.points[me] - h.points[me.other()])
 }
 
 /// Ordering hint: captures first (by points), then quiet moves, and last

@@ -3,7 +3,7 @@
 
 use super::{Hashi, HashiMove, Topology};
 use crate::protocol::{
-    format_time, parse_header, FileGame, GenOptions, Input, Lines, Mode, MoveError, ParseError, Player,
+    format_time, parse_header, ByPlayer, FileGame, GenOptions, Input, Lines, Mode, MoveError, ParseError, Player,
 };
 use std::fmt::Write as _;
 
@@ -11,8 +11,8 @@ use std::fmt::Write as _;
 const MAX_POINTS: i32 = 1_000_000;
 
 /// Reads everything after the common header: points, size, board rows,
-/// bridges. `side` is 0 or 1.
-fn parse_body(lines: &mut Lines<'_>, side: usize) -> Result<Hashi, ParseError> {
+/// bridges.
+fn parse_body(lines: &mut Lines<'_>, side: Player) -> Result<Hashi, ParseError> {
     let pl = lines.next_line("the points of player 1 and player 2")?;
     let points: Vec<i32> = pl.parse_n(2, "the points of player 1 and player 2 (two integers)")?;
     if points.iter().any(|p| p.abs() > MAX_POINTS) {
@@ -61,7 +61,7 @@ fn parse_body(lines: &mut Lines<'_>, side: usize) -> Result<Hashi, ParseError> {
         .map(|&(r, c)| grid[r as usize * n + c as usize] - 1)
         .collect();
     let mut h = Hashi::new(topo, &labels);
-    h.set_points([points[0], points[1]]);
+    h.set_points(ByPlayer::new(points[0], points[1]));
     h.set_side(side);
 
     // The bridge count line may be missing when there are no bridges.
@@ -127,7 +127,7 @@ fn parse_body(lines: &mut Lines<'_>, side: usize) -> Result<Hashi, ParseError> {
 pub fn write_board(h: &Hashi, out: &mut String) {
     let t = h.topology();
     let n = t.n;
-    let _ = writeln!(out, "{} {}", h.points[0], h.points[1]);
+    let _ = writeln!(out, "{} {}", h.points[Player::One], h.points[Player::Two]);
     let _ = writeln!(out, "{n}");
     for r in 0..n {
         let row: Vec<String> = (0..n)
@@ -159,7 +159,7 @@ impl FileGame for Hashi {
     fn parse_input(text: &str) -> Result<Input<Self>, ParseError> {
         let mut lines = Lines::new(text);
         let header = parse_header(&mut lines, "HASHI")?;
-        let side = header.side.player_number()?.index();
+        let side = header.side.player_number()?;
         let state = parse_body(&mut lines, side)?;
         Ok(Input {
             state,
@@ -172,7 +172,7 @@ impl FileGame for Hashi {
         let mut s = format!(
             "HASHI\n{}\n{}\n{}\n",
             mode.token(),
-            self.side + 1,
+            self.side.index() + 1,
             format_time(remaining)
         );
         write_board(self, &mut s);
@@ -292,7 +292,7 @@ impl FileGame for Hashi {
     }
 
     fn to_move(&self) -> Player {
-        Player::from_index(self.side as usize)
+        self.side
     }
 
     fn player_names() -> [&'static str; 2] {
@@ -303,7 +303,7 @@ impl FileGame for Hashi {
         if self.has_move() {
             return None;
         }
-        Some(match self.points[0].cmp(&self.points[1]) {
+        Some(match self.points[Player::One].cmp(&self.points[Player::Two]) {
             std::cmp::Ordering::Greater => Some(Player::One),
             std::cmp::Ordering::Less => Some(Player::Two),
             std::cmp::Ordering::Equal => None,
@@ -315,9 +315,9 @@ impl FileGame for Hashi {
         let n = t.n;
         let mut s = format!(
             "Points: player 1 = {}, player 2 = {}; player {} to move\n",
-            self.points[0],
-            self.points[1],
-            self.side + 1
+            self.points[Player::One],
+            self.points[Player::Two],
+            self.side.index() + 1
         );
         // Cells at even columns of a 2n-1 wide canvas; the gaps hold the
         // horizontal bridge marks.
@@ -377,7 +377,7 @@ impl FileGame for Hashi {
 
     fn generate(opts: &GenOptions) -> Result<Self, String> {
         let mut h = super::gen::generate(opts.size.unwrap_or(7), opts.seed)?;
-        h.set_side(opts.first.index());
+        h.set_side(opts.first);
         Ok(h)
     }
 }
@@ -410,7 +410,7 @@ mod tests {
     fn rows_without_spaces_and_messy_whitespace() {
         let text = "HASHI\r\nSINGLE\r\n\r\n2\n5\n3 -4\n3\n2.2\n...  \n1.1\n0";
         let h = Hashi::parse_input(text).unwrap().state;
-        assert_eq!(h.points(), [3, -4]);
+        assert_eq!(h.points(), ByPlayer::new(3, -4));
         assert_eq!(h.to_move(), Player::Two);
         assert_eq!(h.topology().islands.len(), 4);
         // No bridge count line at all is read as no bridges.
@@ -508,7 +508,7 @@ mod tests {
     #[test]
     fn render_shows_scores_and_bridges() {
         let mut h = Hashi::parse_input(SAMPLE).unwrap().state;
-        h.set_points([7, -7]);
+        h.set_points(ByPlayer::new(7, -7));
         let r = h.render();
         assert!(r.contains("player 1 = 7, player 2 = -7"), "{r}");
         assert!(r.contains("3---2"), "{r}");

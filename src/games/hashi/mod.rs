@@ -17,6 +17,7 @@ mod gen;
 
 pub use format::write_board;
 
+use crate::protocol::{ByPlayer, Player};
 use crate::search::{Game, Outcome};
 use std::sync::Arc;
 
@@ -174,9 +175,9 @@ pub struct Hashi {
     /// Per column, the cells covered by horizontal bridges.
     hcols: [u16; MAX_N],
     /// Points of player 1 and player 2.
-    points: [i32; 2],
-    /// 0 when player 1 is to move, 1 for player 2.
-    side: u8,
+    points: ByPlayer<i32>,
+    /// The side to move.
+    side: Player,
     /// Unlabelled islands left (each gives label moves, so the game goes on).
     unlabelled: u8,
     /// Zobrist hash of labels and bridges (side and points mixed in by `hash`).
@@ -208,8 +209,8 @@ impl Hashi {
             pc: [0; MAX_PAIRS / 32],
             vrows: [0; MAX_N],
             hcols: [0; MAX_N],
-            points: [0; 2],
-            side: 0,
+            points: ByPlayer::new(0, 0),
+            side: Player::One,
             unlabelled: 0,
             zh: 0,
         };
@@ -249,23 +250,23 @@ impl Hashi {
     }
 
     /// Points of player 1 and player 2.
-    pub fn points(&self) -> [i32; 2] {
+    pub fn points(&self) -> ByPlayer<i32> {
         self.points
     }
 
     /// Sets both scores (as read from a file).
-    pub fn set_points(&mut self, points: [i32; 2]) {
+    pub fn set_points(&mut self, points: ByPlayer<i32>) {
         self.points = points;
     }
 
-    /// 0 when player 1 moves next, 1 for player 2.
-    pub fn side(&self) -> usize {
-        self.side as usize
+    /// The side to move.
+    pub fn side(&self) -> Player {
+        self.side
     }
 
-    /// Sets the side to move (0 or 1).
-    pub fn set_side(&mut self, side: usize) {
-        self.side = (side & 1) as u8;
+    /// Sets the side to move.
+    pub fn set_side(&mut self, side: Player) {
+        self.side = side;
     }
 
     /// Whether one more bridge fits on pair `p`: both ends labelled and
@@ -390,23 +391,23 @@ impl Game for Hashi {
                 let gain = self.bridge_gain(p);
                 self.add_bridge(p);
                 // Mover gains, opponent loses the same (SPEC §6).
-                self.points[self.side as usize] += gain;
-                self.points[1 - self.side as usize] -= gain;
+                self.points[self.side] += gain;
+                self.points[self.side.other()] -= gain;
             }
             HashiMove::Label(i, l) => {
                 debug_assert!(l == 3 || l == 4);
                 self.set_label(i as usize, l);
             }
         }
-        self.side ^= 1;
+        self.side = self.side.other();
     }
 
     fn outcome(&self) -> Option<Outcome> {
         if self.has_move() {
             return None;
         }
-        let me = self.points[self.side as usize];
-        let them = self.points[1 - self.side as usize];
+        let me = self.points[self.side];
+        let them = self.points[self.side.other()];
         Some(match me.cmp(&them) {
             std::cmp::Ordering::Greater => Outcome::Win,
             std::cmp::Ordering::Less => Outcome::Loss,
@@ -417,8 +418,12 @@ impl Game for Hashi {
     fn hash(&self) -> u64 {
         // Scores matter for the result; their sum never changes, so the
         // difference is enough.
-        let diff = (self.points[0] - self.points[1]) as i64 as u64;
-        self.zh ^ key(K_POINTS, 0, diff & 0xFF_FFFF) ^ if self.side == 1 { key(K_SIDE, 0, 0) } else { 0 }
+        let diff = (self.points[Player::One] - self.points[Player::Two]) as i64 as u64;
+        let side = match self.side {
+            Player::One => 0,
+            Player::Two => key(K_SIDE, 0, 0),
+        };
+        self.zh ^ key(K_POINTS, 0, diff & 0xFF_FFFF) ^ side
     }
 
     fn evaluate(&self) -> i32 {

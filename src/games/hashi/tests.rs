@@ -2,7 +2,7 @@
 //! playouts, hand-made scoring cases, generator properties.
 
 use super::*;
-use crate::protocol::{FileGame, GenOptions, Player};
+use crate::protocol::{ByPlayer, FileGame, GenOptions, Player};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::HashMap;
@@ -16,8 +16,8 @@ struct Naive {
     grid: Vec<Option<u8>>,
     /// ((r1, c1), (r2, c2)) with the first end left of / above the second -> count.
     bridges: HashMap<((usize, usize), (usize, usize)), u8>,
-    points: [i32; 2],
-    side: usize,
+    points: ByPlayer<i32>,
+    side: Player,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -125,10 +125,10 @@ impl Naive {
                     }
                 }
                 self.points[self.side] += gain;
-                self.points[1 - self.side] -= gain;
+                self.points[self.side.other()] -= gain;
             }
         }
-        self.side ^= 1;
+        self.side = self.side.other();
     }
 
     /// The rules' invariants: no two bridges share a cell, no island over
@@ -209,7 +209,7 @@ fn random_playouts_match_the_simple_model_and_keep_the_rules() {
             if moves.is_empty() {
                 let o = h.outcome().unwrap();
                 let me = h.points()[h.side()];
-                let them = h.points()[1 - h.side()];
+                let them = h.points()[h.side().other()];
                 assert_eq!(o == Outcome::Win, me > them);
                 assert_eq!(o == Outcome::Draw, me == them);
                 break;
@@ -224,7 +224,7 @@ fn random_playouts_match_the_simple_model_and_keep_the_rules() {
             plies += 1;
         }
         // Scores are zero-sum from a 0-0 start.
-        assert_eq!(h.points()[0], -h.points()[1]);
+        assert_eq!(h.points()[Player::One], -h.points()[Player::Two]);
     }
     assert!(plies > 20_000, "playouts too short: {plies} plies");
 }
@@ -267,7 +267,7 @@ fn one_move_completing_two_islands_scores_both() {
     let mut after = h.clone();
     after.play(mv);
     // Player 2 moved: gains 1 + 2, player 1 loses the same.
-    assert_eq!(after.points(), [2, -2]);
+    assert_eq!(after.points().into_array(), [2, -2]);
     assert_eq!(after.to_move(), Player::One);
     // Nothing is left: player 1 (to move) has 2 against -2.
     assert_eq!(after.outcome(), Some(Outcome::Win));
@@ -283,17 +283,21 @@ fn double_bridge_scoring_and_no_second_scoring() {
     let mut h = Hashi::parse_input(text).unwrap().state;
     let m = h.parse_move("B 0 0 0 2").unwrap();
     h.play(m);
-    assert_eq!(h.points(), [0, 0]);
+    assert_eq!(h.points().into_array(), [0, 0]);
     h.play(m);
     // The second bridge completes both 2s: player 2 scores 4.
-    assert_eq!(h.points(), [-4, 4]);
+    assert_eq!(h.points().into_array(), [-4, 4]);
     assert!(h.parse_move("B 0 0 0 2").is_err());
     // (0,2) is full, so the 4 can only use (4,4).
     let v = h.parse_move("B 0 4 4 4").unwrap();
     h.play(v);
-    assert_eq!(h.points(), [-4, 4]);
+    assert_eq!(h.points().into_array(), [-4, 4]);
     h.play(v);
-    assert_eq!(h.points(), [-6, 6], "the 2 at (4,4) completes for player 2");
+    assert_eq!(
+        h.points().into_array(),
+        [-6, 6],
+        "the 2 at (4,4) completes for player 2"
+    );
     assert!(h.outcome().is_some(), "the 4 cannot be completed: no move left");
     assert_eq!(h.outcome(), Some(Outcome::Loss));
 }
@@ -313,7 +317,7 @@ fn unlabelled_islands_block_and_take_no_bridge() {
     h.legal_moves(&mut ms);
     assert_eq!(ms.len(), 2);
     // Labelling scored nothing.
-    assert_eq!(h.points(), [0, 0]);
+    assert_eq!(h.points().into_array(), [0, 0]);
 }
 
 #[test]

@@ -115,5 +115,5 @@ fn takes_a_free_capture() {
     let m = best_move(&g, 0.2, 0.4).unwrap();
     let mut c = g.clone();
     c.play(m);
-    assert_eq!(c.score(1), 0, "played {m:?}\n{}", c.render());
+    assert_eq!(c.score(Player::Two), 0, "played {m:?}\n{}", c.render());
 }
