@@ -14,7 +14,7 @@ test:
 	$(CARGO) test --workspace --release
 
 bench: build
-	./target/release/agent bench
+	./target/release/agent halma bench
 
 clean:
 	$(CARGO) clean

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Halma strength (issue 2's headline figure): the default agent against the
 # reference `--strategy minimax --depth 2`, in full games of TIME CPU seconds
-# per side, colours alternating, played in-process by `agent halma duel`
+# per side, colours alternating, played in-process by the generic `agent duel --game halma`
 # (same time policy, repeat avoidance and move cap as a refereed game; CPU
 # time is charged per move on the process clock).
 #
@@ -12,4 +12,5 @@ cd "$(dirname "$0")/.."
 GAMES=${GAMES:-10}
 TIME=${TIME:-100}
 cargo build --release
-./target/release/agent halma duel --a best --b minimax --b-depth 2 --games "$GAMES" --seconds "$TIME"
+./target/release/agent duel --game halma --a best --b minimax:2 --games "$GAMES" --seconds "$TIME" \
+    --openings-plies 0 --verbose

@@ -8,8 +8,11 @@
 //!   [`protocol::FileGame`] trait every game implements, line-aware parsing
 //!   errors, atomic output).
 //! - [`clock`] and [`timing`]: the process CPU clock and the time policy.
+//! - [`arena`]: choosing a move under any strategy for any game, duels,
+//!   openings and perft over the traits.
 //! - [`driver`]: turns one `input.txt` into one `output.txt` for any game.
 
+pub mod arena;
 pub mod clock;
 pub mod driver;
 pub mod games;

@@ -1,11 +1,20 @@
 //! `playdata.txt`: what the agent remembers between the moves of one game
 //! (GAME mode): how many moves it has made and the positions already seen,
-//! so that it does not walk in circles. A missing or corrupt file is ignored.
+//! so that it does not walk in circles. The file is a hint, not trusted: a
+//! missing, special, oversized, foreign or damaged file is ignored (with a
+//! note in the `-v` log) and the game goes on from a fresh record.
 
+use crate::protocol::read_bounded;
 use fxhash::FxHashSet;
 use std::path::Path;
 
 const MAGIC: &str = "agent-playdata 1";
+
+/// More moves than any game here lasts (Halma's cap is 1000 plies); a
+/// larger count means the file is damaged.
+pub const MAX_MOVES: u32 = 100_000;
+/// More positions than a game can pass through; a larger set is damaged.
+pub const MAX_SEEN: usize = 100_000;
 
 /// The remembered state.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -29,11 +38,17 @@ impl PlayData {
         if g != game {
             return None;
         }
-        let moves = lines.next()?.trim().strip_prefix("moves ")?.parse().ok()?;
+        let moves: u32 = lines.next()?.trim().strip_prefix("moves ")?.parse().ok()?;
+        if moves > MAX_MOVES {
+            return None;
+        }
         let seen_line = lines.next()?.trim();
         let seen_list = seen_line.strip_prefix("seen")?;
         let mut seen = FxHashSet::default();
         for tok in seen_list.split_whitespace() {
+            if seen.len() >= MAX_SEEN {
+                return None;
+            }
             seen.insert(u64::from_str_radix(tok, 16).ok()?);
         }
         Some(PlayData { game: g, moves, seen })
@@ -41,13 +56,25 @@ impl PlayData {
 
     /// Reads `dir/playdata.txt` for `game`, or a fresh record.
     pub fn load(dir: &Path, game: &str) -> PlayData {
-        std::fs::read_to_string(dir.join("playdata.txt"))
-            .ok()
-            .and_then(|t| PlayData::parse(&t, game))
-            .unwrap_or_else(|| PlayData {
-                game: game.to_string(),
-                ..Default::default()
-            })
+        let path = dir.join("playdata.txt");
+        let fresh = || PlayData {
+            game: game.to_string(),
+            ..Default::default()
+        };
+        match read_bounded(&path) {
+            Ok(text) => PlayData::parse(&text, game).unwrap_or_else(|| {
+                log::debug!(
+                    "ignoring {}: not a {game} record of this agent, or damaged",
+                    path.display()
+                );
+                fresh()
+            }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => fresh(),
+            Err(e) => {
+                log::debug!("ignoring {}: {e}", path.display());
+                fresh()
+            }
+        }
     }
 
     /// The file's text.
@@ -105,6 +132,24 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("agent-pd-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("playdata.txt"), [0xffu8, 0xfe, 0x00]).unwrap();
+        assert_eq!(PlayData::load(&dir, "halma").moves, 0);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn implausible_values_and_special_files_are_ignored() {
+        let big = format!("agent-playdata 1\ngame halma\nmoves {}\nseen\n", MAX_MOVES + 1);
+        assert_eq!(PlayData::parse(&big, "halma"), None);
+        let many: String = (0..=MAX_SEEN as u64).map(|h| format!(" {h:x}")).collect();
+        let many = format!("agent-playdata 1\ngame halma\nmoves 3\nseen{many}\n");
+        assert_eq!(PlayData::parse(&many, "halma"), None);
+        // A FIFO (which would block a plain read) gives a fresh record at once.
+        let dir = std::env::temp_dir().join(format!("agent-pd-fifo-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let c = std::ffi::CString::new(dir.join("playdata.txt").to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo only reads the NUL-terminated path we own.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
         assert_eq!(PlayData::load(&dir, "halma").moves, 0);
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -1,15 +1,11 @@
-//! The time policy: how much of the remaining CPU time one move may use.
+//! The time policy: how much of the remaining CPU time one move may use, as
+//! the search core's [`Limits`], and the search speed it is sized with
+//! (`calibration.txt`).
 
-use crate::protocol::Mode;
-
-/// CPU seconds a move may use, measured from the moment the plan is made.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Budget {
-    /// After this, no new search iteration is started.
-    pub soft: f64,
-    /// After this, the search stops at once.
-    pub hard: f64,
-}
+use crate::clock::CpuTimer;
+use crate::protocol::{read_bounded, write_atomic, Mode};
+use crate::search::{alphabeta::Searcher, Game, Limits};
+use std::path::Path;
 
 /// CPU the process still needs after the search: writing files, freeing
 /// memory, exiting. Measured at well under a millisecond; kept generous.
@@ -17,7 +13,8 @@ fn reserve(remaining: f64) -> f64 {
     (0.003 + 0.02 * remaining).min(1.0)
 }
 
-/// Plans one move.
+/// Plans one move: the [`Limits`] (CPU seconds from the moment the plan is
+/// made) for whichever strategy or solver plays it.
 ///
 /// - `remaining`: CPU seconds the referee says are left (for SINGLE, the time
 ///   for this move).
@@ -36,21 +33,15 @@ fn reserve(remaining: f64) -> f64 {
 /// later typically finishes past the share, and those overruns add up over a
 /// game (measured: a 60 s game ended with 0.3 s left when the soft limit was
 /// the whole share).
-pub fn plan(mode: Mode, remaining: f64, used: f64, moves_left: f64) -> Budget {
+pub fn plan(mode: Mode, remaining: f64, used: f64, moves_left: f64) -> Limits {
     let usable = (remaining - reserve(remaining) - used).max(0.0);
     match mode {
-        Mode::Single => Budget {
-            soft: 0.5 * usable,
-            hard: 0.85 * usable,
-        },
+        Mode::Single => Limits::time(0.5 * usable, 0.85 * usable),
         Mode::Game => {
             let spendable = 0.9 * usable;
             let share = spendable / moves_left.max(1.0);
             let hard = (3.0 * share).min(0.25 * spendable);
-            Budget {
-                soft: (0.6 * share).min(hard),
-                hard,
-            }
+            Limits::time((0.6 * share).min(hard), hard)
         }
     }
 }
@@ -60,20 +51,88 @@ pub fn plan(mode: Mode, remaining: f64, used: f64, moves_left: f64) -> Budget {
 /// small for tiny budgets so that allocation never eats the budget.
 pub fn tt_bytes(hard: f64, nodes_per_sec: f64) -> usize {
     const ENTRY_BYTES: f64 = 32.0;
-    let want = hard * nodes_per_sec * ENTRY_BYTES;
+    let want = hard * nodes_per_sec.clamp(MIN_NPS, MAX_NPS) * ENTRY_BYTES;
+    if want.is_nan() {
+        return 64 * 1024;
+    }
     want.clamp(64.0 * 1024.0, 256.0 * 1024.0 * 1024.0) as usize
+}
+
+/// Nodes per CPU second assumed when there is no `calibration.txt`.
+pub const DEFAULT_NPS: f64 = 1.0e6;
+/// The slowest search speed a calibration may claim (a loaded, slow machine
+/// still searches tens of thousands of nodes a second).
+pub const MIN_NPS: f64 = 1.0e3;
+/// The fastest search speed a calibration may claim (no game here reaches
+/// this on one core). A file claiming more (e.g. `1e308`) is damaged.
+pub const MAX_NPS: f64 = 1.0e8;
+
+/// The calibration file, written by `agent <game> calibrate` next to input.txt.
+pub const CALIBRATION_FILE: &str = "calibration.txt";
+
+/// Reads `dir/calibration.txt` (`nodes_per_second N`). A missing file gives
+/// `None`; a damaged or implausible one (not a regular file, too big, no
+/// number, a number outside [`MIN_NPS`]..=[`MAX_NPS`]) is ignored with a
+/// note in the `-v` log: the file is a hint, not something to trust.
+pub fn read_calibration(dir: &Path) -> Option<f64> {
+    let path = dir.join(CALIBRATION_FILE);
+    let text = match read_bounded(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
+        Err(e) => {
+            log::debug!("ignoring {}: {e}", path.display());
+            return None;
+        }
+    };
+    match parse_calibration(&text) {
+        Ok(v) => Some(v),
+        Err(why) => {
+            log::debug!("ignoring {}: {why}", path.display());
+            None
+        }
+    }
+}
+
+/// Parses the text of `calibration.txt`, checking the speed is plausible.
+pub fn parse_calibration(text: &str) -> Result<f64, String> {
+    for line in text.lines() {
+        if let Some(v) = line.trim().strip_prefix("nodes_per_second") {
+            let v: f64 = v
+                .trim()
+                .parse()
+                .map_err(|_| format!("expected a number after nodes_per_second, found {:?}", v.trim()))?;
+            if !(MIN_NPS..=MAX_NPS).contains(&v) {
+                return Err(format!(
+                    "nodes_per_second {v} is outside the plausible range {MIN_NPS:.0} to {MAX_NPS:.0}"
+                ));
+            }
+            return Ok(v);
+        }
+    }
+    Err("no nodes_per_second line".into())
+}
+
+/// `agent <game> calibrate`: measures alpha-beta speed on `position` for
+/// `seconds` of CPU and writes `dir/calibration.txt`; returns nodes per second.
+pub fn calibrate<G: Game>(dir: &Path, position: &G, seconds: f64) -> std::io::Result<f64> {
+    let t = CpuTimer::start();
+    let r = Searcher::<G>::new(16 << 20).search(position, Limits::time(seconds, seconds), |_| {});
+    let nps = (r.nodes as f64 / t.elapsed().max(1e-6)).clamp(MIN_NPS, MAX_NPS);
+    write_atomic(dir, CALIBRATION_FILE, &format!("nodes_per_second {nps:.0}\n"))?;
+    Ok(nps)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::testgames::Nim;
 
     #[test]
     fn single_stays_inside_the_time() {
         for t in [0.01, 0.1, 1.0, 10.0, 30.0] {
             let b = plan(Mode::Single, t, 0.001, 1.0);
-            assert!(b.soft <= b.hard && b.hard < t, "{t}: {b:?}");
-            assert!(b.hard > 0.3 * t || t < 0.1, "{t}: {b:?}");
+            assert!(b.soft <= b.hard && b.hard < t, "{t}: {} {}", b.soft, b.hard);
+            assert!(b.hard > 0.3 * t || t < 0.1, "{t}: {}", b.hard);
         }
     }
 
@@ -81,7 +140,7 @@ mod tests {
     fn game_shares_time_and_caps_the_move() {
         let b = plan(Mode::Game, 100.0, 0.0, 50.0);
         let share = 0.9 * 99.0 / 50.0;
-        assert!((b.soft - 0.6 * share).abs() < 1e-9, "{b:?}");
+        assert!((b.soft - 0.6 * share).abs() < 1e-9, "{}", b.soft);
         assert!((b.hard - 3.0 * share).abs() < 1e-9);
         // With one move left the cap at a quarter of what is left applies.
         let b = plan(Mode::Game, 10.0, 0.0, 1.0);
@@ -96,5 +155,36 @@ mod tests {
         assert_eq!(tt_bytes(0.0001, 1e6), 64 * 1024);
         assert!(tt_bytes(1.0, 1e6) > tt_bytes(0.1, 1e6));
         assert_eq!(tt_bytes(1e6, 1e6), 256 * 1024 * 1024);
+        // A damaged speed cannot size a huge table for a tiny budget.
+        assert_eq!(tt_bytes(0.05, 1e308), tt_bytes(0.05, MAX_NPS));
+        assert!(tt_bytes(0.05, 1e308) < 256 * 1024 * 1024);
+    }
+
+    fn dir(name: &str) -> std::path::PathBuf {
+        let d = std::env::temp_dir().join(format!("agent-timing-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[test]
+    fn calibration_is_read_only_when_plausible() {
+        let d = dir("calib");
+        assert_eq!(read_calibration(&d), None);
+        std::fs::write(d.join(CALIBRATION_FILE), "nodes_per_second 123456\n").unwrap();
+        assert_eq!(read_calibration(&d), Some(123456.0));
+        for bad in [
+            "nodes_per_second -5\n",
+            "nodes_per_second 1e308\n",
+            "nodes_per_second 1\n",
+            "x\n",
+        ] {
+            std::fs::write(d.join(CALIBRATION_FILE), bad).unwrap();
+            assert_eq!(read_calibration(&d), None, "{bad:?}");
+        }
+        let nps = calibrate(&d, &Nim::new(30), 0.02).unwrap();
+        assert!((MIN_NPS..=MAX_NPS).contains(&nps));
+        assert!(read_calibration(&d).is_some());
+        std::fs::remove_dir_all(&d).unwrap();
     }
 }

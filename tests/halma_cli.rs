@@ -172,13 +172,13 @@ fn malformed_inputs_fail_with_the_line_named() {
 fn perft_command_counts_the_start() {
     let s = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/halma/start_black.txt");
     let out = Command::new(AGENT)
-        .args(["perft", s.to_str().unwrap(), "3"])
+        .args(["halma", "perft", s.to_str().unwrap(), "3"])
         .output()
         .unwrap();
     assert!(out.status.success());
     assert_eq!(String::from_utf8_lossy(&out.stdout).lines().next(), Some("62240"));
     let out = Command::new(AGENT)
-        .args(["perft", "--simple", s.to_str().unwrap(), "2"])
+        .args(["halma", "simple-perft", s.to_str().unwrap(), "2"])
         .output()
         .unwrap();
     assert_eq!(String::from_utf8_lossy(&out.stdout).lines().next(), Some("1600"));

@@ -47,7 +47,7 @@ macro_rules! for_game {
             type $G = $crate::testgame::TestNim;
             $body
         } else {
-            match agent::protocol::GameKind::from_name(name) {
+            match agent::games::GameKind::from_name(name) {
                 Some(kind) => agent::with_game!(kind, |$G| $body, missing(k) => Err(format!(
                     "the game {} is not built into this referee yet (its module has not landed in the agent library)",
                     k.name()

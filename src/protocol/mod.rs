@@ -6,10 +6,9 @@ pub mod lines;
 
 pub use lines::{Line, Lines};
 
-use crate::search::{Game, Strategy};
-use crate::timing::Budget;
+use crate::search::{Game, Limits, Strategy};
 use std::fmt;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::Path;
 
 /// `SINGLE` (spend the time on this move) or `GAME` (one move of a full game).
@@ -289,9 +288,17 @@ pub trait FileGame: Game + Sized {
     fn generate(opts: &GenOptions) -> Result<Self, String>;
 
     /// A game-specific choice that replaces the generic strategy when it
-    /// applies: an exact solver that fits the budget, a brief's exact
-    /// greedy player. `budget` is in CPU seconds from now. Default: none.
-    fn special_move(&self, _strategy: Strategy, _budget: Budget) -> Option<Self::Move> {
+    /// applies: an exact solver that fits the limits, a brief's exact greedy
+    /// player. `limits` are CPU seconds from now. `on_improve` is called with
+    /// every move the game would now play (each finished search iteration, a
+    /// solver's first and improved answers), so that the driver can keep
+    /// `output.txt` current and a kill mid-think loses little. Default: none.
+    fn special_move(
+        &self,
+        _strategy: Strategy,
+        _limits: &Limits,
+        _on_improve: &mut dyn FnMut(Self::Move),
+    ) -> Option<Self::Move> {
         None
     }
 
@@ -308,75 +315,77 @@ pub trait FileGame: Game + Sized {
 }
 
 /// Writes `contents` to `dir/name` through a temporary file and a rename, so
-/// a reader (or a kill) never sees a half-written file.
+/// a reader (or a kill) never sees a half-written file. On any error the
+/// temporary file is removed: no `.name.tmpPID` is left behind.
 pub fn write_atomic(dir: &Path, name: &str, contents: &str) -> std::io::Result<()> {
     let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
-    {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(contents.as_bytes())?;
+    let result = std::fs::File::create(&tmp)
+        .and_then(|mut f| f.write_all(contents.as_bytes()))
         // No fsync: the reader is on the same machine and the rename is
         // atomic for it; an fsync would cost milliseconds of a 0.01 s budget.
+        .and_then(|()| std::fs::rename(&tmp, dir.join(name)));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
     }
-    std::fs::rename(&tmp, dir.join(name))
+    result
 }
 
-/// Which game an `input.txt` holds, from its first meaningful line (SPEC §1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameKind {
-    /// Line 1 is SINGLE or GAME.
-    Halma,
-    /// `HINGER`
-    Hinger,
-    /// `CONNECTSQUARE`
-    ConnectSquare,
-    /// `FIFTEEN`
-    Fifteen,
-    /// `HASHI`
-    Hashi,
+/// The most bytes the agent reads from any of its input files (`input.txt`,
+/// `playdata.txt`, `calibration.txt`). The largest legal `input.txt` (a 10x10
+/// Hinger board of big piles) is a few kilobytes.
+pub const MAX_INPUT_BYTES: u64 = 1 << 20;
+
+/// Reads a text file the agent was given, safely: it is opened without
+/// blocking (a FIFO with no writer cannot hang the agent), anything that is
+/// not a regular file (FIFO, device such as `/dev/zero`, directory) is
+/// refused, at most [`MAX_INPUT_BYTES`] are accepted, bytes that are not
+/// UTF-8 are replaced, and a leading UTF-8 byte-order mark is skipped. The
+/// errors say what is wrong with the file in words; a missing file keeps
+/// the `NotFound` kind.
+pub fn read_bounded(path: &Path) -> std::io::Result<String> {
+    use std::io::{Error, ErrorKind};
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(|e| match e.kind() {
+            ErrorKind::NotFound => Error::new(ErrorKind::NotFound, "no such file"),
+            _ => e,
+        })?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        let what = if meta.is_dir() {
+            "a directory"
+        } else {
+            "a FIFO, socket or device"
+        };
+        return Err(Error::new(
+            ErrorKind::InvalidInput,
+            format!("it is {what}, not a regular file"),
+        ));
+    }
+    if meta.len() > MAX_INPUT_BYTES {
+        return Err(too_big());
+    }
+    let mut bytes = Vec::new();
+    // Read one byte past the cap so a file that grows meanwhile is caught too.
+    file.take(MAX_INPUT_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(too_big());
+    }
+    let body = bytes.strip_prefix(b"\xEF\xBB\xBF".as_slice()).unwrap_or(&bytes);
+    Ok(String::from_utf8_lossy(body).into_owned())
 }
 
-impl GameKind {
-    /// All games, in documentation order.
-    pub const ALL: [GameKind; 5] = [
-        GameKind::Halma,
-        GameKind::Hinger,
-        GameKind::ConnectSquare,
-        GameKind::Fifteen,
-        GameKind::Hashi,
-    ];
-
-    /// Command-line name.
-    pub fn name(self) -> &'static str {
-        match self {
-            GameKind::Halma => "halma",
-            GameKind::Hinger => "hinger",
-            GameKind::ConnectSquare => "connectsquare",
-            GameKind::Fifteen => "fifteen",
-            GameKind::Hashi => "hashi",
-        }
-    }
-
-    /// Parses a command-line name.
-    pub fn from_name(s: &str) -> Option<GameKind> {
-        GameKind::ALL.into_iter().find(|k| k.name() == s.to_ascii_lowercase())
-    }
-
-    /// Detects the game of an `input.txt`.
-    pub fn detect(text: &str) -> Result<GameKind, ParseError> {
-        let mut lines = Lines::new(text);
-        let first = lines.next_line("SINGLE, GAME or a game tag (HINGER, CONNECTSQUARE, FIFTEEN, HASHI)")?;
-        match first.text {
-            "SINGLE" | "GAME" => Ok(GameKind::Halma),
-            "HINGER" => Ok(GameKind::Hinger),
-            "CONNECTSQUARE" => Ok(GameKind::ConnectSquare),
-            "FIFTEEN" => Ok(GameKind::Fifteen),
-            "HASHI" => Ok(GameKind::Hashi),
-            other => Err(ParseError::at(
-                first.number,
-                format!("expected SINGLE, GAME or a game tag (HINGER, CONNECTSQUARE, FIFTEEN, HASHI), found {other:?}"),
-            )),
-        }
-    }
+fn too_big() -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::InvalidInput,
+        format!(
+            "it is larger than {} KiB, more than any game's file",
+            MAX_INPUT_BYTES / 1024
+        ),
+    )
 }
 
 /// The common header of the tagged games (SPEC §1): tag, mode, side token,
@@ -452,16 +461,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn detects_games_and_rejects_unknown_tags() {
-        assert_eq!(GameKind::detect("\n\nSINGLE\r\n").unwrap(), GameKind::Halma);
-        assert_eq!(GameKind::detect("HASHI  \n").unwrap(), GameKind::Hashi);
-        let e = GameKind::detect("\nCHESS\n").unwrap_err();
-        assert_eq!(e.line, 2);
-        assert!(e.message.contains("CHESS"));
-        assert_eq!(GameKind::detect("").unwrap_err().line, 0);
-    }
-
-    #[test]
     fn header_validates_time() {
         let mut l = Lines::new("HINGER\nGAME\n1\n-3\n");
         let e = parse_header(&mut l, "HINGER").unwrap_err();
@@ -497,6 +496,61 @@ mod tests {
             assert!((s.parse::<f64>().unwrap() - t).abs() < 1e-3, "{t} -> {s}");
         }
         assert_eq!(format_time(100.0), "100.0");
+    }
+
+    fn temp_dir(name: &str) -> std::path::PathBuf {
+        let d = std::env::temp_dir().join(format!("agent-protocol-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[test]
+    fn atomic_write_leaves_no_temp_file_when_the_rename_fails() {
+        let dir = temp_dir("atomic-fail");
+        // A non-empty directory where output.txt should go: the rename fails.
+        std::fs::create_dir_all(dir.join("output.txt/inside")).unwrap();
+        assert!(write_atomic(&dir, "output.txt", "1\n").is_err());
+        let left: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(
+            left,
+            vec![std::ffi::OsString::from("output.txt")],
+            "a temp file was left behind"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn bounded_read_refuses_special_files_and_skips_a_bom() {
+        let dir = temp_dir("bounded");
+        let p = dir.join("input.txt");
+        // A FIFO without a writer would block a plain open forever.
+        let c = std::ffi::CString::new(p.to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo only reads the NUL-terminated path we own.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let e = read_bounded(&p).unwrap_err().to_string();
+        assert!(e.contains("not a regular file"), "{e}");
+        std::fs::remove_file(&p).unwrap();
+        // A symlink to an endless device.
+        std::os::unix::fs::symlink("/dev/zero", &p).unwrap();
+        let e = read_bounded(&p).unwrap_err().to_string();
+        assert!(e.contains("not a regular file"), "{e}");
+        std::fs::remove_file(&p).unwrap();
+        // Too big.
+        std::fs::write(&p, vec![b'1'; MAX_INPUT_BYTES as usize + 1]).unwrap();
+        assert!(read_bounded(&p).unwrap_err().to_string().contains("larger than"));
+        // A directory.
+        assert!(read_bounded(&dir).unwrap_err().to_string().contains("directory"));
+        // A byte-order mark is skipped; a missing file keeps NotFound.
+        std::fs::write(&p, "\u{feff}SINGLE\n").unwrap();
+        assert_eq!(read_bounded(&p).unwrap(), "SINGLE\n");
+        let e = read_bounded(&dir.join("missing.txt")).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::NotFound);
+        assert_eq!(e.to_string(), "no such file");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

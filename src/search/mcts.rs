@@ -3,7 +3,7 @@
 //! Playouts longer than a cap are scored by the sign of the evaluation, so
 //! games without a natural end in reach (Halma) still get a signal.
 
-use super::{Game, Outcome};
+use super::{Game, Limits, Outcome};
 use crate::clock::CpuTimer;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -21,10 +21,8 @@ struct Node<M> {
 /// Options for [`search`].
 #[derive(Clone, Copy, Debug)]
 pub struct MctsOptions {
-    /// CPU seconds to spend.
-    pub seconds: f64,
-    /// Iteration cap (for tests).
-    pub max_iterations: u64,
+    /// When to stop: at the soft CPU limit, or after `max_nodes` iterations.
+    pub limits: Limits,
     /// Playout length before falling back to the evaluation.
     pub playout_cap: u32,
     /// Exploration constant.
@@ -36,8 +34,7 @@ pub struct MctsOptions {
 impl Default for MctsOptions {
     fn default() -> Self {
         MctsOptions {
-            seconds: 1.0,
-            max_iterations: u64::MAX,
+            limits: Limits::time(1.0, 1.0),
             playout_cap: 200,
             c: 1.4,
             seed: 0x5eed,
@@ -66,8 +63,9 @@ pub fn search<G: Game>(root: &G, opts: MctsOptions) -> (Option<G::Move>, u64) {
     }];
     let mut buf = Vec::new();
     let mut iterations = 0u64;
-    while iterations < opts.max_iterations {
-        if iterations % 64 == 0 && timer.elapsed() >= opts.seconds {
+    let max_iterations = opts.limits.max_nodes.unwrap_or(u64::MAX);
+    while iterations < max_iterations {
+        if iterations % 64 == 0 && timer.elapsed() >= opts.limits.soft {
             break;
         }
         iterations += 1;
@@ -181,8 +179,10 @@ mod tests {
     #[test]
     fn finds_nim_win_with_enough_iterations() {
         let opts = MctsOptions {
-            seconds: 5.0,
-            max_iterations: 20_000,
+            limits: Limits {
+                max_nodes: Some(20_000),
+                ..Limits::time(5.0, 5.0)
+            },
             ..Default::default()
         };
         let (mv, it) = search(&Nim::new(7), opts);

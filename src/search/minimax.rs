@@ -1,7 +1,7 @@
 //! The reference opponent: plain full-width minimax (no pruning) with the
 //! game's simple evaluation, as the contest's reference agent plays.
 
-use super::{outcome_score, Game, SearchInfo};
+use super::{outcome_score, Game, Limits, SearchInfo};
 use crate::clock::CpuTimer;
 
 /// Plain negamax value of `pos` to `depth` plies with `reference_eval`,
@@ -61,17 +61,17 @@ pub struct MinimaxResult<M> {
     pub nodes: u64,
 }
 
-/// Full-width minimax to `depth`, falling back to a shallower depth when the
-/// CPU `budget` (seconds) cannot cover the full one: depths 1, 2, ... are
-/// searched in turn, a depth is started only if the node count growth so far
-/// predicts it fits, and a depth cut short by the budget is discarded.
+/// Full-width minimax to `limits.max_depth`, falling back to a shallower
+/// depth when the hard CPU limit cannot cover the full one: depths 1, 2, ...
+/// are searched in turn, a depth is started only if the node count growth so
+/// far predicts it fits, and a depth cut short by the limit is discarded.
 pub fn search<G: Game>(
     root: &G,
-    depth: u32,
-    budget: f64,
+    limits: &Limits,
     mut on_best: impl FnMut(&SearchInfo<G::Move>),
 ) -> MinimaxResult<G::Move> {
     let timer = CpuTimer::start();
+    let (depth, budget) = (limits.max_depth, limits.hard);
     let mut moves = Vec::new();
     if root.outcome().is_none() {
         root.legal_moves(&mut moves);
@@ -155,7 +155,7 @@ mod tests {
 
     #[test]
     fn plays_the_winning_nim_move() {
-        let r = search(&Nim::new(6), 6, 10.0, |_| {});
+        let r = search(&Nim::new(6), &Limits::depth(6), |_| {});
         assert_eq!(r.best, Some(2));
         assert_eq!(r.depth, 6);
     }
@@ -163,7 +163,14 @@ mod tests {
     #[test]
     fn falls_back_when_time_is_short() {
         let g = RandomTree::new(3);
-        let r = search(&g, 40, 0.01, |_| {});
+        let r = search(
+            &g,
+            &Limits {
+                max_depth: 40,
+                ..Limits::time(0.01, 0.01)
+            },
+            |_| {},
+        );
         assert!(r.depth >= 1 && r.depth < 40);
         assert!(r.best.is_some());
     }

@@ -138,6 +138,26 @@ impl Limits {
             max_nodes: None,
         }
     }
+
+    /// The same limits with both times multiplied by `factor` (tests, tuning).
+    pub fn scaled(self, factor: f64) -> Self {
+        Limits {
+            soft: self.soft * factor,
+            hard: self.hard * factor,
+            ..self
+        }
+    }
+
+    /// What is left of these limits once `used` CPU seconds of them are
+    /// spent (never negative; soft never above hard).
+    pub fn after(self, used: f64) -> Self {
+        let hard = (self.hard - used).max(0.0);
+        Limits {
+            soft: (self.soft - used).max(0.0).min(hard),
+            hard,
+            ..self
+        }
+    }
 }
 
 #[cfg(test)]

@@ -4,10 +4,11 @@
 use super::player::{best_move, brief_greedy};
 use super::solver::{Solver, Value, Verdict};
 use super::{ConnectSquare, Status};
+use crate::arena::tools::Tool;
 use crate::clock::CpuTimer;
 use crate::protocol::{FileGame, Player};
 use crate::search::Game;
-use crate::timing::Budget;
+use crate::search::Limits;
 use clap::Subcommand;
 use std::path::PathBuf;
 
@@ -71,51 +72,8 @@ pub enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
-    /// In-process games of the default agent against the brief's greedy
-    /// player from random openings, each opening played with both colours.
-    Duel {
-        /// Board rows.
-        #[arg(long, default_value_t = 6)]
-        rows: usize,
-        /// Board columns.
-        #[arg(long, default_value_t = 7)]
-        cols: usize,
-        /// Number of games (pairs of games share an opening).
-        #[arg(long, default_value_t = 20)]
-        games: usize,
-        /// Random coins of each opening.
-        #[arg(long, default_value_t = 2)]
-        opening_plies: usize,
-        /// CPU seconds per move of the default agent (soft; hard is twice).
-        #[arg(long, default_value_t = 0.1)]
-        move_seconds: f64,
-        /// Random seed.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Log (at info level) the moves of games not won, with the
-        /// solver's verdict before each agent move (1 s of solving each).
-        #[arg(long)]
-        audit: bool,
-    },
-    /// Prints a CONNECTSQUARE input.txt after random opening coins (for
-    /// `referee match --start`).
-    Opening {
-        /// Board rows.
-        #[arg(long, default_value_t = 6)]
-        rows: usize,
-        /// Board columns.
-        #[arg(long, default_value_t = 7)]
-        cols: usize,
-        /// Random coins to play (R first).
-        #[arg(long, default_value_t = 2)]
-        plies: usize,
-        /// Random seed.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Remaining seconds written in the file.
-        #[arg(long, default_value_t = 100.0)]
-        time: f64,
-    },
+    #[command(flatten)]
+    Common(Tool),
 }
 
 /// Runs a subcommand; the error is the message to print.
@@ -130,8 +88,8 @@ pub fn run(cmd: Command) -> Result<(), String> {
         } => {
             let pos = match &file {
                 Some(path) => {
-                    let text =
-                        std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                    let text = crate::protocol::read_bounded(path)
+                        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
                     ConnectSquare::parse_input(&text)
                         .map_err(|e| format!("{}: {e}", path.display()))?
                         .state
@@ -140,30 +98,7 @@ pub fn run(cmd: Command) -> Result<(), String> {
             };
             solve_and_print(&pos, seconds, tt_bits)
         }
-        Command::Duel {
-            rows,
-            cols,
-            games,
-            opening_plies,
-            move_seconds,
-            seed,
-            audit,
-        } => {
-            let r = duel(rows, cols, games, opening_plies, move_seconds, seed, audit)?;
-            println!("{}", r.summary());
-            Ok(())
-        }
-        Command::Opening {
-            rows,
-            cols,
-            plies,
-            seed,
-            time,
-        } => {
-            let pos = random_opening(rows, cols, plies, seed)?;
-            print!("{}", pos.write_input(crate::protocol::Mode::Game, time));
-            Ok(())
-        }
+        Command::Common(tool) => crate::arena::tools::run::<ConnectSquare>(tool),
         Command::Wincheck {
             rows,
             cols,
@@ -389,14 +324,11 @@ pub fn wincheck(o: &WincheckOptions) -> Result<WincheckReport, String> {
             report.agent_first += 1;
         }
         let start = pos;
-        let budget = Budget {
-            soft: o.move_seconds,
-            hard: 2.0 * o.move_seconds,
-        };
+        let budget = Limits::time(o.move_seconds, 2.0 * o.move_seconds);
         while pos.status() == Status::Playing {
             let mv = if pos.side() == agent {
                 let t = CpuTimer::start();
-                let mv = best_move(&pos, budget).ok_or("the agent found no move")?;
+                let mv = best_move(&pos, &budget, &mut |_| {}).ok_or("the agent found no move")?;
                 report.max_move_seconds = report.max_move_seconds.max(t.elapsed());
                 mv
             } else {
@@ -411,134 +343,6 @@ pub fn wincheck(o: &WincheckOptions) -> Result<WincheckReport, String> {
                 coin_name(agent),
                 pos.render()
             ));
-        }
-    }
-    Ok(report)
-}
-
-/// A position after `plies` random coins (R first) that is still playing
-/// and where the side to move has no immediate win; deterministic in `seed`.
-pub fn random_opening(rows: usize, cols: usize, plies: usize, seed: u64) -> Result<ConnectSquare, String> {
-    use rand::{Rng, SeedableRng};
-    super::check_size(rows, cols)?;
-    if plies + 1 >= rows * cols {
-        return Err(format!("{plies} opening coins leave no game on a {rows}x{cols} board"));
-    }
-    let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
-    let mut moves = Vec::new();
-    for _ in 0..1000 {
-        let mut pos = ConnectSquare::new(rows, cols, Player::One)?;
-        for _ in 0..plies {
-            moves.clear();
-            pos.legal_moves(&mut moves);
-            if moves.is_empty() {
-                break;
-            }
-            pos.play(moves[rng.gen_range(0..moves.len())]);
-        }
-        if pos.status() == Status::Playing && pos.winning_cells(pos.current()) & pos.playable() == 0 {
-            return Ok(pos);
-        }
-    }
-    Err("no quiet random opening found".into())
-}
-
-/// Result of [`duel`], from the default agent's side.
-#[derive(Clone, Debug, Default)]
-pub struct DuelReport {
-    /// Games won, drawn, lost by the default agent.
-    pub wins: usize,
-    /// Draws.
-    pub draws: usize,
-    /// Losses.
-    pub losses: usize,
-    /// Longest CPU time of one agent move.
-    pub max_move_seconds: f64,
-}
-
-impl DuelReport {
-    /// Score fraction (win 1, draw 0.5).
-    pub fn score(&self) -> f64 {
-        let n = (self.wins + self.draws + self.losses).max(1) as f64;
-        (self.wins as f64 + 0.5 * self.draws as f64) / n
-    }
-    /// One line for the log.
-    pub fn summary(&self) -> String {
-        format!(
-            "default vs greedy: +{} ={} -{} (score {:.1}%); slowest agent move {:.3} s",
-            self.wins,
-            self.draws,
-            self.losses,
-            100.0 * self.score(),
-            self.max_move_seconds
-        )
-    }
-}
-
-/// Plays `games` games in process between the default agent and the
-/// brief's greedy player; game `2k` and `2k + 1` share a random opening of
-/// `opening_plies` coins, with the colours swapped.
-pub fn duel(
-    rows: usize,
-    cols: usize,
-    games: usize,
-    opening_plies: usize,
-    move_seconds: f64,
-    seed: u64,
-    audit: bool,
-) -> Result<DuelReport, String> {
-    let mut report = DuelReport::default();
-    let budget = Budget {
-        soft: move_seconds,
-        hard: 2.0 * move_seconds,
-    };
-    for g in 0..games {
-        let mut pos = random_opening(
-            rows,
-            cols,
-            opening_plies,
-            seed.wrapping_mul(1000).wrapping_add((g / 2) as u64),
-        )?;
-        let agent = if g % 2 == 0 { Player::One } else { Player::Two };
-        let start = pos;
-        let mut trail = String::new();
-        while pos.status() == Status::Playing {
-            if audit {
-                let mark = if pos.side() == agent {
-                    match Solver::new(20).solve(&pos, 1.0) {
-                        Some(v) => format!("{:?}{}", v.verdict, v.plies),
-                        None => "?".into(),
-                    }
-                } else {
-                    String::new()
-                };
-                trail.push_str(&format!(" {mark}"));
-            }
-            let mv = if pos.side() == agent {
-                let t = CpuTimer::start();
-                let mv = best_move(&pos, budget).ok_or("the agent found no move")?;
-                report.max_move_seconds = report.max_move_seconds.max(t.elapsed());
-                mv
-            } else {
-                brief_greedy(&pos).ok_or("greedy found no move")?
-            };
-            if audit {
-                trail.push_str(&format!(" {}{mv}", coin_name(pos.side())));
-            }
-            pos.play(mv);
-        }
-        if pos.status() != Status::Won(agent) {
-            log::info!(
-                "game {g}, agent {}: not won\nstart:\n{}\nmoves:{trail}\n{}",
-                coin_name(agent),
-                start.render(),
-                pos.render()
-            );
-        }
-        match pos.status() {
-            Status::Won(p) if p == agent => report.wins += 1,
-            Status::Won(_) => report.losses += 1,
-            _ => report.draws += 1,
         }
     }
     Ok(report)
@@ -565,14 +369,5 @@ mod tests {
         .unwrap();
         assert_eq!(r.played, 4);
         assert!(r.failures.is_empty(), "{:?}", r.failures);
-    }
-
-    #[test]
-    fn openings_are_quiet_and_reproducible() {
-        let a = random_opening(6, 7, 4, 9).unwrap();
-        assert_eq!(a, random_opening(6, 7, 4, 9).unwrap());
-        assert_eq!(a.stones(), 4);
-        assert_eq!(a.winning_cells(a.current()) & a.playable(), 0);
-        assert!(random_opening(2, 2, 3, 1).is_err());
     }
 }

@@ -23,8 +23,7 @@ pub mod solver;
 use crate::protocol::{
     format_time, parse_header, FileGame, GenOptions, Input, Lines, Mode, MoveError, ParseError, Player,
 };
-use crate::search::{Game, Outcome, Strategy};
-use crate::timing::Budget;
+use crate::search::{Game, Limits, Outcome, Strategy};
 use grid::{Coin, Grid};
 
 /// Bits available for `cols * (rows + 1)`.
@@ -593,10 +592,10 @@ impl FileGame for ConnectSquare {
         )
     }
 
-    fn special_move(&self, strategy: Strategy, budget: Budget) -> Option<Move> {
+    fn special_move(&self, strategy: Strategy, limits: &Limits, on_improve: &mut dyn FnMut(Move)) -> Option<Move> {
         match strategy {
             Strategy::Greedy => player::brief_greedy(self),
-            Strategy::Best => player::best_move(self, budget),
+            Strategy::Best => player::best_move(self, limits, on_improve),
             _ => None,
         }
     }

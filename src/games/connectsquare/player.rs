@@ -6,10 +6,9 @@ use super::eval::{brief_heuristic_bits, order_hint};
 use super::solver::{Solver, Verdict};
 use super::{ConnectSquare, Move, Status};
 use crate::clock::CpuTimer;
-use crate::driver::DEFAULT_NPS;
 use crate::search::alphabeta::Searcher;
 use crate::search::Limits;
-use crate::timing::{tt_bytes, Budget};
+use crate::timing::{tt_bytes, DEFAULT_NPS};
 
 /// The brief's greedy choice: the column whose resulting board has the
 /// highest brief heuristic for the mover; ties to the lowest column.
@@ -83,8 +82,14 @@ pub const SOLVE_MAX_EMPTY: usize = 30;
 /// Share of the soft budget the solver may use before alpha-beta takes over.
 pub const SOLVE_SHARE: f64 = 0.5;
 
-/// The default agent's move within `budget` (CPU seconds from now).
-pub fn best_move(pos: &ConnectSquare, budget: Budget) -> Option<Move> {
+/// CPU seconds of alpha-beta run before the solver, so that a search move
+/// reaches `output.txt` early: the solver reports nothing until it is done.
+const PROBE_SECONDS: f64 = 0.3;
+
+/// The default agent's move within `limits` (CPU seconds from now), calling
+/// `on_improve` with every move it would play at that point (each finished
+/// alpha-beta iteration; the solver's answer).
+pub fn best_move(pos: &ConnectSquare, limits: &Limits, on_improve: &mut dyn FnMut(Move)) -> Option<Move> {
     if pos.status() != Status::Playing {
         return None;
     }
@@ -94,47 +99,46 @@ pub fn best_move(pos: &ConnectSquare, budget: Budget) -> Option<Move> {
     if wins != 0 {
         return Some(pos.column_of(wins & wins.wrapping_neg()) as Move);
     }
+    let mut searcher = Searcher::<ConnectSquare>::new(tt_bytes(limits.hard, DEFAULT_NPS));
+    let mut root = *pos;
+    root.set_ambitious(Some(pos.side()));
+    let search = |searcher: &mut Searcher<ConnectSquare>, limits: Limits, on_improve: &mut dyn FnMut(Move)| {
+        searcher
+            .search(&root, limits, |info| {
+                log::debug!(
+                    "depth {} score {} best {} nodes {} ({:.3}s)",
+                    info.depth,
+                    info.score,
+                    info.best,
+                    info.nodes,
+                    info.seconds
+                );
+                on_improve(make_safe(pos, info.best));
+            })
+            .best
+    };
     // The solver first: a proven win is played at once; a proven draw or
-    // loss is kept to check the practical move below.
+    // loss is kept to check the practical move below. When the solver may
+    // take a while, a short alpha-beta probe runs before it.
     let mut proven: Option<(Solver, Verdict, usize)> = None;
     if pos.cells() - pos.stones() <= SOLVE_MAX_EMPTY {
-        let t = SOLVE_SHARE * budget.soft.min(budget.hard);
+        let probe = (0.1 * limits.soft).min(PROBE_SECONDS);
+        if probe >= 0.05 {
+            search(&mut searcher, Limits::time(probe, probe), on_improve);
+        }
+        let t = SOLVE_SHARE * limits.after(timer.elapsed()).soft;
         let mut solver = Solver::new(Solver::bits_for(t, 22));
         if let Some((v, Some(col))) = solver.best_move(pos, t) {
             if v.verdict == Verdict::Win {
                 return Some(col as Move);
             }
+            on_improve(col as Move);
             proven = Some((solver, v.verdict, col));
         }
     }
-    let used = timer.elapsed();
-    let soft = (budget.soft - used).max(0.0);
-    let hard = (budget.hard - used).max(0.0);
-    let mut searcher = Searcher::<ConnectSquare>::new(tt_bytes(hard, DEFAULT_NPS));
-    let mut root = *pos;
-    root.set_ambitious(Some(pos.side()));
-    let r = searcher.search(
-        &root,
-        Limits {
-            soft,
-            hard,
-            max_depth: 128,
-            max_nodes: None,
-        },
-        |info| {
-            log::debug!(
-                "depth {} score {} best {} nodes {} ({:.3}s)",
-                info.depth,
-                info.score,
-                info.best,
-                info.nodes,
-                info.seconds
-            );
-        },
-    );
-    let mv = make_safe(pos, r.best?);
+    let mv = make_safe(pos, search(&mut searcher, limits.after(timer.elapsed()), on_improve)?);
     if let Some((mut solver, verdict, col)) = proven {
-        let deadline = budget.hard;
+        let deadline = limits.hard;
         return Some(swindle(pos, &mut solver, verdict, mv, col, || deadline - timer.elapsed()).unwrap_or(col) as Move);
     }
     Some(mv)
@@ -242,24 +246,18 @@ mod tests {
         let pos = ConnectSquare::from_grid(&g, Player::Two).unwrap();
         assert_eq!(make_safe(&pos, 3), 1);
         assert_eq!(make_safe(&pos, 1), 1);
-        let b = Budget { soft: 0.05, hard: 0.1 };
-        assert_eq!(best_move(&pos, b), Some(1));
+        let b = Limits::time(0.05, 0.1);
+        assert_eq!(best_move(&pos, &b, &mut |_| {}), Some(1));
         // R to move wins in column 1 at once.
         let pos = ConnectSquare::from_grid(&g, Player::One).unwrap();
-        assert_eq!(best_move(&pos, b), Some(1));
+        assert_eq!(best_move(&pos, &b, &mut |_| {}), Some(1));
     }
 
     #[test]
     fn tiny_budgets_still_answer() {
         let pos = ConnectSquare::new(6, 7, Player::One).unwrap();
         let t = CpuTimer::start();
-        let mv = best_move(
-            &pos,
-            Budget {
-                soft: 0.001,
-                hard: 0.002,
-            },
-        );
+        let mv = best_move(&pos, &Limits::time(0.001, 0.002), &mut |_| {});
         assert!(mv.is_some());
         assert!(t.elapsed() < 0.1, "{}", t.elapsed());
     }

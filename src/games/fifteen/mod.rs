@@ -14,8 +14,7 @@ pub mod search;
 use crate::protocol::{
     format_time, parse_header, ByPlayer, FileGame, GenOptions, Input, Lines, Mode, MoveError, ParseError, Player,
 };
-use crate::search::{Game, Outcome, Strategy};
-use crate::timing::Budget;
+use crate::search::{Game, Limits, Outcome, Strategy};
 use geo::{geo, value_index, Geo, MAX_CELLS, VALUES, ZOBRIST};
 
 /// Sums above this remove a card.
@@ -702,9 +701,9 @@ impl FileGame for Fifteen {
         }
     }
 
-    fn special_move(&self, strategy: Strategy, budget: Budget) -> Option<Move> {
+    fn special_move(&self, strategy: Strategy, limits: &Limits, on_improve: &mut dyn FnMut(Move)) -> Option<Move> {
         match strategy {
-            Strategy::Best => search::best_move(self, budget.soft, budget.hard),
+            Strategy::Best => search::best_move(self, limits, on_improve),
             _ => None,
         }
     }

@@ -12,7 +12,7 @@ use super::eval::{self, POINT};
 use super::geo::{geo, MAX_CELLS};
 use super::{Fifteen, Move};
 use crate::clock::CpuTimer;
-use crate::search::Game;
+use crate::search::{Game, Limits};
 use arrayvec::ArrayVec;
 
 /// Above any reachable value.
@@ -108,6 +108,19 @@ impl Engine {
     /// iteration after `soft` CPU seconds, abort at `hard`. With `direct`,
     /// jumps straight to the full-depth (exact) iteration.
     pub fn iterate(&mut self, g: &Fifteen, soft: f64, hard: f64, direct: bool) -> Found {
+        self.iterate_reporting(g, soft, hard, direct, &mut |_| {})
+    }
+
+    /// [`Engine::iterate`], calling `on_improve` with the best move of every
+    /// finished iteration.
+    pub fn iterate_reporting(
+        &mut self,
+        g: &Fifteen,
+        soft: f64,
+        hard: f64,
+        direct: bool,
+        on_improve: &mut dyn FnMut(Move),
+    ) -> Found {
         self.timer = CpuTimer::start();
         self.hard = hard;
         self.nodes = 0;
@@ -159,6 +172,9 @@ impl Engine {
             }
             if !complete {
                 break;
+            }
+            if let Some(mv) = found.best {
+                on_improve(mv);
             }
             found.depth = depth;
             if depth == left {
@@ -497,10 +513,12 @@ pub fn tt_bytes_for(hard: f64) -> usize {
     want.clamp(256.0 * 1024.0, 128.0 * 1024.0 * 1024.0) as usize
 }
 
-/// The default agent's move: iterative deepening within the budget, which
+/// The default agent's move: iterative deepening within `limits`, which
 /// becomes the exact solver as soon as the remaining game fits in it (on 4x4
-/// from the first moves, on 6x6 in the endgame).
-pub fn best_move(g: &Fifteen, soft: f64, hard: f64) -> Option<Move> {
+/// from the first moves, on 6x6 in the endgame). `on_improve` gets the best
+/// move of every finished iteration.
+pub fn best_move(g: &Fifteen, limits: &Limits, on_improve: &mut dyn FnMut(Move)) -> Option<Move> {
+    let (soft, hard) = (limits.soft, limits.hard);
     if g.is_over() {
         return None;
     }
@@ -508,7 +526,7 @@ pub fn best_move(g: &Fifteen, soft: f64, hard: f64) -> Option<Move> {
     if let Some(w) = eval::weights_from_env() {
         e.weights = w;
     }
-    let f = e.iterate(g, soft, hard, false);
+    let f = e.iterate_reporting(g, soft, hard, false, on_improve);
     log::info!(
         "fifteen: depth {} of {} score {:.2} exact {} nodes {} in {:.3}s",
         f.depth,

@@ -440,7 +440,7 @@ fn every_sample_gets_a_legal_move() {
         if g.is_over() {
             continue;
         }
-        let mv = search::best_move(&g, 0.05, 0.1).expect("a move");
+        let mv = search::best_move(&g, &crate::search::Limits::time(0.05, 0.1), &mut |_| {}).expect("a move");
         let again = g
             .parse_move(&g.format_move(mv))
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));

@@ -1,10 +1,9 @@
 //! `agent hashi ...`: the Hashi tools behind the agent binary.
 
-use super::duel::duel;
 use super::Hashi;
+use crate::arena::tools::Tool;
 use crate::protocol::{FileGame, GenOptions, Mode, Player};
-use crate::search::Strategy;
-use clap::{Subcommand, ValueEnum};
+use clap::Subcommand;
 
 /// Hashi subcommands.
 #[derive(Subcommand, Debug)]
@@ -24,37 +23,8 @@ pub enum HashiCommand {
         #[arg(long, default_value_t = 60.0)]
         time: f64,
     },
-    /// Play generated boards in-process: the default search (or --depth)
-    /// against an opponent, first move alternating; prints W/D/L.
-    Duel {
-        /// The opponent.
-        #[arg(long, value_enum, default_value_t = Opponent::Random)]
-        opponent: Opponent,
-        /// Games to play (boards seed, seed+1, ...).
-        #[arg(long, default_value_t = 100)]
-        games: u32,
-        /// Board size n.
-        #[arg(long, default_value_t = 7)]
-        size: usize,
-        /// First board seed.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// CPU seconds per move for the default search.
-        #[arg(long, default_value_t = 0.1)]
-        move_time: f64,
-        /// Fixed alpha-beta depth instead of the timed search.
-        #[arg(long)]
-        depth: Option<u32>,
-    },
-}
-
-/// Opponents for `duel`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Opponent {
-    /// Uniformly random legal moves.
-    Random,
-    /// Plain minimax at depth 2 on the score difference (the reference agent).
-    Minimax,
+    #[command(flatten)]
+    Common(Tool),
 }
 
 /// Runs a Hashi subcommand.
@@ -83,29 +53,6 @@ pub fn run(cmd: HashiCommand) -> Result<(), String> {
             print!("{}", h.write_input(Mode::Game, time));
             Ok(())
         }
-        HashiCommand::Duel {
-            opponent,
-            games,
-            size,
-            seed,
-            move_time,
-            depth,
-        } => {
-            let a = depth.map_or(Strategy::Best, Strategy::AlphaBeta);
-            let b = match opponent {
-                Opponent::Random => Strategy::Random,
-                Opponent::Minimax => Strategy::Minimax(2),
-            };
-            let r = duel(a, b, games, size, seed, move_time)?;
-            println!(
-                "{a:?} vs {b:?}: {} games on {size}x{size}: {} wins, {} draws, {} losses, score {:.1}%",
-                games,
-                r.wins,
-                r.draws,
-                r.losses,
-                100.0 * r.score()
-            );
-            Ok(())
-        }
+        HashiCommand::Common(tool) => crate::arena::tools::run::<Hashi>(tool),
     }
 }

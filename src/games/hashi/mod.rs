@@ -10,7 +10,6 @@
 //! cross are a contiguous bit range in one 16-bit lane.
 
 pub mod cli;
-pub mod duel;
 mod eval;
 mod format;
 mod gen;

@@ -52,10 +52,12 @@ pub enum HingerCommand {
         #[arg(long, default_value_t = 1)]
         max_pile: u32,
     },
+    #[command(flatten)]
+    Common(crate::arena::tools::Tool),
 }
 
 fn read_board(path: &Path) -> Result<(Board, Option<crate::protocol::Player>), String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = crate::protocol::read_bounded(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     parse_board_file(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
@@ -67,6 +69,7 @@ fn cell(b: &Board, i: usize) -> String {
 /// Runs a subcommand, printing its report on stdout.
 pub fn run(cmd: HingerCommand) -> Result<(), String> {
     match cmd {
+        HingerCommand::Common(tool) => crate::arena::tools::run::<super::Hinger>(tool)?,
         HingerCommand::Win { file, seconds } => print!("{}", win(&file, seconds)?),
         HingerCommand::Path {
             algo,

@@ -21,7 +21,7 @@ use crate::protocol::{
     format_time, parse_header, FileGame, GenOptions, Input, Lines, Mode, MoveError, ParseError, Player,
 };
 use crate::search::{alphabeta::Searcher, Game, Limits, Outcome, Strategy};
-use crate::timing::Budget;
+use crate::timing::{tt_bytes, DEFAULT_NPS};
 pub use board::{iter_bits, Board};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -358,40 +358,65 @@ impl FileGame for Hinger {
         Ok(Hinger::new(board, opts.first))
     }
 
-    /// The default strategy first tries to solve the position exactly (the
+    /// The default strategy runs a short alpha-beta probe (so that a
+    /// searched move is in `output.txt` early: the solver reports nothing
+    /// until it is done), then tries to solve the position exactly (the
     /// solver is far stronger than a heuristic search when it finishes) with
-    /// 60 % of the soft budget, and plays the solved move or, in a draw or a
-    /// loss, the best trap; otherwise it falls back to ID alpha-beta with the
-    /// rest (one-ply greedy when under 0.2 s remain).
-    fn special_move(&self, strategy: Strategy, budget: Budget) -> Option<HingerMove> {
+    /// 60 % of the soft budget left, and plays the solved move or, in a draw
+    /// or a loss, the best trap; otherwise it goes back to ID alpha-beta with
+    /// the rest (one-ply greedy when under 0.2 s remain).
+    fn special_move(
+        &self,
+        strategy: Strategy,
+        limits: &Limits,
+        on_improve: &mut dyn FnMut(HingerMove),
+    ) -> Option<HingerMove> {
         if strategy != Strategy::Best {
             return None;
         }
         let timer = crate::clock::CpuTimer::start();
-        let share = 0.6 * budget.soft;
+        // The search looks at the clock every 1024 nodes, up to about 0.1 s
+        // apart on a full 10x10 board: keep that much in hand.
+        const CLOCK_SLACK: f64 = 0.1;
+        let mut searcher = Searcher::<Hinger>::new(tt_bytes(limits.hard, DEFAULT_NPS / 20.0));
+        let probe = (0.1 * limits.soft).min(PROBE_SECONDS);
+        let mut probed = None;
+        if limits.hard >= probe + 2.0 * CLOCK_SLACK && probe >= 0.05 {
+            probed = searcher
+                .search(self, Limits::time(probe, probe), |info| on_improve(info.best))
+                .best;
+        }
+        let share = 0.6 * limits.after(timer.elapsed()).soft;
         let mut s = solver::Solver::new();
         if let Some(r) = s.solve_within(&self.board, share) {
-            log::debug!("hinger: solved exactly ({:?}, {} nodes)", r.value, r.nodes);
+            let value = match r.value {
+                solver::Value::Win => "a win",
+                solver::Value::Draw => "a draw",
+                solver::Value::Loss => "a loss",
+            };
+            log::debug!(
+                "hinger: solved exactly: {value} for the side to move ({} nodes)",
+                r.nodes
+            );
+            if let Some(best) = r.best {
+                on_improve(best as HingerMove);
+            }
             let rest = (share - timer.elapsed()).max(0.0);
             if let Some(mv) = s.practical_move(&self.board, &r, rest).or(r.best) {
                 return Some(mv as HingerMove);
             }
         }
         drop(s);
-        let used = timer.elapsed();
-        // The search looks at the clock every 1024 nodes, up to about 0.1 s
-        // apart on a full 10x10 board: keep that much in hand, and below
-        // 0.2 s play one ply of the evaluation instead.
-        let hard = (budget.hard - used - 0.1).max(0.0);
-        let soft = (budget.soft - used).max(0.0).min(hard);
-        if hard < 0.2 {
-            return crate::search::greedy::choose(self);
+        let rest = limits.after(timer.elapsed() + CLOCK_SLACK);
+        if rest.hard < 0.2 {
+            return probed.or_else(|| crate::search::greedy::choose(self));
         }
-        let bytes = crate::timing::tt_bytes(hard, crate::driver::DEFAULT_NPS / 20.0);
-        let r = Searcher::<Hinger>::new(bytes).search(self, Limits::time(soft, hard), |_| {});
-        r.best
+        searcher.search(self, rest, |info| on_improve(info.best)).best
     }
 }
+
+/// CPU seconds of alpha-beta before the exact solver (see `special_move`).
+const PROBE_SECONDS: f64 = 0.3;
 
 #[cfg(test)]
 mod tests {
@@ -561,7 +586,7 @@ mod tests {
         );
         let r = crate::search::alphabeta::search(&g, Limits::depth(4), 1 << 16);
         assert_eq!(r.best, Some(g.move_at(0, 1)));
-        let r = minimax::search(&g, 2, 10.0, |_| {});
+        let r = minimax::search(&g, &Limits::depth(2), |_| {});
         assert_eq!(r.best, Some(g.move_at(0, 1)));
         // On hinger-free boards with a safe move, the search never hands the
         // opponent a hinger.

@@ -112,7 +112,7 @@ fn takes_a_free_capture() {
     // Player 1 to move can remove the opponent's 13 by putting a 5 next to it.
     let text = "FIFTEEN\nSINGLE\n1\n1.0\n6\n. . . . . .\n. . . . . .\n. . 2:13 . . .\n. . . . . .\n. . . . . .\n. . . . . .\n1: 2 2 3 3 5 5 8 8 8 13 13\n2: 2 2 3 3 5 5 8 8 8 13\n";
     let g = Fifteen::parse_input(text).unwrap().state;
-    let m = best_move(&g, 0.2, 0.4).unwrap();
+    let m = best_move(&g, &crate::search::Limits::time(0.2, 0.4), &mut |_| {}).unwrap();
     let mut c = g.clone();
     c.play(m);
     assert_eq!(c.score(Player::Two), 0, "played {m:?}\n{}", c.render());

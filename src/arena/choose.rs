@@ -1,0 +1,174 @@
+//! The one place a [`Strategy`] is turned into a move, for any [`FileGame`].
+
+use crate::protocol::FileGame;
+use crate::search::{alphabeta::Searcher, greedy, mcts, minimax, Limits, Strategy};
+use crate::timing::{self, DEFAULT_NPS};
+use fxhash::FxHashSet;
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+
+/// What a choice may know besides the position.
+#[derive(Clone, Debug)]
+pub struct ChooseOptions {
+    /// Search speed used to size the transposition table (calibrated or
+    /// [`DEFAULT_NPS`]).
+    pub nodes_per_second: f64,
+    /// Positions (hashes) the game has already been through; the search
+    /// scores returning to one with the game's `REPEAT_SCORE`.
+    pub seen: Option<FxHashSet<u64>>,
+    /// Seed for the strategies that draw random numbers (MCTS, random).
+    pub seed: u64,
+}
+
+impl Default for ChooseOptions {
+    fn default() -> Self {
+        ChooseOptions {
+            nodes_per_second: DEFAULT_NPS,
+            seen: None,
+            seed: 0x5eed,
+        }
+    }
+}
+
+/// A chosen move and what it cost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Choice<M> {
+    /// The move to play.
+    pub best: M,
+    /// Depth the search completed (0 for strategies that do not search by depth).
+    pub depth: u32,
+    /// Nodes (MCTS: iterations) searched.
+    pub nodes: u64,
+}
+
+/// Chooses a move for the side to move of `state` under `strategy` within
+/// `limits` (CPU seconds from now), calling `on_improve` with every move the
+/// strategy would now play: each finished (or improved) search iteration and
+/// each answer of a game's own solver. `None` only when there is no legal
+/// move. The game's [`FileGame::special_move`] is asked first.
+pub fn choose<G: FileGame>(
+    state: &G,
+    strategy: Strategy,
+    limits: &Limits,
+    opts: &ChooseOptions,
+    on_improve: &mut dyn FnMut(G::Move),
+) -> Option<Choice<G::Move>> {
+    let mut moves = Vec::new();
+    if state.outcome().is_none() {
+        state.legal_moves(&mut moves);
+    }
+    let first = *moves.first()?;
+    if let Some(best) = state.special_move(strategy, limits, on_improve) {
+        return Some(Choice {
+            best,
+            depth: 0,
+            nodes: 0,
+        });
+    }
+    let chosen = match strategy {
+        Strategy::Best | Strategy::AlphaBeta(_) => {
+            let max_depth = match strategy {
+                Strategy::AlphaBeta(d) => d.max(1),
+                _ => limits.max_depth,
+            };
+            let mut searcher = Searcher::<G>::new(timing::tt_bytes(limits.hard, opts.nodes_per_second));
+            if let Some(seen) = &opts.seen {
+                let mut seen = seen.clone();
+                seen.insert(state.hash());
+                searcher.set_avoid(seen, G::REPEAT_SCORE);
+            }
+            let limits = Limits { max_depth, ..*limits };
+            let r = searcher.search(state, limits, |info| on_improve(info.best));
+            Choice {
+                best: r.best.unwrap_or(first),
+                depth: r.depth,
+                nodes: r.nodes,
+            }
+        }
+        Strategy::Minimax(d) => {
+            let limits = Limits {
+                max_depth: d.max(1),
+                ..*limits
+            };
+            let r = minimax::search(state, &limits, |info| on_improve(info.best));
+            Choice {
+                best: r.best.unwrap_or(first),
+                depth: r.depth,
+                nodes: r.nodes,
+            }
+        }
+        Strategy::Greedy => Choice {
+            best: greedy::choose(state).unwrap_or(first),
+            depth: 1,
+            nodes: moves.len() as u64,
+        },
+        Strategy::Mcts => {
+            let o = mcts::MctsOptions {
+                limits: *limits,
+                seed: opts.seed ^ state.hash(),
+                ..Default::default()
+            };
+            let (mv, iterations) = mcts::search(state, o);
+            Choice {
+                best: mv.unwrap_or(first),
+                depth: 0,
+                nodes: iterations,
+            }
+        }
+        Strategy::Random => {
+            let mut rng = SmallRng::seed_from_u64(opts.seed ^ state.hash());
+            Choice {
+                best: *moves.choose(&mut rng).unwrap_or(&first),
+                depth: 0,
+                nodes: 0,
+            }
+        }
+    };
+    Some(chosen)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::testgames::Nim;
+
+    #[test]
+    fn every_strategy_chooses_a_legal_move_and_searches_report_progress() {
+        for s in [
+            Strategy::Best,
+            Strategy::AlphaBeta(3),
+            Strategy::Minimax(3),
+            Strategy::Greedy,
+            Strategy::Mcts,
+            Strategy::Random,
+        ] {
+            let mut reported = Vec::new();
+            let c = choose(
+                &Nim::new(6),
+                s,
+                &Limits::time(0.05, 0.1),
+                &ChooseOptions::default(),
+                &mut |m| reported.push(m),
+            )
+            .expect("Nim 6 has moves");
+            assert!((1..=3).contains(&c.best), "{s:?}: {}", c.best);
+            if matches!(s, Strategy::Best | Strategy::AlphaBeta(_) | Strategy::Minimax(_)) {
+                assert_eq!(c.best, 2, "{s:?} should find the win (6 -> 4)");
+                assert_eq!(reported.last(), Some(&2), "{s:?} reports what it plays");
+            }
+        }
+    }
+
+    #[test]
+    fn no_move_in_a_finished_game() {
+        let c = choose(
+            &Nim::new(0),
+            Strategy::Best,
+            &Limits::time(0.01, 0.01),
+            &ChooseOptions::default(),
+            &mut |_| {},
+        );
+        assert_eq!(c, None);
+    }
+}
