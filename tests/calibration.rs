@@ -1,0 +1,57 @@
+//! The time policy trusts `calibration.txt` only within a plausible range:
+//! a damaged speed (issue 12: `nodes_per_second 1e308` sized a 256 MB table
+//! and spent 0.47 s of a 0.05 s budget) is ignored, so the move stays within
+//! its budget; a plausible one is used.
+
+mod common;
+
+use common::{run, scratch, AGENT};
+use std::time::Duration;
+
+const CONNECT_SQUARE: &str =
+    "CONNECTSQUARE\nSINGLE\nR\n0.05\n6 7\n.......\n.......\n.......\n.......\n.......\n.......\n";
+
+#[test]
+fn an_absurd_calibration_is_ignored_and_the_budget_kept() {
+    for (i, bad) in [
+        "nodes_per_second 1e308\n",
+        "nodes_per_second inf\n",
+        "nodes_per_second 1e9\n",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let d = scratch(&format!("calibration-{i}"));
+        std::fs::write(d.join("input.txt"), CONNECT_SQUARE).unwrap();
+        std::fs::write(d.join("calibration.txt"), bad).unwrap();
+        let r = run(&d, &["-v"], Duration::from_secs(60));
+        assert_eq!(r.code, 0, "{bad:?}: {}", r.stderr);
+        assert!(r.cpu < 0.05, "{bad:?}: the 0.05 s move used {:.3} CPU s", r.cpu);
+        assert!(
+            r.stderr.contains("ignoring") && r.stderr.contains("calibration.txt"),
+            "{bad:?}: -v should say the file was ignored: {}",
+            r.stderr
+        );
+        assert!(std::fs::read_to_string(d.join("output.txt")).is_ok());
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+}
+
+#[test]
+fn a_plausible_calibration_is_used_and_calibrate_writes_one() {
+    let d = scratch("calibration-ok");
+    let out = std::process::Command::new(AGENT)
+        .args(["connectsquare", "calibrate", "--seconds", "0.1", "--dir"])
+        .arg(&d)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(d.join("calibration.txt")).unwrap();
+    let nps: f64 = text.trim().strip_prefix("nodes_per_second ").unwrap().parse().unwrap();
+    assert!((1e3..=1e8).contains(&nps), "{text}");
+    std::fs::write(d.join("input.txt"), CONNECT_SQUARE).unwrap();
+    let r = run(&d, &["-v"], Duration::from_secs(60));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!r.stderr.contains("ignoring"), "{}", r.stderr);
+    std::fs::remove_dir_all(&d).unwrap();
+}
