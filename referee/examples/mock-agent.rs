@@ -155,6 +155,49 @@ fn main() {
             legal_move();
             std::mem::forget(child);
         }
+        "escape" => {
+            // setsid + double fork: a burner in its own session whose parent
+            // is gone. Move only once it has burned 0.2 s, then leave it
+            // burning: the referee must charge it and end it.
+            let mut fds = [0; 2];
+            // SAFETY: single-threaded program: fork, setsid, pipe and write
+            // are safe here; the grandchild only burns.
+            let burner = unsafe {
+                libc::pipe(fds.as_mut_ptr());
+                if libc::fork() == 0 {
+                    libc::setsid();
+                    let pid = libc::fork();
+                    if pid == 0 {
+                        loop {
+                            std::hint::black_box(0u64);
+                        }
+                    }
+                    libc::write(fds[1], (&pid as *const i32).cast(), 4);
+                    libc::_exit(0);
+                }
+                let mut pid = 0i32;
+                libc::read(fds[0], (&mut pid as *mut i32).cast(), 4);
+                libc::wait(std::ptr::null_mut());
+                pid as u32
+            };
+            let t = Instant::now();
+            while orphan_ticks(burner) < 20 && t.elapsed() < Duration::from_secs(30) {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            legal_move();
+        }
+        "hog" => {
+            // Reserve and touch this many MiB; say so if refused.
+            let mib: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1024);
+            let mut v: Vec<u8> = Vec::new();
+            if v.try_reserve_exact(mib << 20).is_err() {
+                eprintln!("mock-agent: allocation of {mib} MiB refused");
+                std::process::exit(3);
+            }
+            v.resize(mib << 20, 1);
+            std::hint::black_box(&v);
+            legal_move();
+        }
         "check-calibration" => {
             // Loses (no output) unless the referee copied calibration.txt in.
             if Path::new("calibration.txt").exists() {

@@ -2,8 +2,12 @@
 //! that speak the `input.txt`/`output.txt` protocol (SPEC §1), judged with
 //! the agent library's rules for each game.
 //!
-//! - [`runner`]: one move as a child process: process group, CPU charging
-//!   (child and all descendants), kills at the CPU and wall limits.
+//! - [`runner`]: one move as a child process: CPU charging (child and all
+//!   descendants), kills at the CPU and wall limits.
+//! - [`sandbox`]: confinement of agents (cgroup, namespaces, limits) and
+//!   `referee doctor`.
+//! - [`agent_files`]: reading and writing files in agent directories as if
+//!   the agent were hostile.
 //! - [`game_loop`]: one game, generic over [`agent::protocol::FileGame`].
 //! - [`schedule`]: many games at once (a lazy round robin), seats, records.
 //! - [`args`]: the subcommands' arguments and their validation.
@@ -18,6 +22,7 @@
 //! - [`openings`]: opening suites for game pairs; [`shard`]: `--shard K/N`.
 //! - [`testgame`]: a tiny game used as a test fixture.
 
+pub mod agent_files;
 pub mod agentinfo;
 pub mod agentspec;
 pub mod args;
@@ -30,6 +35,7 @@ pub mod progress;
 pub mod rating;
 pub mod record;
 pub mod runner;
+pub mod sandbox;
 pub mod schedule;
 pub mod shard;
 pub mod signals;

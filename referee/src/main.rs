@@ -31,6 +31,8 @@ enum Command {
     Play(PlayArgs),
     /// Step through a recorded game.
     Replay(ReplayArgs),
+    /// Say which sandbox features this machine offers and what `--sandbox auto` does.
+    Doctor,
 }
 
 fn main() -> ExitCode {
@@ -47,6 +49,10 @@ fn main() -> ExitCode {
         Command::Tournament(a) => a.plan().and_then(orchestrate::run),
         Command::Play(a) => play::run_play(a, HumanIo::terminal()),
         Command::Replay(a) => play::run_replay(a, HumanIo::terminal()),
+        Command::Doctor => {
+            print!("{}", referee::sandbox::doctor());
+            Ok(0)
+        }
     };
     match r {
         Ok(0) => ExitCode::SUCCESS,

@@ -64,6 +64,8 @@ pub struct RunPlan {
     pub keep_dirs: bool,
     /// Games played at once (as asked; capped at the games left to play).
     pub concurrency: usize,
+    /// How agents are confined (built once `out` exists).
+    pub sandbox: crate::sandbox::SandboxOpts,
 }
 
 /// What a run directory was started with; `--resume` must match it.
@@ -133,8 +135,9 @@ pub fn run(mut plan: RunPlan) -> Result<i32, String> {
     if plan.resume {
         eprintln!("referee: resuming: {} of {total} games already played", recs.len());
     }
+    plan.rules.sandbox = crate::sandbox::install(&plan.sandbox, &plan.out)?;
     if plan.calibrate && left > 0 {
-        schedule::calibrate(&mut plan.contestants, &plan.out, &signals::STOP)?;
+        schedule::calibrate(&mut plan.contestants, &plan.out, &plan.rules.sandbox, &signals::STOP)?;
     }
     let cfg = RunConfig {
         contestants: &plan.contestants,

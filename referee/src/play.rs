@@ -43,6 +43,7 @@ fn play_one<G: FileGame>(a: &PlayArgs, mut io: HumanIo) -> Result<i32, String> {
     });
     let contestants = name_seats(contestants);
     std::fs::create_dir_all(&a.out).map_err(|e| format!("cannot create {}: {e}", a.out.display()))?;
+    rules.sandbox = crate::sandbox::install(&a.time.sandbox, &a.out)?;
     let setup = play_setup(&a.out, start, &contestants, a.time.time);
     let names = G::player_names();
     let _ = writeln!(

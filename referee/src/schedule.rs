@@ -270,7 +270,12 @@ fn play_job<G: FileGame>(cfg: &RunConfig<'_>, job: &Job, stop: &AtomicBool) -> R
 
 /// Runs `CMD calibrate` once for each agent, in `out/calibration/NAME`, and
 /// records where a `calibration.txt` was written.
-pub fn calibrate(contestants: &mut [Contestant], out: &Path, stop: &AtomicBool) -> Result<(), String> {
+pub fn calibrate(
+    contestants: &mut [Contestant],
+    out: &Path,
+    sandbox: &crate::sandbox::Sandbox,
+    stop: &AtomicBool,
+) -> Result<(), String> {
     for c in contestants.iter_mut() {
         let SeatKind::Agent(cmd) = &c.kind else {
             continue;
@@ -284,10 +289,11 @@ pub fn calibrate(contestants: &mut [Contestant], out: &Path, stop: &AtomicBool) 
             cpu_kill: 60.0,
             wall_kill: 300.0,
             output_cap: 0,
+            sandbox,
         };
         let r = runner::run(&spec, stop).map_err(|e| format!("cannot run {cmd:?} calibrate: {e}"))?;
         let file = dir.join("calibration.txt");
-        if file.exists() {
+        if std::fs::symlink_metadata(&file).is_ok_and(|m| m.is_file()) {
             eprintln!("referee: calibrated {} ({:.2} s CPU)", c.name, r.cpu);
             c.calibration = Some(file);
         } else {

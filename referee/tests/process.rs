@@ -3,6 +3,9 @@
 //! CPU-time assertions are robust to a loaded machine (CPU time does not
 //! stretch with load; only wall-clock limits are given generous margins).
 
+mod common;
+
+use referee::agent_files::Output;
 use referee::game_loop::{play_game, Contestant, GameSetup, Rules, SeatKind};
 use referee::record::{self, Ending, LossReason};
 use referee::runner::{self, Exit, Killed, RunSpec};
@@ -34,6 +37,7 @@ fn run_mock(name: &str, behaviour: &str, cpu_kill: f64, wall_kill: f64) -> (runn
         cpu_kill,
         wall_kill,
         output_cap: runner::OUTPUT_CAP,
+        sandbox: &common::sandbox(),
     };
     let r = runner::run(&spec, &AtomicBool::new(false)).unwrap();
     (r, dir)
@@ -44,7 +48,7 @@ fn one_second_burned_is_charged_one_second() {
     let (r, dir) = run_mock("burn", "burn 1.0", 30.0, 300.0);
     assert!((r.cpu - 1.0).abs() <= 0.1, "charged {}", r.cpu);
     assert_eq!(r.exit, Exit::Code(0));
-    assert_eq!(r.output.as_deref(), Some(&b"1\n"[..]));
+    assert_eq!(r.output, Output::Text(b"1\n".to_vec()));
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -73,18 +77,21 @@ fn cpu_limit_kills_the_group() {
 
 #[test]
 fn an_agent_that_forks_and_exits_leaves_nothing_behind() {
-    let (r, dir) = run_mock("orphan", "orphan 30", 60.0, 300.0);
+    // An odd burn length marks the orphan's command line (its pid as the
+    // agent saw it may be from a PID namespace of its own).
+    let (r, dir) = run_mock("orphan", "orphan 29.25", 60.0, 300.0);
     assert_eq!(r.exit, Exit::Code(0));
-    let pid: i32 = std::fs::read_to_string(dir.join("orphan.pid"))
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
+    assert!(dir.join("orphan.pid").exists());
     // Killed and reaped by the referee: no process, not even a zombie.
-    assert!(
-        !Path::new(&format!("/proc/{pid}")).exists(),
-        "orphan {pid} still exists"
-    );
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let cmdline = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
+        let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        assert!(
+            !text.contains("burn-only 29.25"),
+            "orphan {:?} still exists",
+            e.file_name()
+        );
+    }
     // The parent waited until the orphan had burned 0.2 s: that is charged.
     assert!(r.cpu >= 0.2, "charged {}", r.cpu);
     std::fs::remove_dir_all(dir).unwrap();
@@ -122,6 +129,7 @@ fn a_sleeping_agent_is_killed_at_the_wall_limit_and_loses_on_time() {
         grace: 0.2,
         wall_factor: 1.0,
         wall_extra: 1.0,
+        sandbox: common::sandbox(),
         ..Rules::default()
     };
     let t = Instant::now();
@@ -137,6 +145,7 @@ fn a_sleeping_agent_is_killed_at_the_wall_limit_and_loses_on_time() {
 fn a_move_over_the_remaining_time_loses_even_under_the_grace() {
     let rules = Rules {
         grace: 10.0,
+        sandbox: common::sandbox(),
         ..Rules::default()
     };
     let rec = one_game("slow", "burn 0.2", "play", 0.1, &rules, 5);
@@ -149,6 +158,7 @@ fn a_move_over_the_remaining_time_loses_even_under_the_grace() {
 fn move_cap_is_decided_by_remaining_time() {
     let rules = Rules {
         max_plies: 6,
+        sandbox: common::sandbox(),
         ..Rules::default()
     };
     // b burns 0.05 s a move, a almost nothing: a has more time left.

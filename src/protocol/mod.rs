@@ -444,10 +444,31 @@ pub fn parse_time(lines: &mut Lines<'_>) -> Result<f64, ParseError> {
     }
 }
 
-/// Formats a remaining time the way the contest writes it (at least one decimal).
+/// Formats a remaining time the way the contest writes it (at least one
+/// decimal), never above what is left: digits are cut, not rounded
+/// (0.0015 is written `0.001`), and a positive time never reads as zero
+/// (0.0004 is written `0.0004`; anything below a nanosecond `0.000000001`).
+/// Zero or less is `0.0` (an agent with no time left is not asked to move).
 pub fn format_time(t: f64) -> String {
-    let s = format!("{t:.3}");
-    // Keep "100.0" rather than "100.000" for readability, but never lose precision.
+    if t.is_nan() || t <= 0.0 {
+        return "0.0".into();
+    }
+    const MOST: u32 = 9;
+    let mut decimals = 3;
+    let (units, scale) = loop {
+        let scale = 10u64.pow(decimals);
+        let mut units = (t * scale as f64).round();
+        // What is printed must parse to at most `t`.
+        while units > 0.0 && units / scale as f64 > t {
+            units -= 1.0;
+        }
+        if units >= 1.0 || decimals == MOST {
+            break ((units as u64).max(1), scale);
+        }
+        decimals += 1;
+    };
+    let s = format!("{}.{:0w$}", units / scale, units % scale, w = decimals as usize);
+    // Keep "100.0" rather than "100.000" for readability.
     let trimmed = s.trim_end_matches('0');
     if trimmed.ends_with('.') {
         format!("{trimmed}0")
@@ -551,6 +572,23 @@ mod tests {
         assert_eq!(e.kind(), std::io::ErrorKind::NotFound);
         assert_eq!(e.to_string(), "no such file");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn time_is_never_written_as_zero_or_rounded_up() {
+        assert_eq!(format_time(0.0004), "0.0004");
+        assert_eq!(format_time(0.0015), "0.001");
+        assert_eq!(format_time(0.29), "0.29");
+        assert_eq!(format_time(29.9999), "29.999");
+        assert_eq!(format_time(1e-12), "0.000000001");
+        assert_eq!(format_time(0.0), "0.0");
+        assert_eq!(format_time(-1.0), "0.0");
+        for i in 1..2000 {
+            let t = i as f64 * 0.000_37;
+            let s = format_time(t);
+            let v: f64 = s.parse().unwrap();
+            assert!(v > 0.0 && v <= t && t - v < 1e-3, "{t} -> {s}");
+        }
     }
 
     #[test]

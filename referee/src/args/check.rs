@@ -64,6 +64,7 @@ impl TimeOpts {
             wall_factor: self.wall_factor,
             wall_extra: 5.0,
             output_cap: crate::runner::OUTPUT_CAP,
+            sandbox: Default::default(),
         })
     }
 }
@@ -197,6 +198,7 @@ fn plan(
         results: run.results.clone(),
         keep_dirs: run.keep_dirs,
         concurrency: run.concurrency,
+        sandbox: time.sandbox.clone(),
     })
 }
 

@@ -45,6 +45,9 @@ pub enum ModeArg {
 /// Time control and judging.
 #[derive(Args, Clone, Debug)]
 pub struct TimeOpts {
+    /// Confinement and limits of the agents.
+    #[command(flatten)]
+    pub sandbox: crate::sandbox::SandboxOpts,
     /// CPU seconds per agent per game.
     #[arg(long, default_value_t = 100.0, allow_negative_numbers = true)]
     pub time: f64,

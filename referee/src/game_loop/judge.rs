@@ -2,6 +2,7 @@
 //! what it left in `output.txt`.
 
 use super::{GameError, Rules};
+use crate::agent_files::{self, Output};
 use crate::record::LossReason;
 use crate::runner::{self, Exit, Killed, RunSpec};
 use agent::protocol::{FileGame, MoveError};
@@ -29,8 +30,16 @@ pub fn run_agent_move<G: FileGame>(
         Some(m) => remaining.min(m),
         None => remaining,
     };
+    if offered <= 0.0 {
+        // Lost already: the protocol has no way to offer no time.
+        return Ok((
+            Judged::Loss(LossReason::OverTime, "no time left to move".into()),
+            0.0,
+            0.0,
+        ));
+    }
     let input = state.write_input(rules.mode, offered);
-    std::fs::write(dir.join("input.txt"), input)
+    agent_files::write_fresh(dir, "input.txt", input.as_bytes())
         .map_err(|e| GameError::Io(format!("cannot write {}: {e}", dir.join("input.txt").display())))?;
     let cpu_kill = offered + rules.grace;
     let spec = RunSpec {
@@ -40,10 +49,17 @@ pub fn run_agent_move<G: FileGame>(
         cpu_kill,
         wall_kill: cpu_kill * rules.wall_factor + rules.wall_extra,
         output_cap: rules.output_cap,
+        sandbox: &rules.sandbox,
     };
     let r =
         runner::run(&spec, stop).map_err(|e| GameError::Io(format!("cannot run {cmd:?} in {}: {e}", dir.display())))?;
-    let judged = judge(state, &r, offered, rules.move_time.is_some_and(|m| m < remaining));
+    let judged = judge(
+        state,
+        &r,
+        offered,
+        rules.move_time.is_some_and(|m| m < remaining),
+        rules.output_cap,
+    );
     if let Judged::Loss(..) = judged {
         if r.killed == Some(Killed::Interrupted) {
             return Err(GameError::Interrupted);
@@ -52,7 +68,13 @@ pub fn run_agent_move<G: FileGame>(
     Ok((judged, r.cpu, r.wall))
 }
 
-fn judge<G: FileGame>(state: &G, r: &runner::RunResult, offered: f64, per_move_cap: bool) -> Judged<G::Move> {
+fn judge<G: FileGame>(
+    state: &G,
+    r: &runner::RunResult,
+    offered: f64,
+    per_move_cap: bool,
+    output_cap: usize,
+) -> Judged<G::Move> {
     let limit_name = if per_move_cap {
         "per-move limit"
     } else {
@@ -91,20 +113,28 @@ fn judge<G: FileGame>(state: &G, r: &runner::RunResult, offered: f64, per_move_c
         Exit::Code(c) => return Judged::Loss(LossReason::Crash, format!("exit status {c}")),
         Exit::Signal(s) => return Judged::Loss(LossReason::Crash, format!("killed by signal {s}")),
     }
-    judge_output(state, r)
+    judge_output(state, r, output_cap)
 }
 
 /// Judges the bytes of `output.txt` of a move that ended in time.
-fn judge_output<G: FileGame>(state: &G, r: &runner::RunResult) -> Judged<G::Move> {
-    let Some(bytes) = &r.output else {
-        return Judged::Loss(LossReason::NoOutput, "no output.txt".into());
+fn judge_output<G: FileGame>(state: &G, r: &runner::RunResult, output_cap: usize) -> Judged<G::Move> {
+    let bytes = match &r.output {
+        Output::Text(b) => b,
+        Output::Missing => return Judged::Loss(LossReason::NoOutput, "no output.txt".into()),
+        Output::TooLarge => {
+            return Judged::Loss(
+                LossReason::Malformed,
+                format!("output.txt is longer than {output_cap} bytes"),
+            )
+        }
+        Output::NotAFile(what) => {
+            return Judged::Loss(
+                LossReason::Malformed,
+                format!("output.txt is {what}, not a regular file"),
+            )
+        }
+        Output::Unreadable(e) => return Judged::Loss(LossReason::Malformed, format!("output.txt cannot be read: {e}")),
     };
-    if r.output_truncated {
-        return Judged::Loss(
-            LossReason::Malformed,
-            format!("output.txt is longer than {} bytes", bytes.len()),
-        );
-    }
     let Ok(text) = std::str::from_utf8(bytes) else {
         return Judged::Loss(LossReason::Malformed, "output.txt is not UTF-8 text".into());
     };

@@ -10,11 +10,13 @@ pub use seat::{resolve_command, Contestant, SeatKind};
 use crate::human::{self, HumanIo, HumanMove};
 use crate::record::{Ending, GameRecord, LossReason, MoveRecord};
 use crate::runner;
+use crate::sandbox::Sandbox;
 use agent::protocol::{format_time, FileGame, Mode};
 use agent::search::Game;
 use judge::{run_agent_move, Judged};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Time control and judging options shared by every game of a run.
@@ -34,6 +36,8 @@ pub struct Rules {
     pub wall_extra: f64,
     /// Bytes of `output.txt` read at most.
     pub output_cap: usize,
+    /// Confinement of the agents (shared by every game of a run).
+    pub sandbox: Arc<Sandbox>,
 }
 
 impl Default for Rules {
@@ -46,6 +50,7 @@ impl Default for Rules {
             wall_factor: 3.0,
             wall_extra: 5.0,
             output_cap: runner::OUTPUT_CAP,
+            sandbox: Arc::new(Sandbox::none()),
         }
     }
 }
@@ -171,8 +176,7 @@ fn prepare_dirs<G>(setup: &GameSetup<'_, G>) -> Result<(), GameError> {
         }
         std::fs::create_dir_all(d).map_err(|e| GameError::Io(format!("cannot create {}: {e}", d.display())))?;
         if let Some(c) = &seat.calibration {
-            std::fs::copy(c, d.join("calibration.txt"))
-                .map_err(|e| GameError::Io(format!("cannot copy {} into {}: {e}", c.display(), d.display())))?;
+            crate::agent_files::copy_in(c, d, "calibration.txt").map_err(GameError::Io)?;
         }
     }
     Ok(())

@@ -1,0 +1,195 @@
+//! cgroup v2: one leaf cgroup per agent move, under a parent the referee
+//! creates inside its own cgroup. The leaf's `cpu.stat` counts the CPU of
+//! every process that was ever in it (the kernel adds each task's time as it
+//! runs and keeps it after the task exits), and a child created with
+//! CLONE_INTO_CGROUP cannot leave it: setsid, double forks and daemons stay
+//! in the leaf, are charged to the move and die with `cgroup.kill`.
+
+use std::fs::File;
+use std::io::Write;
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// The cgroup v2 directory this process belongs to, or why there is none.
+pub fn own_cgroup() -> Result<PathBuf, String> {
+    let info = std::fs::read_to_string("/proc/self/mountinfo")
+        .map_err(|e| format!("cannot read /proc/self/mountinfo: {e}"))?;
+    // mountinfo: id parent major:minor root mountpoint opts ... - fstype source superopts
+    let (root, mount) = info
+        .lines()
+        .find_map(|l| {
+            let (left, right) = l.split_once(" - ")?;
+            if right.split_whitespace().next()? != "cgroup2" {
+                return None;
+            }
+            let f: Vec<&str> = left.split_whitespace().collect();
+            Some((f.get(3)?.to_string(), PathBuf::from(f.get(4)?)))
+        })
+        .ok_or("no cgroup v2 file system is mounted (only cgroup v1, or none)")?;
+    let own =
+        std::fs::read_to_string("/proc/self/cgroup").map_err(|e| format!("cannot read /proc/self/cgroup: {e}"))?;
+    let path = own
+        .lines()
+        .find_map(|l| l.strip_prefix("0::"))
+        .ok_or("this process has no cgroup v2 membership in /proc/self/cgroup")?;
+    // The mount may show a subtree (a container's cgroup namespace root).
+    let rel = Path::new(path).strip_prefix(&root).unwrap_or(Path::new(path));
+    let rel = rel.strip_prefix("/").unwrap_or(rel);
+    Ok(mount.join(rel))
+}
+
+/// Removes the cgroups of referees that no longer run (killed with SIGKILL,
+/// or a test process that never dropped its sandbox).
+fn sweep_stale(own: &Path) {
+    for e in std::fs::read_dir(own).into_iter().flatten().flatten() {
+        let name = e.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("referee-")?.split('-').next())
+        else {
+            continue;
+        };
+        if Path::new("/proc").join(pid).exists() {
+            continue;
+        }
+        for leaf in std::fs::read_dir(e.path()).into_iter().flatten().flatten() {
+            if leaf.path().is_dir() {
+                let _ = std::fs::write(leaf.path().join("cgroup.kill"), "1");
+                let _ = std::fs::remove_dir(leaf.path());
+            }
+        }
+        let _ = std::fs::remove_dir(e.path());
+    }
+}
+
+/// The referee's own cgroup for this run's moves; removed on drop.
+#[derive(Debug)]
+pub struct Parent {
+    dir: PathBuf,
+    next: AtomicU64,
+    /// `memory.max` can be set on leaves.
+    pub memory: bool,
+    /// `pids.max` can be set on leaves.
+    pub pids: bool,
+}
+
+impl Parent {
+    /// Creates `referee-<pid>-<n>` in this process's cgroup and enables the
+    /// memory and pids controllers for its leaves where the hierarchy offers
+    /// them (on a hybrid v1/v2 machine it offers none: only `cpu.stat` and
+    /// `cgroup.kill`, which every v2 cgroup has).
+    pub fn create() -> Result<Parent, String> {
+        static SEQ: AtomicU64 = AtomicU64::new(0);
+        let own = own_cgroup()?;
+        sweep_stale(&own);
+        let dir = own.join(format!(
+            "referee-{}-{}",
+            std::process::id(),
+            SEQ.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir(&dir).map_err(|e| format!("cannot create a cgroup in {}: {e}", own.display()))?;
+        if !dir.join("cgroup.kill").exists() {
+            let _ = std::fs::remove_dir(&dir);
+            return Err("the kernel has no cgroup.kill (Linux 5.14 or later is needed)".into());
+        }
+        let offered = std::fs::read_to_string(dir.join("cgroup.controllers")).unwrap_or_default();
+        let enable = |c: &str| {
+            offered.split_whitespace().any(|o| o == c)
+                && std::fs::write(dir.join("cgroup.subtree_control"), format!("+{c}")).is_ok()
+        };
+        let memory = enable("memory");
+        let pids = enable("pids");
+        Ok(Parent {
+            dir,
+            next: AtomicU64::new(0),
+            memory,
+            pids,
+        })
+    }
+
+    /// The parent's directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// A new empty leaf for one move, with the memory and process limits set
+    /// where the controllers are available.
+    pub fn leaf(&self, memory: u64, pids: u64) -> std::io::Result<Leaf> {
+        let dir = self.dir.join(format!("m{}", self.next.fetch_add(1, Ordering::Relaxed)));
+        std::fs::create_dir(&dir)?;
+        let leaf = Leaf {
+            dir_fd: File::open(&dir)?,
+            cpu_stat: File::open(dir.join("cpu.stat"))?,
+            dir,
+        };
+        if self.memory {
+            std::fs::write(leaf.dir.join("memory.max"), memory.to_string())?;
+            // Swap would let a move exceed its memory; absent without swap accounting.
+            let _ = std::fs::write(leaf.dir.join("memory.swap.max"), "0");
+        }
+        if self.pids {
+            std::fs::write(leaf.dir.join("pids.max"), pids.to_string())?;
+        }
+        Ok(leaf)
+    }
+}
+
+impl Drop for Parent {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir(&self.dir);
+    }
+}
+
+/// One move's cgroup; killed and removed on drop.
+#[derive(Debug)]
+pub struct Leaf {
+    dir: PathBuf,
+    dir_fd: File,
+    cpu_stat: File,
+}
+
+impl Leaf {
+    /// The open directory, for CLONE_INTO_CGROUP.
+    pub fn fd(&self) -> &File {
+        &self.dir_fd
+    }
+
+    /// CPU seconds used by every process that has been in the leaf.
+    pub fn cpu(&self) -> f64 {
+        let mut buf = [0u8; 512];
+        let n = self.cpu_stat.read_at(&mut buf, 0).unwrap_or(0);
+        let text = std::str::from_utf8(&buf[..n]).unwrap_or("");
+        text.lines()
+            .find_map(|l| l.strip_prefix("usage_usec "))
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .map_or(0.0, |us| us as f64 * 1e-6)
+    }
+
+    /// SIGKILLs every process in the leaf and waits (up to 5 s) until it is
+    /// empty.
+    pub fn kill(&self) {
+        let _ = File::options()
+            .write(true)
+            .open(self.dir.join("cgroup.kill"))
+            .and_then(|mut f| f.write_all(b"1"));
+        let start = Instant::now();
+        while self.populated() && start.elapsed() < Duration::from_secs(5) {
+            std::thread::sleep(Duration::from_micros(200));
+        }
+    }
+
+    fn populated(&self) -> bool {
+        std::fs::read_to_string(self.dir.join("cgroup.events"))
+            .map(|s| s.lines().any(|l| l == "populated 1"))
+            .unwrap_or(false)
+    }
+}
+
+impl Drop for Leaf {
+    fn drop(&mut self) {
+        self.kill();
+        let _ = std::fs::remove_dir(&self.dir);
+    }
+}

@@ -1,0 +1,92 @@
+//! Resource limits applied to every agent process (all levels but `none`):
+//! address space, size of any file it writes, processes, open files, and no
+//! core dumps. They are per process (RLIMIT_NPROC per user), so they hold
+//! where cgroups do not; the cgroup, when there is one, adds the per-move
+//! totals (`memory.max`, `pids.max`).
+
+/// The limits of one agent move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Bytes of address space per process (RLIMIT_AS) and of memory for the
+    /// whole move where the cgroup memory controller is available.
+    pub memory: u64,
+    /// Largest file the agent may write, in bytes (RLIMIT_FSIZE).
+    pub file_size: u64,
+    /// Processes and threads (RLIMIT_NPROC for the agent's user; `pids.max`
+    /// of the move's cgroup where available).
+    pub max_procs: u64,
+    /// Open files per process (RLIMIT_NOFILE).
+    pub open_files: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            memory: 2 << 30,
+            file_size: 16 << 20,
+            max_procs: 256,
+            open_files: 256,
+        }
+    }
+}
+
+/// Parses a byte count with an optional binary suffix: `512M`, `2G`, `65536`,
+/// `16MiB`.
+pub fn parse_bytes(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let n: u64 = num.parse().map_err(|_| {
+        format!("expected a size such as 512M or 2G (a whole number with an optional K, M or G), found {s:?}")
+    })?;
+    let shift = match unit.trim().to_ascii_uppercase().as_str() {
+        "" | "B" => 0,
+        "K" | "KB" | "KIB" => 10,
+        "M" | "MB" | "MIB" => 20,
+        "G" | "GB" | "GIB" => 30,
+        _ => return Err(format!("unknown size unit {unit:?} in {s:?}: use K, M or G")),
+    };
+    match n.checked_mul(1 << shift) {
+        Some(v) if v > 0 => Ok(v),
+        Some(_) => Err(format!("a size must be more than zero, found {s:?}")),
+        None => Err(format!("size {s:?} is too large")),
+    }
+}
+
+/// Sets the limits on the calling process. Runs in the child between clone
+/// and exec: only raw system calls, no allocation. Returns the failing
+/// resource's name on error (errno is left set).
+pub(crate) fn apply(l: &Limits) -> Result<(), &'static str> {
+    let set = |res, v: u64, name: &'static str| {
+        let r = libc::rlimit {
+            rlim_cur: v as libc::rlim_t,
+            rlim_max: v as libc::rlim_t,
+        };
+        // SAFETY: setrlimit reads the struct we pass; no other effect on memory.
+        if unsafe { libc::setrlimit(res, &r) } != 0 {
+            return Err(name);
+        }
+        Ok(())
+    };
+    set(libc::RLIMIT_AS, l.memory, "RLIMIT_AS")?;
+    set(libc::RLIMIT_FSIZE, l.file_size, "RLIMIT_FSIZE")?;
+    set(libc::RLIMIT_NPROC, l.max_procs, "RLIMIT_NPROC")?;
+    set(libc::RLIMIT_NOFILE, l.open_files, "RLIMIT_NOFILE")?;
+    set(libc::RLIMIT_CORE, 0, "RLIMIT_CORE")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_parse_with_binary_suffixes_and_bad_ones_are_explained() {
+        assert_eq!(parse_bytes("2G").unwrap(), 2 << 30);
+        assert_eq!(parse_bytes("16MiB").unwrap(), 16 << 20);
+        assert_eq!(parse_bytes("4096").unwrap(), 4096);
+        assert!(parse_bytes("0").unwrap_err().contains("more than zero"));
+        assert!(parse_bytes("3T").unwrap_err().contains("unit"));
+        assert!(parse_bytes("lots").unwrap_err().contains("512M"));
+        assert!(parse_bytes("99999999999999G").unwrap_err().contains("too large"));
+    }
+}

@@ -1,0 +1,324 @@
+//! The agent's view of the file system, built in its own mount namespace:
+//! an empty tmpfs root holding the system directories read-only, the
+//! program directories named in its command read-only, a private `/tmp`,
+//! a minimal `/dev`, a `/proc` of its own PID namespace, and its working
+//! directory read-write at the same path as outside. Nothing else exists
+//! for it: not the opponent's directory, the records or `--out`.
+//!
+//! The plan is built in the referee (allocating freely); [`enter`] runs in
+//! the child between clone and exec, where only raw system calls on the
+//! prepared C strings are safe (the referee is multi-threaded), hence libc
+//! rather than a wrapper crate that may allocate.
+
+use std::ffi::{CStr, CString};
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+
+/// System directories shown read-only (those that exist; symbolic links
+/// such as a merged-/usr `/bin -> usr/bin` are recreated as links).
+const SYSTEM: &[&str] = &[
+    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt",
+];
+/// Devices bound into the agent's `/dev`.
+const DEVICES: &[&str] = &["/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"];
+/// Links in the agent's `/dev` (so `> /dev/stdout` works).
+const DEV_LINKS: &[(&str, &str)] = &[
+    ("/dev/fd", "/proc/self/fd"),
+    ("/dev/stdin", "/proc/self/fd/0"),
+    ("/dev/stdout", "/proc/self/fd/1"),
+    ("/dev/stderr", "/proc/self/fd/2"),
+];
+
+/// One step of building the root, in order.
+#[derive(Debug)]
+enum Step {
+    /// mkdir (an existing directory is fine).
+    Dir(CString),
+    /// Create an empty file to bind a device onto.
+    File(CString),
+    /// A symbolic link `at` -> `to`.
+    Link { at: CString, to: CString },
+    /// Bind `src` at `dst`, then make it read-only (or not) with nosuid/nodev.
+    Bind {
+        src: CString,
+        dst: CString,
+        read_only: bool,
+        dev: bool,
+    },
+    /// A tmpfs at `dst` with these options.
+    Tmpfs { dst: CString, opts: CString },
+}
+
+impl Step {
+    fn describe(&self) -> String {
+        let s = |c: &CString| String::from_utf8_lossy(c.as_bytes()).into_owned();
+        match self {
+            Step::Dir(d) => format!("creating the mount point {}", s(d)),
+            Step::File(f) => format!("creating {}", s(f)),
+            Step::Link { at, to } => format!("linking {} to {}", s(at), s(to)),
+            Step::Bind { src, read_only, .. } => {
+                format!(
+                    "mounting {} {}",
+                    s(src),
+                    if *read_only { "read-only" } else { "read-write" }
+                )
+            }
+            Step::Tmpfs { dst, .. } => format!("mounting a tmpfs at {}", s(dst)),
+        }
+    }
+}
+
+/// Everything [`enter`] needs, prepared in the referee.
+#[derive(Debug)]
+pub struct MountPlan {
+    root: CString,
+    steps: Vec<Step>,
+    workdir: CString,
+}
+
+fn cstr(p: &Path) -> CString {
+    // Paths come from the file system or the command line: no NUL inside.
+    CString::new(p.as_os_str().as_bytes()).unwrap_or_default()
+}
+
+/// Absolute paths named in an agent command that exist: the program, its
+/// script, a data directory. A file stands for its directory.
+pub fn command_paths(cmd: &str) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = Vec::new();
+    for tok in cmd.split(|c: char| c.is_whitespace() || matches!(c, '\'' | '"' | '=' | ';' | '&' | '|' | '<' | '>')) {
+        if !tok.starts_with('/') || tok == "/" {
+            continue;
+        }
+        let p = Path::new(tok);
+        let dir = if p.is_dir() {
+            p.to_path_buf()
+        } else if p.is_file() {
+            p.parent().map(Path::to_path_buf).unwrap_or_default()
+        } else {
+            continue;
+        };
+        let Ok(dir) = dir.canonicalize() else { continue };
+        if dir != Path::new("/") && !out.contains(&dir) {
+            out.push(dir);
+        }
+    }
+    out
+}
+
+impl MountPlan {
+    /// The view for an agent working in `workdir`, seeing `programs`
+    /// read-only; any of `hide` visible through those is covered by an
+    /// empty directory. `root` is an empty directory to build on.
+    pub fn new(root: &Path, workdir: &Path, programs: &[PathBuf], hide: &[PathBuf], tmp_size: u64) -> MountPlan {
+        let mut plan = MountPlan {
+            root: cstr(root),
+            steps: Vec::new(),
+            workdir: cstr(workdir),
+        };
+        let at = |p: &Path| root.join(p.strip_prefix("/").unwrap_or(p));
+        let mut shown: Vec<PathBuf> = Vec::new();
+        for s in SYSTEM {
+            let p = Path::new(s);
+            match std::fs::symlink_metadata(p) {
+                Ok(m) if m.file_type().is_symlink() => {
+                    if let Ok(to) = std::fs::read_link(p) {
+                        plan.steps.push(Step::Link {
+                            at: cstr(&at(p)),
+                            to: cstr(&to),
+                        });
+                    }
+                }
+                Ok(m) if m.is_dir() => {
+                    plan.dirs(root, p);
+                    plan.bind(p, &at(p), true, false);
+                    shown.push(p.to_path_buf());
+                }
+                _ => {}
+            }
+        }
+        plan.dirs(root, Path::new("/proc"));
+        plan.dirs(root, Path::new("/tmp"));
+        let opts = format!("mode=1777,size={tmp_size},nr_inodes=4096");
+        plan.steps.push(Step::Tmpfs {
+            dst: cstr(&at(Path::new("/tmp"))),
+            opts: CString::new(opts).unwrap_or_default(),
+        });
+        plan.dirs(root, Path::new("/dev"));
+        for d in DEVICES.iter().map(Path::new).filter(|d| d.exists()) {
+            plan.steps.push(Step::File(cstr(&at(d))));
+            plan.bind(d, &at(d), false, true);
+        }
+        for (l, to) in DEV_LINKS {
+            plan.steps.push(Step::Link {
+                at: cstr(&at(Path::new(l))),
+                to: cstr(Path::new(to)),
+            });
+        }
+        let inside = |p: &Path, dirs: &[PathBuf]| dirs.iter().any(|d| p.starts_with(d));
+        // Nothing inside a hidden directory is shown, even if named in the command.
+        for p in programs {
+            if inside(p, &shown) || inside(p, hide) {
+                continue;
+            }
+            plan.dirs(root, p);
+            plan.bind(p, &at(p), true, false);
+            shown.push(p.to_path_buf());
+        }
+        // Covers go on after the binds that would show them and before the
+        // working directory inside them.
+        for h in hide.iter().filter(|h| inside(h, &shown)) {
+            plan.steps.push(Step::Tmpfs {
+                dst: cstr(&at(h)),
+                opts: c"mode=0755,size=4k".into(),
+            });
+        }
+        plan.dirs(root, workdir);
+        plan.bind(workdir, &at(workdir), false, false);
+        plan
+    }
+
+    fn dirs(&mut self, root: &Path, p: &Path) {
+        let mut cur = root.to_path_buf();
+        for c in p.components().skip(1) {
+            cur.push(c);
+            self.steps.push(Step::Dir(cstr(&cur)));
+        }
+    }
+
+    fn bind(&mut self, src: &Path, dst: &Path, read_only: bool, dev: bool) {
+        self.steps.push(Step::Bind {
+            src: cstr(src),
+            dst: cstr(dst),
+            read_only,
+            dev,
+        });
+    }
+
+    /// Words for a failure report from [`enter`]'s step number.
+    pub fn describe(&self, step: usize) -> String {
+        match step {
+            s if s < self.steps.len() => self.steps[s].describe(),
+            s if s == self.steps.len() => "making the new root private and mounting it".into(),
+            s if s == self.steps.len() + 1 => "switching to the new root (pivot_root)".into(),
+            s if s == self.steps.len() + 2 => "mounting /proc for the PID namespace".into(),
+            _ => "entering the working directory".into(),
+        }
+    }
+}
+
+fn mount(src: Option<&CStr>, dst: &CStr, fstype: Option<&CStr>, flags: libc::c_ulong, data: Option<&CStr>) -> bool {
+    let p = |c: Option<&CStr>| c.map_or(std::ptr::null(), CStr::as_ptr);
+    // SAFETY: every pointer is a NUL-terminated string we own, or null.
+    unsafe { libc::mount(p(src), dst.as_ptr(), p(fstype), flags, p(data).cast()) == 0 }
+}
+
+/// Builds the root and enters it. Runs in the freshly cloned child (new
+/// mount and PID namespaces, still root): raw system calls only. On failure
+/// returns the number of the failed step for [`MountPlan::describe`]
+/// (errno is left set).
+pub(crate) fn enter(plan: &MountPlan) -> Result<(), usize> {
+    let n = plan.steps.len();
+    let fail = |i: usize| Err(i);
+    // Nothing mounted here may propagate back to the referee's namespace.
+    if !mount(None, c"/", None, libc::MS_REC | libc::MS_PRIVATE, None)
+        || !mount(
+            Some(c"tmpfs"),
+            &plan.root,
+            Some(c"tmpfs"),
+            libc::MS_NOSUID | libc::MS_NODEV,
+            Some(c"mode=0755,size=1m"),
+        )
+    {
+        return fail(n);
+    }
+    for (i, s) in plan.steps.iter().enumerate() {
+        // SAFETY: system calls on NUL-terminated strings owned by the plan.
+        let ok = unsafe {
+            match s {
+                Step::Dir(d) => libc::mkdir(d.as_ptr(), 0o755) == 0 || *libc::__errno_location() == libc::EEXIST,
+                Step::File(f) => {
+                    let fd = libc::open(f.as_ptr(), libc::O_CREAT | libc::O_WRONLY | libc::O_CLOEXEC, 0o644);
+                    fd >= 0 && libc::close(fd) == 0
+                }
+                Step::Link { at, to } => libc::symlink(to.as_ptr(), at.as_ptr()) == 0,
+                Step::Bind {
+                    src,
+                    dst,
+                    read_only,
+                    dev,
+                } => {
+                    let mut flags = libc::MS_BIND | libc::MS_REMOUNT | libc::MS_NOSUID;
+                    if *read_only {
+                        flags |= libc::MS_RDONLY;
+                    }
+                    if !*dev {
+                        flags |= libc::MS_NODEV;
+                    }
+                    mount(Some(src), dst, None, libc::MS_BIND | libc::MS_REC, None)
+                        && mount(None, dst, None, flags, None)
+                }
+                Step::Tmpfs { dst, opts } => mount(
+                    Some(c"tmpfs"),
+                    dst,
+                    Some(c"tmpfs"),
+                    libc::MS_NOSUID | libc::MS_NODEV,
+                    Some(opts),
+                ),
+            }
+        };
+        if !ok {
+            return fail(i);
+        }
+    }
+    // SAFETY: as above; pivot_root(".", ".") stacks the new root on the old
+    // one, and the detach then drops the old root from this namespace.
+    unsafe {
+        if libc::chdir(plan.root.as_ptr()) != 0
+            || libc::syscall(libc::SYS_pivot_root, c".".as_ptr(), c".".as_ptr()) != 0
+            || libc::umount2(c".".as_ptr(), libc::MNT_DETACH) != 0
+            || libc::chdir(c"/".as_ptr()) != 0
+        {
+            return fail(n + 1);
+        }
+    }
+    let proc_flags = libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC;
+    if !mount(Some(c"proc"), c"/proc", Some(c"proc"), proc_flags, None) {
+        return fail(n + 2);
+    }
+    // SAFETY: chdir on a string owned by the plan.
+    if unsafe { libc::chdir(plan.workdir.as_ptr()) } != 0 {
+        return fail(n + 3);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn command_paths_are_existing_absolute_directories() {
+        let sh = Path::new("/bin/sh").canonicalize().unwrap();
+        let got = command_paths("/bin/sh -c 'cat /etc/passwd' /no/such/file relative/x");
+        assert_eq!(got, vec![sh.parent().unwrap().to_path_buf(), PathBuf::from("/etc")]);
+        assert!(
+            command_paths("cd / && ls").is_empty(),
+            "the whole file system is never shown"
+        );
+    }
+
+    #[test]
+    fn hidden_directories_are_covered_before_anything_inside_them() {
+        let base = std::env::temp_dir().join(format!("referee-plan-{}", std::process::id()));
+        let work = base.join("out/games/1/a");
+        std::fs::create_dir_all(&work).unwrap();
+        let plan = MountPlan::new(Path::new("/r"), &work, &[base.clone()], &[base.join("out")], 1 << 20);
+        let pos = |want: &dyn Fn(&Step) -> bool| plan.steps.iter().position(want).unwrap();
+        let s = |p: &Path| cstr(&Path::new("/r").join(p.strip_prefix("/").unwrap()));
+        let program = pos(&|st| matches!(st, Step::Bind { dst, .. } if *dst == s(&base)));
+        let cover = pos(&|st| matches!(st, Step::Tmpfs { dst, .. } if *dst == s(&base.join("out"))));
+        let own = pos(&|st| matches!(st, Step::Bind { dst, read_only: false, .. } if *dst == s(&work)));
+        assert!(program < cover && cover < own, "{plan:?}");
+        std::fs::remove_dir_all(&base).unwrap();
+    }
+}

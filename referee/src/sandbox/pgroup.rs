@@ -1,0 +1,224 @@
+//! CPU accounting without a cgroup (the `rlimits` and `none` levels): the
+//! agent's process group plus every descendant seen through parent links in
+//! `/proc`. The referee is a child subreaper, so orphans come back to it and
+//! are charged, killed and reaped. A process that escapes between two scans
+//! (setsid then double fork within one poll) is missed: only the cgroup of
+//! the `full` level closes that hole.
+
+use std::collections::HashSet;
+use std::fs::File;
+use std::io::Read;
+use std::sync::Once;
+
+/// Makes this process a child subreaper (once).
+pub fn become_subreaper() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // SAFETY: prctl with PR_SET_CHILD_SUBREAPER only sets a process flag.
+        let rc = unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1 as libc::c_ulong, 0, 0, 0) };
+        if rc != 0 {
+            log::warn!(
+                "prctl(PR_SET_CHILD_SUBREAPER) failed: {}",
+                std::io::Error::last_os_error()
+            );
+        }
+    });
+}
+
+fn clock_ticks() -> f64 {
+    // SAFETY: sysconf has no preconditions.
+    let t = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    if t > 0 {
+        t as f64
+    } else {
+        100.0
+    }
+}
+
+/// CPU seconds in a `wait4` rusage.
+pub fn rusage_seconds(ru: &libc::rusage) -> f64 {
+    let tv = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+    tv(ru.ru_utime) + tv(ru.ru_stime)
+}
+
+/// The fields of `/proc/<pid>/stat` the tracker needs.
+#[derive(Clone, Copy, Debug)]
+struct ProcStat {
+    ppid: i32,
+    pgid: i32,
+    /// utime + stime + cutime + cstime, in clock ticks.
+    ticks: u64,
+}
+
+fn read_stat(pid: i32, buf: &mut String) -> Option<ProcStat> {
+    buf.clear();
+    File::open(format!("/proc/{pid}/stat")).ok()?.read_to_string(buf).ok()?;
+    // The command name (field 2) is in parentheses and may contain spaces:
+    // parse from the last ')'.
+    let rest = &buf[buf.rfind(')')? + 1..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    // rest fields: 0 state, 1 ppid, 2 pgrp, ..., 11 utime, 12 stime, 13 cutime, 14 cstime
+    if f.len() < 15 {
+        return None;
+    }
+    let n = |i: usize| f[i].parse::<i64>().ok();
+    let ticks = [11, 12, 13, 14].iter().map(|&i| n(i).unwrap_or(0).max(0) as u64).sum();
+    Some(ProcStat {
+        ppid: n(1)? as i32,
+        pgid: n(2)? as i32,
+        ticks,
+    })
+}
+
+/// Processes belonging to one run: its process group, plus any descendant
+/// that left the group (found through parent links while it was visible).
+pub struct Tracker {
+    pgid: i32,
+    members: HashSet<i32>,
+    buf: String,
+    tick: f64,
+    polls: u64,
+}
+
+/// Every this many scans, all of `/proc` is read to find new descendants.
+const FULL_SCAN_EVERY: u64 = 10;
+
+impl Tracker {
+    /// Tracks the group led by `pid`.
+    pub fn new(pid: i32) -> Tracker {
+        become_subreaper();
+        Tracker {
+            pgid: pid,
+            members: HashSet::from([pid]),
+            buf: String::new(),
+            tick: clock_ticks(),
+            polls: 0,
+        }
+    }
+
+    /// CPU seconds currently held by live (or zombie) members. Every
+    /// [`FULL_SCAN_EVERY`]th call (and when `full`) reads all of `/proc` for
+    /// new members; otherwise only known members are read.
+    pub fn scan(&mut self, full: bool) -> f64 {
+        self.polls += 1;
+        let full = full || self.polls % FULL_SCAN_EVERY == 1;
+        let mut stats = Vec::new();
+        if full {
+            for e in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+                let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<i32>().ok()) else {
+                    continue;
+                };
+                if let Some(st) = read_stat(pid, &mut self.buf) {
+                    stats.push((pid, st));
+                }
+            }
+        } else {
+            for &pid in &self.members {
+                if let Some(st) = read_stat(pid, &mut self.buf) {
+                    stats.push((pid, st));
+                }
+            }
+        }
+        // Membership: the group, then anything whose parent is a member
+        // (repeat to follow chains of escaped descendants).
+        for &(pid, st) in &stats {
+            if st.pgid == self.pgid {
+                self.members.insert(pid);
+            }
+        }
+        loop {
+            let before = self.members.len();
+            for &(pid, st) in &stats {
+                if self.members.contains(&st.ppid) {
+                    self.members.insert(pid);
+                }
+            }
+            if self.members.len() == before {
+                break;
+            }
+        }
+        let live: HashSet<i32> = stats
+            .iter()
+            .map(|&(p, _)| p)
+            .filter(|p| self.members.contains(p))
+            .collect();
+        let ticks: u64 = stats
+            .iter()
+            .filter(|(p, _)| live.contains(p))
+            .map(|(_, st)| st.ticks)
+            .sum();
+        // Forget members that are gone so a recycled pid is not adopted.
+        self.members.retain(|p| live.contains(p));
+        ticks as f64 / self.tick
+    }
+
+    /// SIGKILLs the group and every known descendant outside it.
+    pub fn kill(&self) {
+        // SAFETY: plain signal sends; a stale pid only yields ESRCH.
+        unsafe {
+            libc::killpg(self.pgid, libc::SIGKILL);
+            for &m in &self.members {
+                if m != self.pgid && m > 1 {
+                    libc::kill(m, libc::SIGKILL);
+                }
+            }
+        }
+    }
+
+    /// After the main process is reaped: kills what is left, reaps the
+    /// orphans that came back to the referee and returns their CPU seconds.
+    pub fn finish(&mut self) -> f64 {
+        self.scan(true);
+        self.kill();
+        let mut cpu = reap_group(self.pgid);
+        for &m in &self.members {
+            cpu += reap_pid(m);
+        }
+        cpu
+    }
+}
+
+/// Reaps members of process group `pgid` that are our children, returning
+/// their CPU seconds. Blocks until none of our children is left in the
+/// group: call after SIGKILL.
+fn reap_group(pgid: i32) -> f64 {
+    let mut total = 0.0;
+    loop {
+        let mut status = 0;
+        // SAFETY: wait4 restricted to our children in this run's own group.
+        let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+        let r = unsafe { libc::wait4(-pgid, &mut status, 0, &mut ru) };
+        if r > 0 {
+            total += rusage_seconds(&ru);
+            continue;
+        }
+        if r < 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::EINTR) {
+            continue;
+        }
+        return total;
+    }
+}
+
+fn reap_pid(pid: i32) -> f64 {
+    let mut status = 0;
+    // SAFETY: wait4 on one specific pid; ECHILD if it is not ours.
+    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut ru) };
+    if r == pid {
+        rusage_seconds(&ru)
+    } else {
+        0.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_own_stat() {
+        let mut buf = String::new();
+        let st = read_stat(std::process::id() as i32, &mut buf).expect("own stat");
+        assert!(st.pgid > 0 && st.ppid >= 0);
+    }
+}

@@ -1,0 +1,447 @@
+//! Hostile agents: each test runs the real `referee` with an agent that
+//! attacks it (scripts written to a temp directory, or the `mock-agent`
+//! fixture), and checks the verdict and its reason, the CPU charged, that
+//! the match finished, that the opponent's files and the records are intact
+//! and that no process of the agent is left.
+//!
+//! They run at the level `REFEREE_SANDBOX` names (full by default, which
+//! fails with a message where the machine cannot provide it); attacks that
+//! only the full level stops say so and are skipped at weaker levels.
+
+mod common;
+
+use referee::game_loop::{play_game, Contestant, GameSetup, Rules, SeatKind};
+use referee::record::{self, GameRecord, LossReason};
+use referee::testgame::TestNim;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+const MOCK: &str = env!("MOCK_AGENT");
+const REFEREE: &str = env!("CARGO_BIN_EXE_referee");
+
+/// A scratch area: `scripts/` for the agents, `out/` for the referee.
+struct Arena {
+    base: PathBuf,
+    scripts: PathBuf,
+    out: PathBuf,
+}
+
+impl Arena {
+    fn new(name: &str) -> Arena {
+        let base = std::env::temp_dir().join(format!("referee-hostile-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        let scripts = base.join("scripts");
+        std::fs::create_dir_all(&scripts).unwrap();
+        Arena {
+            out: base.join("out"),
+            base,
+            scripts,
+        }
+    }
+
+    /// An agent command running `body` with `sh`; `$1` is the mock agent,
+    /// `$2` the records directory, `$3` this arena's scripts directory.
+    fn agent(&self, name: &str, body: &str) -> String {
+        let path = self.scripts.join(format!("{name}.sh"));
+        std::fs::write(&path, body).unwrap();
+        format!(
+            "sh {} {MOCK} {} {}",
+            path.display(),
+            self.out.display(),
+            self.scripts.display()
+        )
+    }
+
+    fn spawn(&self, args: &[&str]) -> Child {
+        let out = self.out.display().to_string();
+        Command::new(REFEREE)
+            .args(args)
+            .args(["--out", &out, "--game", "testnim", "--size", "3"])
+            .env(common::LEVEL_VAR, level_name())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    }
+
+    /// Runs the referee to its end (failing after two minutes: a referee an
+    /// agent managed to stop must not hang the test suite).
+    fn run(&self, args: &[&str]) -> (std::process::Output, Vec<GameRecord>) {
+        let child = self.spawn(args);
+        let o = finish(child, Duration::from_secs(120));
+        let recs = record::load(&self.out.join("records.jsonl"), false).unwrap_or_default();
+        (o, recs)
+    }
+}
+
+impl Drop for Arena {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.base);
+    }
+}
+
+fn level_name() -> &'static str {
+    match common::choice() {
+        referee::sandbox::Choice::Rlimits => "rlimits",
+        referee::sandbox::Choice::None => "none",
+        _ => "full",
+    }
+}
+
+fn finish(mut child: Child, limit: Duration) -> std::process::Output {
+    let t = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if t.elapsed() > limit {
+            // SAFETY: signals to our own child.
+            unsafe { libc::kill(child.id() as i32, libc::SIGCONT) };
+            child.kill().unwrap();
+            let o = child.wait_with_output().unwrap();
+            panic!(
+                "the referee did not finish within {limit:?}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// Pids of live processes whose command line contains `marker`.
+fn processes_with(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if !name.bytes().all(|b| b.is_ascii_digit()) || name == std::process::id().to_string() {
+            continue;
+        }
+        let cmdline = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
+        let stat = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
+        let zombie = stat
+            .rsplit_once(')')
+            .is_some_and(|(_, r)| r.trim_start().starts_with('Z'));
+        if !zombie && String::from_utf8_lossy(&cmdline).contains(marker) {
+            found.push(name);
+        }
+    }
+    found
+}
+
+fn assert_finished(o: &std::process::Output, recs: &[GameRecord], games: usize) {
+    assert!(
+        o.status.success(),
+        "the match must finish: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(recs.len(), games, "every game recorded once");
+}
+
+/// Checks that `good` never forfeits and returns the games `bad` lost by forfeit.
+fn forfeits_of<'a>(recs: &'a [GameRecord], bad: &str) -> Vec<&'a GameRecord> {
+    let mut lost = Vec::new();
+    for r in recs {
+        if let (Some(w), Some(_)) = (r.winner, r.loss) {
+            assert_eq!(r.agents[1 - w], bad, "only the hostile agent may forfeit: {}", r.reason);
+            lost.push(r);
+        }
+    }
+    lost
+}
+
+#[test]
+fn a_double_forked_session_leader_is_charged_and_ended_with_its_move() {
+    if !common::full_or_skip("escape through setsid and a double fork") {
+        return;
+    }
+    let a = Arena::new("escape");
+    let marker = format!("escape-marker-{}", std::process::id());
+    let cmd = format!("{MOCK} escape {marker}");
+    let spec_a = format!("a={cmd}");
+    let spec_b = format!("b={cmd}");
+    let (o, recs) = a.run(&[
+        "tournament",
+        "--games",
+        "4",
+        "--concurrency",
+        "2",
+        "--time",
+        "30",
+        &spec_a,
+        &spec_b,
+    ]);
+    assert_finished(&o, &recs, 4);
+    for r in &recs {
+        assert!(r.loss.is_none(), "{}", r.reason);
+        for m in &r.moves {
+            // Each move waits until its detached burner has 0.2 s of CPU.
+            assert!(m.cpu >= 0.19, "move {} of {} charged only {:.3} s", m.ply, r.key, m.cpu);
+        }
+    }
+    assert_eq!(
+        processes_with(&marker),
+        Vec::<String>::new(),
+        "burners outlived their moves"
+    );
+}
+
+#[test]
+fn an_agent_sees_nothing_of_its_opponent_the_records_or_the_referee() {
+    if !common::full_or_skip("confinement of reads") {
+        return;
+    }
+    let a = Arena::new("snoop");
+    let bad = a.agent(
+        "snoop",
+        r#"me=${PWD##*/}
+for f in ../*/input.txt ../*/output.txt ../*/playdata.txt "$2"/records.jsonl "$2"/games/*/*/input.txt /root/* /home/*/*; do
+  case "$f" in ../"$me"/*|"$PWD"/*) continue;; esac
+  [ -r "$f" ] && { echo "read $f" >&2; exit 9; }
+done
+# Its own PID namespace: it is process 1, the referee is not there.
+grep -q snoop.sh /proc/1/cmdline || { ls /proc >&2; exit 10; }
+exec "$1" play
+"#,
+    );
+    let good = format!("{MOCK} play");
+    let (o, recs) = a.run(&[
+        "match", &bad, &good, "--games", "2", "--time", "10", "--names", "bad,good",
+    ]);
+    assert_finished(&o, &recs, 2);
+    assert!(
+        forfeits_of(&recs, "bad").is_empty(),
+        "the snooper saw something: {:?}",
+        recs[0].reason
+    );
+}
+
+#[test]
+fn records_and_the_opponents_directory_cannot_be_damaged() {
+    if !common::full_or_skip("confinement of writes") {
+        return;
+    }
+    let a = Arena::new("tamper");
+    let bad = a.agent(
+        "tamper",
+        r#"me=${PWD##*/}
+true > "$2/records.jsonl"; rm -rf "$2"/games/*/*-good ../../../records.jsonl 2>/dev/null
+for d in ../*; do [ "$d" = "../$me" ] || rm -rf "$d"; done
+echo changed > "$3/tamper.sh"
+exec "$1" play
+"#,
+    );
+    let script = std::fs::read_to_string(a.scripts.join("tamper.sh")).unwrap();
+    let good = format!("{MOCK} play");
+    let (o, recs) = a.run(&[
+        "match", &bad, &good, "--games", "4", "--time", "10", "--names", "bad,good",
+    ]);
+    assert_finished(&o, &recs, 4);
+    assert!(forfeits_of(&recs, "bad").is_empty(), "{}", recs[0].reason);
+    assert_eq!(
+        std::fs::read_to_string(a.scripts.join("tamper.sh")).unwrap(),
+        script,
+        "its program is read-only"
+    );
+}
+
+#[test]
+fn signals_from_an_agent_reach_only_its_own_processes() {
+    if !common::full_or_skip("signals to the referee") {
+        return;
+    }
+    let a = Arena::new("signals");
+    let bad = a.agent(
+        "signals",
+        r#"t=0; while [ ! -s "$3/referee.pid" ] && [ $t -lt 100 ]; do sleep 0.05; t=$((t+1)); done
+kill -STOP "$(cat "$3/referee.pid")" 2>/dev/null
+kill -KILL "$(cat "$3/referee.pid")" 2>/dev/null
+kill -STOP -1 2>/dev/null; kill -KILL -1 2>/dev/null
+exec "$1" play
+"#,
+    );
+    let good = format!("{MOCK} play");
+    let child = a.spawn(&[
+        "match", &bad, &good, "--games", "2", "--time", "10", "--names", "bad,good",
+    ]);
+    std::fs::write(a.scripts.join("referee.pid"), child.id().to_string()).unwrap();
+    let o = finish(child, Duration::from_secs(120));
+    let recs = record::load(&a.out.join("records.jsonl"), false).unwrap();
+    assert_finished(&o, &recs, 2);
+    assert!(forfeits_of(&recs, "bad").is_empty(), "{}", recs[0].reason);
+}
+
+#[test]
+fn a_memory_hog_is_refused_and_loses() {
+    let a = Arena::new("hog");
+    let bad = format!("{MOCK} hog 1024");
+    let good = format!("{MOCK} play");
+    let args = [
+        "match", &bad, &good, "--games", "2", "--time", "10", "--names", "bad,good", "--memory", "256M",
+    ];
+    let (o, recs) = a.run(&args);
+    assert_finished(&o, &recs, 2);
+    let lost = forfeits_of(&recs, "bad");
+    assert_eq!(lost.len(), 2, "the hog loses every game");
+    for r in lost {
+        assert_eq!(r.loss, Some(LossReason::Crash));
+        assert_eq!(r.reason.contains("exit status 3"), true, "{}", r.reason);
+    }
+}
+
+#[test]
+fn a_stdout_flood_is_capped_and_the_move_still_counts() {
+    let a = Arena::new("flood");
+    let bad = a.agent(
+        "flood",
+        "yes | head -c 50000000; yes | head -c 50000000 >&2; exec \"$1\" play\n",
+    );
+    let good = format!("{MOCK} play");
+    let args = [
+        "match",
+        &bad,
+        &good,
+        "--games",
+        "2",
+        "--time",
+        "20",
+        "--names",
+        "bad,good",
+        "--file-size",
+        "1M",
+    ];
+    let (o, recs) = a.run(&[&args[..], &["--keep-dirs"]].concat());
+    assert_finished(&o, &recs, 2);
+    assert!(forfeits_of(&recs, "bad").is_empty(), "{}", recs[0].reason);
+    let mut seen = 0;
+    for r in &recs {
+        let seat = r.agents.iter().position(|n| n == "bad").unwrap();
+        for name in ["stdout.txt", "stderr.txt"] {
+            let f = Path::new(&r.dirs[seat]).join(name);
+            let len = std::fs::metadata(&f).unwrap().len();
+            assert!(len <= (1 << 20) + 200, "{} holds {len} bytes", f.display());
+            let tail = std::fs::read(&f).unwrap();
+            assert!(String::from_utf8_lossy(&tail[tail.len().saturating_sub(120)..]).contains("bytes discarded"));
+            seen += 1;
+        }
+    }
+    assert_eq!(seen, 4);
+}
+
+#[test]
+fn odd_output_files_lose_as_malformed_and_never_hang_the_referee() {
+    let a = Arena::new("files");
+    let kinds = [
+        (
+            "dir",
+            "mkdir output.txt",
+            "output.txt is a directory, not a regular file",
+        ),
+        ("fifo", "mkfifo output.txt", "output.txt is a FIFO, not a regular file"),
+        (
+            "stdin",
+            "ln -s /proc/self/fd/0 output.txt",
+            "output.txt is a symbolic link, not a regular file",
+        ),
+        (
+            "link",
+            "\"$1\" play; mv output.txt real.txt; ln -s real.txt output.txt",
+            "output.txt is a symbolic link",
+        ),
+        (
+            "huge",
+            "head -c 1073741824 /dev/zero > output.txt",
+            "output.txt is longer than",
+        ),
+    ];
+    let mut specs = vec![format!("good={MOCK} play")];
+    for (name, body, _) in &kinds {
+        specs.push(format!("{name}={}", a.agent(name, &format!("{body}\nexit 0\n"))));
+    }
+    let mut args = vec!["tournament", "--games", "2", "--time", "10", "--concurrency", "2"];
+    args.extend(specs.iter().map(String::as_str));
+    let (o, recs) = a.run(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(recs.len(), 30, "every pairing played twice");
+    for r in &recs {
+        let (Some(w), Some(loss)) = (r.winner, r.loss) else {
+            panic!("{}: no forfeit: {}", r.key, r.reason)
+        };
+        let loser = &r.agents[1 - w];
+        let (_, _, why) = kinds.iter().find(|k| k.0 == loser).unwrap();
+        assert_eq!(loss, LossReason::Malformed, "{loser}: {}", r.reason);
+        assert!(r.reason.contains(why), "{loser}: {}", r.reason);
+    }
+    // Forfeits keep their directories: no oversized output.txt stays there.
+    for r in &recs {
+        for d in &r.dirs {
+            let f = Path::new(d).join("output.txt");
+            let len = std::fs::symlink_metadata(&f).map(|m| m.len()).unwrap_or(0);
+            assert!(len <= 64 * 1024, "{} holds {len} bytes", f.display());
+        }
+    }
+}
+
+#[test]
+fn an_agent_with_no_time_left_gets_no_input_and_loses_on_time() {
+    let base = std::env::temp_dir().join(format!("referee-hostile-{}-notime", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    let seat = |name: &str| Contestant {
+        name: name.into(),
+        kind: SeatKind::Agent(format!("{MOCK} play")),
+        calibration: None,
+    };
+    let (a, b) = (seat("a"), seat("b"));
+    let rules = Rules {
+        sandbox: common::sandbox(),
+        ..Rules::default()
+    };
+    let setup = GameSetup {
+        key: "notime".into(),
+        start: TestNim {
+            pile: 5,
+            side: agent::protocol::Player::One,
+        },
+        seats: [&a, &b],
+        time: [0.0, 10.0],
+        dirs: [base.join("a"), base.join("b")],
+    };
+    let rec = play_game(setup, &rules, &AtomicBool::new(false), None, &mut |_| {}).unwrap();
+    assert_eq!(rec.winner, Some(1));
+    assert_eq!(rec.loss, Some(LossReason::OverTime));
+    assert!(rec.reason.contains("no time left"), "{}", rec.reason);
+    assert!(
+        !base.join("a/input.txt").exists(),
+        "no input.txt for an agent that has lost"
+    );
+    std::fs::remove_dir_all(&base).unwrap();
+}
+
+#[test]
+fn sigterm_stops_a_tournament_cleanly_and_leaves_no_agent_behind() {
+    let a = Arena::new("sigterm");
+    let marker = format!("sigterm-marker-{}", std::process::id());
+    let slow = format!("{MOCK} sleep 20 {marker}");
+    let specs = [format!("a={slow}"), format!("b={slow}"), format!("c={slow}")];
+    let mut args = vec!["tournament", "--games", "2", "--time", "60", "--concurrency", "2"];
+    args.extend(specs.iter().map(String::as_str));
+    let child = a.spawn(&args);
+    let t = Instant::now();
+    while processes_with(&marker).len() < 2 && t.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // SAFETY: a signal to our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let o = finish(child, Duration::from_secs(30));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() || err.contains("--resume"), "{err}");
+    assert!(err.contains("--resume"), "the resume command is printed: {err}");
+    // Interrupted games are not recorded; the file parses.
+    let recs = record::load(&a.out.join("records.jsonl"), false).unwrap_or_default();
+    assert!(recs.is_empty(), "{recs:?}");
+    let t = Instant::now();
+    while !processes_with(&marker).is_empty() && t.elapsed() < Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(processes_with(&marker), Vec::<String>::new());
+}
