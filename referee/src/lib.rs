@@ -30,6 +30,7 @@ pub mod game_loop;
 pub mod human;
 pub mod openings;
 pub mod orchestrate;
+pub mod outdir;
 pub mod play;
 pub mod progress;
 pub mod rating;

@@ -74,6 +74,9 @@ struct Manifest {
     game: String,
     agents: Vec<(String, String)>,
     games: u64,
+    /// Time control, mode and board parameters (absent in older manifests).
+    #[serde(default)]
+    conditions: crate::outdir::Conditions,
 }
 
 /// The JSON results of a match or tournament.
@@ -97,7 +100,40 @@ impl RunPlan {
             game: self.game.clone(),
             agents: self.ids(),
             games: self.games,
+            conditions: self.conditions(),
         }
+    }
+
+    /// Everything else that decides the games, for `--resume` to compare.
+    fn conditions(&self) -> crate::outdir::Conditions {
+        let r = &self.rules;
+        let g = &self.starts.gen;
+        let opt = |v: Option<String>| v.unwrap_or_else(|| "(not set)".into());
+        let times: Vec<String> = self.time.iter().map(f64::to_string).collect();
+        let start = self.starts.text.as_ref().map(|t| {
+            // FNV-1a: a start file changed in place is noticed without storing it.
+            let h = t.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+                (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+            });
+            format!("{} bytes, hash {h:016x}", t.len())
+        });
+        [
+            ("--mode", r.mode.token().to_string()),
+            ("--time", times.join(",")),
+            ("--grace", r.grace.to_string()),
+            ("--move-time", opt(r.move_time.map(|m| m.to_string()))),
+            ("--max-plies", r.max_plies.to_string()),
+            ("--wall-factor", r.wall_factor.to_string()),
+            ("--seed", g.seed.to_string()),
+            ("--rows", opt(g.rows.map(|v| v.to_string()))),
+            ("--cols", opt(g.cols.map(|v| v.to_string()))),
+            ("--size", opt(g.size.map(|v| v.to_string()))),
+            ("--density", opt(g.density.map(|v| v.to_string()))),
+            ("--start", opt(start)),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect()
     }
 
     /// `(name, command)` of every contestant.
@@ -129,6 +165,8 @@ pub fn run(mut plan: RunPlan) -> Result<i32, String> {
             names.len()
         )
     })?;
+    // Held until the run ends: a second referee on this --out is refused.
+    let _lock = crate::outdir::lock(&plan.out)?;
     let mut recs = open_out(&plan)?;
     let seen = check_records(&rr, &recs, &plan.records_path())?;
     let left = total - recs.len() as u64;
@@ -200,7 +238,15 @@ fn open_out(plan: &RunPlan) -> Result<Vec<GameRecord>, String> {
                 plan.kind.label()
             )
         })?;
-        if old != manifest {
+        let changed = crate::outdir::differences(&old.conditions, &manifest.conditions);
+        if !old.conditions.is_empty() && !changed.is_empty() {
+            return Err(format!(
+                "--resume: {} was started under other conditions: {}; rerun with the original options",
+                out.display(),
+                changed.join("; ")
+            ));
+        }
+        if (&old.game, &old.agents, old.games) != (&manifest.game, &manifest.agents, manifest.games) {
             return Err(format!(
                 "--resume: {} was started with a different game, agents or --games (game {}, {} games per pairing, agents {}); rerun with the original arguments",
                 out.display(),

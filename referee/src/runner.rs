@@ -16,7 +16,7 @@ use crate::sandbox::pgroup::{self, Tracker};
 use crate::sandbox::spawn::{self, Confine, Launch, Started};
 use crate::sandbox::{Level, Sandbox};
 use std::ffi::CString;
-use std::os::fd::AsRawFd;
+use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -186,12 +186,62 @@ pub fn run(spec: &RunSpec<'_>, stop: &AtomicBool) -> std::io::Result<RunResult> 
         Some(leaf) => Accounting::Cgroup(leaf),
         None => Accounting::Group(Tracker::new(pid)),
     };
+    let w = watch(spec, stop, pid, &pidfd, start, &mut acct, [&mut out, &mut err])?;
+    // The main process is gone: nothing of the agent may outlive the move.
+    let cpu = w.polled_max.max(acct.finish()).max(w.child_cpu);
+    out.finish();
+    err.finish();
+    let output = agent_files::read_capped(&dir, "output.txt", spec.output_cap);
+    if output == Output::TooLarge {
+        // Directories of forfeits are kept: not with a file this size.
+        agent_files::remove(&dir, "output.txt")?;
+    }
+    Ok(RunResult {
+        cpu,
+        wall: w.wall,
+        exit: w.exit,
+        killed: w.killed,
+        output,
+        discarded: [out.discarded, err.discarded],
+    })
+}
+
+/// How the main process of a move ended, as watched.
+struct Watched {
+    exit: Exit,
+    /// CPU of the main process and the children it reaped (wait4).
+    child_cpu: f64,
+    wall: f64,
+    /// Largest CPU figure seen while polling.
+    polled_max: f64,
+    killed: Option<Killed>,
+}
+
+/// Waits for the main process to end, draining its output, and kills the
+/// move at the CPU or wall limit or when the referee is stopping.
+fn watch(
+    spec: &RunSpec<'_>,
+    stop: &AtomicBool,
+    pid: i32,
+    pidfd: &OwnedFd,
+    start: Instant,
+    acct: &mut Accounting,
+    mut caps: [&mut Capture; 2],
+) -> std::io::Result<Watched> {
     let mut polled_max = 0.0f64;
     let mut killed = None;
-    let (exit, wall) = loop {
-        wait_events(pidfd.as_raw_fd(), [&mut out, &mut err]);
-        if let Some(ended) = try_reap(pid)? {
-            break (ended, start.elapsed().as_secs_f64());
+    loop {
+        let [out, err] = &mut caps;
+        wait_events(pidfd.as_raw_fd(), [&mut **out, &mut **err]);
+        if let Some((exit, child_cpu)) = try_reap(pid)? {
+            let wall = start.elapsed().as_secs_f64();
+            return Ok(Watched {
+                exit,
+                child_cpu,
+                wall,
+                polled_max,
+                killed,
+            });
         }
         polled_max = polled_max.max(acct.cpu());
         if killed.is_none() {
@@ -208,25 +258,7 @@ pub fn run(spec: &RunSpec<'_>, stop: &AtomicBool) -> std::io::Result<RunResult> 
                 acct.kill();
             }
         }
-    };
-    let (exit, child_cpu) = exit;
-    // The main process is gone: nothing of the agent may outlive the move.
-    let cpu = polled_max.max(acct.finish()).max(child_cpu);
-    out.finish();
-    err.finish();
-    let output = agent_files::read_capped(&dir, "output.txt", spec.output_cap);
-    if output == Output::TooLarge {
-        // Directories of forfeits are kept: not with a file this size.
-        agent_files::remove(&dir, "output.txt")?;
     }
-    Ok(RunResult {
-        cpu,
-        wall,
-        exit,
-        killed,
-        output,
-        discarded: [out.discarded, err.discarded],
-    })
 }
 
 /// Waits up to [`POLL`] for the agent to exit or write, and drains output.

@@ -285,7 +285,7 @@ fn a_memory_hog_is_refused_and_loses() {
     assert_eq!(lost.len(), 2, "the hog loses every game");
     for r in lost {
         assert_eq!(r.loss, Some(LossReason::Crash));
-        assert_eq!(r.reason.contains("exit status 3"), true, "{}", r.reason);
+        assert!(r.reason.contains("exit status 3"), "{}", r.reason);
     }
 }
 
@@ -444,4 +444,76 @@ fn sigterm_stops_a_tournament_cleanly_and_leaves_no_agent_behind() {
         std::thread::sleep(Duration::from_millis(50));
     }
     assert_eq!(processes_with(&marker), Vec::<String>::new());
+}
+
+#[test]
+fn a_second_referee_on_the_same_out_is_refused_with_the_holders_pid() {
+    let a = Arena::new("shared");
+    let slow = format!("{MOCK} sleep 1");
+    let (sa, sb) = (format!("a={slow}"), format!("b={slow}"));
+    let first = a.spawn(&["tournament", "--games", "2", "--time", "30", &sa, &sb]);
+    let lock = a.out.join(referee::outdir::LOCK_FILE);
+    let t = Instant::now();
+    while std::fs::read_to_string(&lock).map_or(true, |s| s.trim() != first.id().to_string()) {
+        assert!(
+            t.elapsed() < Duration::from_secs(30),
+            "the first referee never locked {}",
+            lock.display()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let second = finish(
+        a.spawn(&["tournament", "--games", "2", "--time", "30", &sa, &sb]),
+        Duration::from_secs(60),
+    );
+    let err = String::from_utf8_lossy(&second.stderr);
+    assert!(!second.status.success());
+    assert!(err.contains(&format!("another referee (pid {})", first.id())), "{err}");
+    let o = finish(first, Duration::from_secs(120));
+    let recs = record::load(&a.out.join("records.jsonl"), false).unwrap();
+    assert_finished(&o, &recs, 2);
+}
+
+#[test]
+fn resume_under_other_conditions_is_refused_naming_each_difference() {
+    let a = Arena::new("resume");
+    let play = format!("{MOCK} play");
+    let (sa, sb) = (format!("a={play}"), format!("b={play}"));
+    let (o, recs) = a.run(&["tournament", "--games", "2", "--time", "10", "--seed", "1", &sa, &sb]);
+    assert_finished(&o, &recs, 2);
+    let (o, _) = a.run(&[
+        "tournament",
+        "--games",
+        "2",
+        "--time",
+        "20",
+        "--seed",
+        "2",
+        "--resume",
+        &sa,
+        &sb,
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "{err}");
+    assert!(
+        err.contains("--time was 10,10, now 20,20") && err.contains("--seed was 1, now 2"),
+        "{err}"
+    );
+    let (o, _) = a.run(&[
+        "tournament",
+        "--games",
+        "2",
+        "--time",
+        "10",
+        "--seed",
+        "1",
+        "--resume",
+        &sa,
+        &sb,
+    ]);
+    assert!(
+        o.status.success(),
+        "the same conditions resume: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
 }

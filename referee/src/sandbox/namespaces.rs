@@ -312,7 +312,13 @@ mod tests {
         let base = std::env::temp_dir().join(format!("referee-plan-{}", std::process::id()));
         let work = base.join("out/games/1/a");
         std::fs::create_dir_all(&work).unwrap();
-        let plan = MountPlan::new(Path::new("/r"), &work, &[base.clone()], &[base.join("out")], 1 << 20);
+        let plan = MountPlan::new(
+            Path::new("/r"),
+            &work,
+            std::slice::from_ref(&base),
+            &[base.join("out")],
+            1 << 20,
+        );
         let pos = |want: &dyn Fn(&Step) -> bool| plan.steps.iter().position(want).unwrap();
         let s = |p: &Path| cstr(&Path::new("/r").join(p.strip_prefix("/").unwrap()));
         let program = pos(&|st| matches!(st, Step::Bind { dst, .. } if *dst == s(&base)));
