@@ -1,6 +1,12 @@
 //! Iterative-deepening negamax alpha-beta with principal-variation search,
 //! a transposition table, TT-move-first ordering, killers and history, and a
-//! CPU-time check every few thousand nodes.
+//! CPU-time check every thousand nodes.
+//!
+//! Games that need more plug in through the [`Game`] hooks, all no-ops by
+//! default: plies on which the same side moves again (the score keeps its
+//! sign), exact leaf values, a known game length (depth is capped by it and a
+//! search that reaches it is exact), quiescence over noisy moves, and a
+//! transposition key in a canonical frame (board symmetries).
 
 use super::tt::{from_tt, to_tt, Bound, Tt};
 use super::{outcome_score, Game, Limits, SearchInfo, WIN, WIN_THRESHOLD};
@@ -28,6 +34,9 @@ pub struct SearchResult<M> {
     pub seconds: f64,
     /// Principal variation.
     pub pv: Vec<M>,
+    /// True when an iteration reached the end of the game along every line
+    /// ([`Game::plies_left`]): `score` is then the exact value.
+    pub exact: bool,
 }
 
 /// The searcher: owns the transposition table and ordering tables, so that
@@ -81,6 +90,25 @@ impl<G: Game> Searcher<G> {
         &mut self,
         root: &G,
         limits: Limits,
+        on_best: impl FnMut(&SearchInfo<G::Move>),
+    ) -> SearchResult<G::Move> {
+        self.run(root, limits, 1, on_best)
+    }
+
+    /// The exact value of `root` for a game of known length
+    /// ([`Game::plies_left`]): one iteration to the end of the game, without
+    /// the shallower ones. Without a known length, a plain search to
+    /// `MAX_PLY` plies.
+    pub fn solve(&mut self, root: &G) -> SearchResult<G::Move> {
+        let depth = root.plies_left().unwrap_or(MAX_PLY as u32);
+        self.run(root, Limits::depth(depth), depth, |_| {})
+    }
+
+    fn run(
+        &mut self,
+        root: &G,
+        limits: Limits,
+        first_depth: u32,
         mut on_best: impl FnMut(&SearchInfo<G::Move>),
     ) -> SearchResult<G::Move> {
         self.timer = CpuTimer::start();
@@ -106,8 +134,11 @@ impl<G: Game> Searcher<G> {
             nodes: 0,
             seconds: 0.0,
             pv: root_moves.first().copied().into_iter().collect(),
+            exact: false,
         };
         if root_moves.is_empty() {
+            result.exact = true;
+            result.score = root.exact_value().unwrap_or(0);
             return result;
         }
         // Static order for the first iteration: hints, best first.
@@ -115,18 +146,33 @@ impl<G: Game> Searcher<G> {
         result.best = Some(root_moves[0]);
         result.pv = vec![root_moves[0]];
 
-        let max_depth = limits.max_depth.clamp(1, MAX_PLY as u32 - 1);
-        let mut prev_score = 0i32;
-        for depth in 1..=max_depth {
-            let (iter_best, complete) = self.root_iteration(root, &mut root_moves, depth, prev_score);
+        let mut max_depth = limits.max_depth.clamp(1, MAX_PLY as u32 - 1);
+        let game_length = root.plies_left();
+        if let Some(left) = game_length {
+            max_depth = max_depth.min(left.max(1));
+        }
+        let first_depth = first_depth.clamp(1, max_depth);
+        // CPU seconds of the last two completed iterations, to predict the next.
+        let (mut prev_time, mut last_time) = (0.0f64, 0.0f64);
+        for depth in first_depth..=max_depth {
+            let start = self.timer.elapsed();
+            // Do not start an iteration that would be cut off at the hard
+            // limit: it costs about the last one times the recent growth.
+            if depth > first_depth + 1 && limits.hard.is_finite() {
+                let growth = (last_time / prev_time.max(1e-5)).clamp(2.0, 100.0);
+                if start + last_time * growth > limits.hard {
+                    break;
+                }
+            }
+            let (iter_best, complete) = self.root_iteration(root, &mut root_moves, depth);
             if let Some((mv, score, pv)) = iter_best {
                 result.best = Some(mv);
                 result.score = score;
                 result.pv = pv;
                 if complete {
                     result.depth = depth;
+                    result.exact = game_length == Some(depth);
                 }
-                prev_score = score;
                 on_best(&SearchInfo {
                     best: mv,
                     score,
@@ -137,7 +183,7 @@ impl<G: Game> Searcher<G> {
                     partial: !complete,
                 });
             }
-            if !complete || self.stopped {
+            if !complete || self.stopped || result.exact {
                 break;
             }
             if root_moves.len() == 1 && depth >= 2 && limits.soft.is_finite() {
@@ -149,6 +195,8 @@ impl<G: Game> Searcher<G> {
             if self.timer.elapsed() >= limits.soft {
                 break;
             }
+            prev_time = last_time;
+            last_time = self.timer.elapsed() - start;
         }
         result.nodes = self.nodes;
         result.seconds = self.timer.elapsed();
@@ -164,7 +212,6 @@ impl<G: Game> Searcher<G> {
         root: &G,
         moves: &mut [G::Move],
         depth: u32,
-        _prev: i32,
     ) -> (Option<(G::Move, i32, Vec<G::Move>)>, bool) {
         let mut alpha = -WIN - 1;
         let beta = WIN + 1;
@@ -175,11 +222,11 @@ impl<G: Game> Searcher<G> {
             let mut child = root.clone();
             child.play(mv);
             let score = if i == 0 {
-                -self.negamax(&child, depth - 1, -beta, -alpha, 1)
+                self.child_score(root, &child, depth - 1, alpha, beta, 0)
             } else {
-                let s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1);
+                let s = self.child_score(root, &child, depth - 1, alpha, alpha + 1, 0);
                 if s > alpha && !self.stopped {
-                    -self.negamax(&child, depth - 1, -beta, -alpha, 1)
+                    self.child_score(root, &child, depth - 1, alpha, beta, 0)
                 } else {
                     s
                 }
@@ -215,6 +262,70 @@ impl<G: Game> Searcher<G> {
         }
     }
 
+    /// The score of `child` (reached from `pos`, at `ply`) for the side to
+    /// move in `pos`, within that side's window: negated only when the
+    /// mover changed.
+    #[inline]
+    fn child_score(&mut self, pos: &G, child: &G, depth: u32, alpha: i32, beta: i32, ply: u32) -> i32 {
+        if child.mover_changes(pos) {
+            -self.negamax(child, depth, -beta, -alpha, ply + 1)
+        } else {
+            self.negamax(child, depth, alpha, beta, ply + 1)
+        }
+    }
+
+    /// Past the depth limit: the side to move stands on its evaluation or
+    /// plays a noisy move, for at most `left` more plies.
+    fn quiesce(&mut self, pos: &G, mut alpha: i32, beta: i32, ply: u32, left: u32) -> i32 {
+        self.nodes += 1;
+        self.check_time();
+        if self.stopped {
+            return 0;
+        }
+        if let Some(v) = pos.exact_value() {
+            return v;
+        }
+        if let Some(o) = pos.outcome() {
+            return outcome_score(o, ply);
+        }
+        let stand = pos.evaluate();
+        if stand >= beta || left == 0 || ply as usize >= MAX_PLY - 1 {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let p = ply as usize;
+        let mut buf = std::mem::take(&mut self.bufs[p]);
+        buf.clear();
+        pos.noisy_moves(&mut buf);
+        let mut scored = std::mem::take(&mut self.scored[p]);
+        scored.clear();
+        scored.extend(buf.iter().map(|&m| (pos.order_hint(m), m)));
+        self.bufs[p] = buf;
+        scored.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        let mut best = stand;
+        for &(_, mv) in scored.iter() {
+            let mut child = pos.clone();
+            child.play(mv);
+            let v = if child.mover_changes(pos) {
+                -self.quiesce(&child, -beta, -alpha, ply + 1, left - 1)
+            } else {
+                self.quiesce(&child, alpha, beta, ply + 1, left - 1)
+            };
+            if self.stopped {
+                break;
+            }
+            if v > best {
+                best = v;
+                alpha = alpha.max(v);
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+        self.scored[p] = scored;
+        best
+    }
+
     fn negamax(&mut self, pos: &G, depth: u32, mut alpha: i32, beta: i32, ply: u32) -> i32 {
         self.nodes += 1;
         self.check_time();
@@ -222,21 +333,30 @@ impl<G: Game> Searcher<G> {
         if self.stopped {
             return 0;
         }
+        if let Some(v) = pos.exact_value() {
+            return v;
+        }
         if let Some(o) = pos.outcome() {
             return outcome_score(o, ply);
         }
-        let key = pos.hash();
-        if !self.avoid.is_empty() && self.avoid.contains(&key) {
+        if !self.avoid.is_empty() && self.avoid.contains(&pos.hash()) {
             return self.avoid_score;
         }
+        // No line is longer than the game: an entry searched to the end
+        // serves every deeper search.
+        let depth = pos.plies_left().map_or(depth, |left| depth.min(left));
         if depth == 0 || ply as usize >= MAX_PLY - 1 {
+            if G::QUIESCENCE_PLIES > 0 {
+                return self.quiesce(pos, alpha, beta, ply, G::QUIESCENCE_PLIES);
+            }
             return pos.evaluate();
         }
 
+        let (key, frame) = pos.tt_key();
         let alpha_orig = alpha;
         let mut tt_move = None;
         if let Some(e) = self.tt.probe(key) {
-            tt_move = e.mv;
+            tt_move = e.mv.map(|m| pos.move_from_frame(m, frame));
             if e.depth as i32 >= depth as i32 {
                 let s = from_tt(e.score, ply);
                 match e.bound {
@@ -297,11 +417,11 @@ impl<G: Game> Searcher<G> {
             let mut child = pos.clone();
             child.play(mv);
             let score = if i == 0 {
-                -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
+                self.child_score(pos, &child, depth - 1, alpha, beta, ply)
             } else {
-                let s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                let s = self.child_score(pos, &child, depth - 1, alpha, alpha + 1, ply);
                 if s > alpha && s < beta && !self.stopped {
-                    -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
+                    self.child_score(pos, &child, depth - 1, alpha, beta, ply)
                 } else {
                     s
                 }
@@ -341,8 +461,9 @@ impl<G: Game> Searcher<G> {
         } else {
             Bound::Upper
         };
+        let stored_move = best_move.map(|m| pos.move_to_frame(m, frame));
         self.tt
-            .store(key, best_move, to_tt(best_score, ply), depth as i16, bound);
+            .store(key, stored_move, to_tt(best_score, ply), depth as i16, bound);
         best_score
     }
 }
@@ -393,6 +514,148 @@ pub(crate) mod tests {
         let r = Searcher::new(1 << 16).search(&g, Limits::time(0.02, 0.05), |_| {});
         assert!(t.elapsed() < 0.2, "took {}", t.elapsed());
         assert!(r.best.is_some());
+    }
+
+    /// A random tree of fixed length in which some moves keep the mover (a
+    /// skipped turn), valued exactly at its end and with "noisy" moves for
+    /// quiescence: every hook the core offers, against a plain recursion.
+    #[derive(Clone, Copy, Debug)]
+    struct SkipTree {
+        id: u64,
+        ply: u32,
+        side: u8,
+    }
+
+    const SKIP_LEN: u32 = 7;
+
+    fn mix(x: u64) -> u64 {
+        let mut z = x.wrapping_add(0x9e3779b97f4a7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58476d1ce4e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d049bb133111eb);
+        z ^ (z >> 31)
+    }
+
+    impl SkipTree {
+        fn moves(&self) -> u8 {
+            if self.ply < SKIP_LEN {
+                1 + (mix(self.id ^ 0xabc) % 4) as u8
+            } else {
+                0
+            }
+        }
+
+        /// Plain negamax to `depth` with the same leaf rules as the core:
+        /// exact values first, depth capped by the game length, then
+        /// quiescence (stand pat or a noisy move) for `QUIESCENCE_PLIES`.
+        fn reference(&self, depth: u32) -> i32 {
+            if let Some(v) = self.exact_value() {
+                return v;
+            }
+            if depth.min(SKIP_LEN - self.ply) == 0 {
+                return self.quiescence(Self::QUIESCENCE_PLIES);
+            }
+            (0..self.moves())
+                .map(|m| self.signed(m, |c| c.reference(depth - 1)))
+                .max()
+                .unwrap()
+        }
+
+        fn quiescence(&self, left: u32) -> i32 {
+            if let Some(v) = self.exact_value() {
+                return v;
+            }
+            let stand = self.evaluate();
+            if left == 0 {
+                return stand;
+            }
+            let mut noisy = Vec::new();
+            self.noisy_moves(&mut noisy);
+            noisy
+                .into_iter()
+                .map(|m| self.signed(m, |c| c.quiescence(left - 1)))
+                .fold(stand, i32::max)
+        }
+
+        fn signed(&self, mv: u8, value: impl Fn(&SkipTree) -> i32) -> i32 {
+            let mut c = *self;
+            c.play(mv);
+            let v = value(&c);
+            if c.side != self.side {
+                -v
+            } else {
+                v
+            }
+        }
+    }
+
+    impl Game for SkipTree {
+        type Move = u8;
+        const QUIESCENCE_PLIES: u32 = 2;
+
+        fn legal_moves(&self, out: &mut Vec<u8>) {
+            out.extend(0..self.moves());
+        }
+        fn play(&mut self, mv: u8) {
+            self.id = mix(self.id.wrapping_mul(31).wrapping_add(mv as u64 + 1));
+            self.ply += 1;
+            // One move in three keeps the mover.
+            if mix(self.id ^ 0x5) % 3 != 0 {
+                self.side ^= 1;
+            }
+        }
+        fn outcome(&self) -> Option<crate::search::Outcome> {
+            None
+        }
+        fn hash(&self) -> u64 {
+            self.id
+        }
+        fn evaluate(&self) -> i32 {
+            (mix(self.id ^ 0x1234) % 201) as i32 - 100
+        }
+        fn mover_changes(&self, before: &Self) -> bool {
+            self.side != before.side
+        }
+        fn exact_value(&self) -> Option<i32> {
+            (self.ply == SKIP_LEN).then(|| {
+                let v = (mix(self.id ^ 0x99) % 201) as i32 - 100;
+                if self.side == 0 {
+                    v
+                } else {
+                    -v
+                }
+            })
+        }
+        fn plies_left(&self) -> Option<u32> {
+            Some(SKIP_LEN - self.ply)
+        }
+        fn noisy_moves(&self, out: &mut Vec<u8>) {
+            out.extend((0..self.moves()).filter(|m| m % 2 == 0));
+        }
+    }
+
+    #[test]
+    fn skipped_turns_exact_leaves_and_quiescence_match_plain_negamax() {
+        let mut exact_roots = 0;
+        for seed in 0..300u64 {
+            let root = SkipTree {
+                id: mix(seed),
+                ply: 0,
+                side: (seed % 2) as u8,
+            };
+            for d in 1..=SKIP_LEN {
+                let r = search(&root, Limits::depth(d), 1 << 16);
+                assert_eq!(r.score, root.reference(d), "seed {seed} depth {d}");
+                assert_eq!(r.exact, d == SKIP_LEN, "seed {seed} depth {d}");
+            }
+            let solved = Searcher::new(1 << 16).solve(&root);
+            assert!(solved.exact && solved.depth == SKIP_LEN);
+            assert_eq!(solved.score, root.reference(SKIP_LEN), "seed {seed}");
+            // Deepening past the end stops there, exact.
+            let deep = search(&root, Limits::depth(40), 1 << 16);
+            assert_eq!((deep.depth, deep.score), (SKIP_LEN, solved.score));
+            exact_roots += deep.exact as u32;
+        }
+        assert_eq!(exact_roots, 300);
     }
 
     #[test]

@@ -11,12 +11,15 @@ pub fn choose<G: Game>(pos: &G) -> Option<G::Move> {
     for mv in moves {
         let mut child = pos.clone();
         child.play(mv);
-        let v: i64 = match child.outcome() {
-            Some(Outcome::Loss) => i64::MAX, // the opponent to move has lost: we won
-            Some(Outcome::Win) => i64::MIN,
+        // Seen from the side to move after the move, then turned to the
+        // mover's view unless the mover moves again (a skipped turn).
+        let theirs: i64 = match child.outcome() {
+            Some(Outcome::Loss) => -i64::MAX, // the side to move there has lost
+            Some(Outcome::Win) => i64::MAX,
             Some(Outcome::Draw) => 0,
-            None => -(child.evaluate() as i64),
+            None => child.evaluate() as i64,
         };
+        let v = if child.mover_changes(pos) { -theirs } else { theirs };
         if best.map_or(true, |(_, b)| v > b) {
             best = Some((mv, v));
         }

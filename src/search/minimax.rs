@@ -42,8 +42,9 @@ fn value<G: Game>(
     for i in 0..head.len() {
         let mut child = pos.clone();
         child.play(head[i]);
-        let v = -value(&child, depth - 1, ply + 1, nodes, rest, deadline)?;
-        best = best.max(v);
+        let v = value(&child, depth - 1, ply + 1, nodes, rest, deadline)?;
+        // A skipped turn (the same side moves again) keeps the sign.
+        best = best.max(if child.mover_changes(pos) { -v } else { v });
     }
     Some(best)
 }
@@ -106,7 +107,7 @@ pub fn search<G: Game>(
             child.play(mv);
             match value(&child, d - 1, 1, &mut nodes, &mut bufs, Some((&timer, budget))) {
                 Some(v) => {
-                    let v = -v;
+                    let v = if child.mover_changes(root) { -v } else { v };
                     if best.map_or(true, |(_, b)| v > b) {
                         best = Some((mv, v));
                     }

@@ -73,6 +73,55 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn order_hint(&self, _mv: Self::Move) -> i32 {
         0
     }
+
+    /// Called on the position after a move, with the position before it:
+    /// false when the same side moves again (a player with nothing to play is
+    /// skipped). The search negates a child's score only when the mover changed.
+    /// Default: players always alternate.
+    fn mover_changes(&self, _before: &Self) -> bool {
+        true
+    }
+
+    /// The exact value (same scale as [`Game::evaluate`], side to move's
+    /// view) when it is known without searching deeper, e.g. a finished game
+    /// scored by its margin or a last move that can be settled directly.
+    /// Checked before [`Game::outcome`]. Default: never.
+    fn exact_value(&self) -> Option<i32> {
+        None
+    }
+
+    /// The exact number of plies until the game ends, for games whose every
+    /// line has the same length: the search never looks deeper than this,
+    /// and an iteration that reaches it is exact. Default: unknown.
+    fn plies_left(&self) -> Option<u32> {
+        None
+    }
+
+    /// Plies of quiescence search past the depth limit, over
+    /// [`Game::noisy_moves`]. Default: none (leaves are evaluated statically).
+    const QUIESCENCE_PLIES: u32 = 0;
+
+    /// Appends the moves worth searching past the depth limit (captures and
+    /// the like) to `out`; the side to move may also stand on its static
+    /// evaluation. Only called when `QUIESCENCE_PLIES > 0`.
+    fn noisy_moves(&self, _out: &mut Vec<Self::Move>) {}
+
+    /// Transposition-table key, and the frame (e.g. a board symmetry) that
+    /// maps this position onto the keyed one, so that equivalent positions
+    /// share an entry. Default: [`Game::hash`] in the identity frame.
+    fn tt_key(&self) -> (u64, u8) {
+        (self.hash(), 0)
+    }
+
+    /// A move of this position expressed in the table's frame `frame`.
+    fn move_to_frame(&self, mv: Self::Move, _frame: u8) -> Self::Move {
+        mv
+    }
+
+    /// A move stored in the table's frame `frame`, back in this position's frame.
+    fn move_from_frame(&self, mv: Self::Move, _frame: u8) -> Self::Move {
+        mv
+    }
 }
 
 /// Terminal score for `outcome` at distance `ply` from the root, side-to-move view.

@@ -1,7 +1,6 @@
 //! `agent fifteen ...` subcommands: the exact solver on a position file.
 
 use super::eval::{POINT, TIE_BREAK};
-use super::search::Engine;
 use super::Fifteen;
 use crate::arena::tools::Tool;
 use crate::protocol::{read_bounded, FileGame};
@@ -37,8 +36,7 @@ pub fn solve_file(path: &Path, tt_mb: usize) -> Result<String, String> {
             g.plies_left()
         ));
     }
-    let mut e = Engine::new(tt_mb << 20);
-    let f = e.solve(&g);
+    let f = super::search::solve(&g, tt_mb << 20);
     let best = match f.best {
         Some(m) => format!("{} = {}", g.describe_move(m), g.format_move(m).trim_end()),
         None => "none (the game is over)".into(),

@@ -63,6 +63,73 @@ pub fn evaluate(g: &Fifteen) -> i32 {
     evaluate_with(g, &WEIGHTS)
 }
 
+/// The weights the search evaluates with: [`weights_from_env`] when set
+/// (read once, for tuning runs), else [`WEIGHTS`].
+pub fn active_weights() -> &'static Weights {
+    static ACTIVE: std::sync::OnceLock<Weights> = std::sync::OnceLock::new();
+    ACTIVE.get_or_init(|| weights_from_env().unwrap_or(WEIGHTS))
+}
+
+/// Exact value, for the side to move, of a position in which it places the
+/// last card of the game: the best final value over the free cells, computed
+/// from the block sums without playing the moves out.
+pub fn last_placement_value(g: &Fifteen) -> i32 {
+    let me = g.side();
+    let Some(vi) = (0..5).find(|&vi| g.hand(me)[vi] > 0) else {
+        return terminal(g);
+    };
+    let card = VALUES[vi];
+    let mine = g.owned(me);
+    let theirs = g.owned(me.other());
+    let base = g.score(me) as i32 - g.score(me.other()) as i32;
+    let mut best = i32::MIN;
+    let mut free = g.free();
+    let mut seen_quiet = false;
+    while free != 0 {
+        let c = free.trailing_zeros() as usize;
+        free &= free - 1;
+        let marked = g.removals_if(c, card);
+        if marked == 0 {
+            // Every placement that removes nothing ends the same way.
+            if seen_quiet {
+                continue;
+            }
+            seen_quiet = true;
+        }
+        let survives = marked >> c & 1 == 0;
+        let mut margin = base;
+        let mut m = marked & !(1u64 << c);
+        while m != 0 {
+            let q = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let v = g.value_at(q) as i32;
+            margin += if mine >> q & 1 == 1 { -v } else { v };
+        }
+        let mut hi_mine = if survives { card } else { 0 };
+        let mut k = mine & !marked;
+        while k != 0 {
+            hi_mine = hi_mine.max(g.value_at(k.trailing_zeros() as usize));
+            k &= k - 1;
+        }
+        let mut hi_theirs = 0;
+        let mut k = theirs & !marked;
+        while k != 0 {
+            hi_theirs = hi_theirs.max(g.value_at(k.trailing_zeros() as usize));
+            k &= k - 1;
+        }
+        if survives {
+            margin += card as i32;
+        }
+        let v = POINT * margin + TIE_BREAK * (hi_mine as i32 - hi_theirs as i32).signum();
+        best = best.max(v);
+    }
+    if best == i32::MIN {
+        // No free cell for the card (not reachable by play): the game stands.
+        return terminal(g);
+    }
+    best
+}
+
 /// Evaluation with explicit weights (for tuning).
 pub fn evaluate_with(g: &Fifteen, w: &Weights) -> i32 {
     if g.is_over() {

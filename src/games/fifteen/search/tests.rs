@@ -1,5 +1,8 @@
 use super::*;
+use crate::clock::CpuTimer;
+use crate::games::fifteen::eval;
 use crate::protocol::{FileGame, Player};
+use crate::search::Game;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -28,7 +31,7 @@ fn minimax(g: &Fifteen) -> i32 {
     if g.is_over() {
         return eval::terminal(g);
     }
-    let mut best = -INF;
+    let mut best = i32::MIN;
     for m in all_moves(g) {
         let mut c = g.clone();
         c.play(m);
@@ -54,7 +57,7 @@ fn random_position(rng: &mut SmallRng, n: u8, left: u32) -> Fifteen {
 #[test]
 fn solver_agrees_with_plain_minimax_on_4x4_endgames() {
     let mut rng = SmallRng::seed_from_u64(4);
-    let mut e = Engine::new(1 << 20);
+    let mut e = Searcher::<Fifteen>::new(1 << 20);
     for (left, count) in [(1, 60), (2, 60), (3, 60), (4, 30), (5, 6), (6, 1)] {
         for _ in 0..count {
             let g = random_position(&mut rng, 4, left);
@@ -76,14 +79,17 @@ fn solver_agrees_with_plain_minimax_on_4x4_endgames() {
 }
 
 #[test]
-fn solver_without_symmetry_gives_the_same_values() {
+fn direct_solve_and_iterative_deepening_agree() {
+    // The direct solve fills the table at full depth only; iterative
+    // deepening reuses shallower, symmetry-folded entries on the way.
     let mut rng = SmallRng::seed_from_u64(9);
-    let mut a = Engine::new(1 << 20);
-    let mut b = Engine::new(1 << 20);
-    b.use_symmetry = false;
+    let mut a = Searcher::<Fifteen>::new(1 << 20);
+    let mut b = Searcher::<Fifteen>::new(1 << 20);
     for _ in 0..20 {
         let g = random_position(&mut rng, 4, 7);
-        assert_eq!(a.solve(&g).score, b.solve(&g).score);
+        let deepened = b.search(&g, Limits::depth(64), |_| {});
+        assert!(deepened.exact);
+        assert_eq!(a.solve(&g).score, deepened.score);
     }
     // A short 6x6 endgame too.
     for _ in 0..5 {
@@ -93,16 +99,52 @@ fn solver_without_symmetry_gives_the_same_values() {
 }
 
 #[test]
+fn symmetric_boards_share_table_entries_in_the_right_frame() {
+    // A position and its image under each symmetry of the square get one
+    // table key, and a move stored from either comes back as the
+    // corresponding move of the other.
+    use crate::games::fifteen::geo::geo;
+    let mut rng = SmallRng::seed_from_u64(11);
+    for _ in 0..30 {
+        let mut g = Fifteen::new(6, Player::One);
+        let mut played = Vec::new();
+        while g.plies_left() > 14 {
+            let v = all_moves(&g);
+            let m = v[rng.gen_range(0..v.len())];
+            played.push(m);
+            g.play(m);
+        }
+        for s in 0..8 {
+            let map = |m: Move| Move {
+                cell: geo(6).sym[s][m.cell as usize],
+                card: m.card,
+            };
+            let mut image = Fifteen::new(6, Player::One);
+            for &m in &played {
+                image.play(map(m));
+            }
+            let (key, frame) = g.tt_key();
+            let (image_key, image_frame) = image.tt_key();
+            assert_eq!(key, image_key, "symmetry {s}");
+            for m in all_moves(&g) {
+                let stored = g.move_to_frame(m, frame);
+                assert_eq!(image.move_to_frame(map(m), image_frame), stored, "symmetry {s}, {m:?}");
+                assert_eq!(image.move_from_frame(stored, image_frame), map(m));
+            }
+        }
+    }
+}
+
+#[test]
 fn iterative_deepening_ends_exact_and_respects_the_clock() {
     let mut rng = SmallRng::seed_from_u64(3);
     let g = random_position(&mut rng, 4, 5);
-    let mut e = Engine::new(1 << 20);
-    let f = e.iterate(&g, f64::INFINITY, f64::INFINITY, false);
+    let f = Searcher::<Fifteen>::new(1 << 20).search(&g, Limits::time(f64::INFINITY, f64::INFINITY), |_| {});
     assert!(f.exact);
     assert_eq!(f.score, minimax(&g));
     let t = CpuTimer::start();
     let start = Fifteen::new(6, Player::One);
-    let f = Engine::new(1 << 20).iterate(&start, 0.05, 0.1, false);
+    let f = Searcher::<Fifteen>::new(1 << 20).search(&start, Limits::time(0.05, 0.1), |_| {});
     assert!(t.elapsed() < 0.5, "{}", t.elapsed());
     assert!(f.best.is_some() && !f.exact);
 }
