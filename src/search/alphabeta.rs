@@ -19,6 +19,9 @@ const MAX_PLY: usize = 128;
 /// Moves picked by selection before the rest of a node's moves are sorted.
 const SELECT_FIRST: usize = 4;
 
+/// What one root iteration proved: the best move, its score and its PV.
+type IterationBest<M> = Option<(M, i32, Vec<M>)>;
+
 /// Result of a finished search.
 #[derive(Clone, Debug)]
 pub struct SearchResult<M> {
@@ -207,18 +210,12 @@ impl<G: Game> Searcher<G> {
     /// move proven in this iteration (None if even the first move did not
     /// finish) and whether the iteration completed. Reorders `moves` so the
     /// best comes first next time.
-    fn root_iteration(
-        &mut self,
-        root: &G,
-        moves: &mut [G::Move],
-        depth: u32,
-    ) -> (Option<(G::Move, i32, Vec<G::Move>)>, bool) {
+    fn root_iteration(&mut self, root: &G, moves: &mut [G::Move], depth: u32) -> (IterationBest<G::Move>, bool) {
         let mut alpha = -WIN - 1;
         let beta = WIN + 1;
-        let mut best: Option<(G::Move, i32, Vec<G::Move>)> = None;
+        let mut best: IterationBest<G::Move> = None;
         let mut best_idx = 0;
-        for i in 0..moves.len() {
-            let mv = moves[i];
+        for (i, &mv) in moves.iter().enumerate() {
             let mut child = root.clone();
             child.play(mv);
             let score = if i == 0 {
@@ -250,7 +247,7 @@ impl<G: Game> Searcher<G> {
 
     #[inline]
     fn check_time(&mut self) {
-        if self.nodes % CHECK_EVERY == 0 {
+        if self.nodes.is_multiple_of(CHECK_EVERY) {
             if self.timer.elapsed() >= self.limits.hard {
                 self.stopped = true;
             }
@@ -301,7 +298,7 @@ impl<G: Game> Searcher<G> {
         scored.clear();
         scored.extend(buf.iter().map(|&m| (pos.order_hint(m), m)));
         self.bufs[p] = buf;
-        scored.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        scored.sort_unstable_by_key(|&(hint, _)| std::cmp::Reverse(hint));
         let mut best = stand;
         for &(_, mv) in scored.iter() {
             let mut child = pos.clone();
@@ -411,7 +408,7 @@ impl<G: Game> Searcher<G> {
                 }
                 scored.swap(i, j);
             } else if i == SELECT_FIRST {
-                scored[i..].sort_unstable_by(|a, b| b.0.cmp(&a.0));
+                scored[i..].sort_unstable_by_key(|&(hint, _)| std::cmp::Reverse(hint));
             }
             let mv = scored[i].1;
             let mut child = pos.clone();
@@ -599,7 +596,7 @@ pub(crate) mod tests {
             self.id = mix(self.id.wrapping_mul(31).wrapping_add(mv as u64 + 1));
             self.ply += 1;
             // One move in three keeps the mover.
-            if mix(self.id ^ 0x5) % 3 != 0 {
+            if !mix(self.id ^ 0x5).is_multiple_of(3) {
                 self.side ^= 1;
             }
         }

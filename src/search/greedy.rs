@@ -20,7 +20,7 @@ pub fn choose<G: Game>(pos: &G) -> Option<G::Move> {
             None => child.evaluate() as i64,
         };
         let v = if child.mover_changes(pos) { -theirs } else { theirs };
-        if best.map_or(true, |(_, b)| v > b) {
+        if best.is_none_or(|(_, b)| v > b) {
             best = Some((mv, v));
         }
     }

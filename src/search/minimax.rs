@@ -22,7 +22,7 @@ fn value<G: Game>(
 ) -> Option<i32> {
     *nodes += 1;
     if let Some((t, limit)) = deadline {
-        if *nodes % 1024 == 0 && t.elapsed() >= limit {
+        if nodes.is_multiple_of(1024) && t.elapsed() >= limit {
             return None;
         }
     }
@@ -39,9 +39,9 @@ fn value<G: Game>(
         return Some(0);
     }
     let mut best = i32::MIN;
-    for i in 0..head.len() {
+    for &mv in head.iter() {
         let mut child = pos.clone();
-        child.play(head[i]);
+        child.play(mv);
         let v = value(&child, depth - 1, ply + 1, nodes, rest, deadline)?;
         // A skipped turn (the same side moves again) keeps the sign.
         best = best.max(if child.mover_changes(pos) { -v } else { v });
@@ -108,7 +108,7 @@ pub fn search<G: Game>(
             match value(&child, d - 1, 1, &mut nodes, &mut bufs, Some((&timer, budget))) {
                 Some(v) => {
                     let v = if child.mover_changes(root) { -v } else { v };
-                    if best.map_or(true, |(_, b)| v > b) {
+                    if best.is_none_or(|(_, b)| v > b) {
                         best = Some((mv, v));
                     }
                 }

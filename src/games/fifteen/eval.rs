@@ -154,9 +154,8 @@ pub fn evaluate_with(g: &Fifteen, w: &Weights) -> i32 {
                 }
             }
         }
-        for j in k + 1..9 {
-            top[p][j] = top[p][k];
-        }
+        let last = top[p][k];
+        top[p][k + 1..].fill(last);
     }
     let mut total = 0i32;
     for p in Player::ALL {

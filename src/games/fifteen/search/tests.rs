@@ -13,8 +13,8 @@ fn all_moves(g: &Fifteen) -> Vec<Move> {
     let hand = g.hand(g.side());
     for c in 0..(g.size() as usize).pow(2) {
         if g.free() >> c & 1 == 1 {
-            for vi in 0..5 {
-                if hand[vi] > 0 {
+            for (vi, &count) in hand.iter().enumerate() {
+                if count > 0 {
                     v.push(Move {
                         cell: c as u8,
                         card: crate::games::fifteen::geo::VALUES[vi],
