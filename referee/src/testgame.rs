@@ -15,7 +15,8 @@
 //! `output.txt`: the number of counters taken.
 
 use agent::protocol::{
-    format_time, parse_header, FileGame, GenOptions, Input, Lines, Mode, MoveError, ParseError, Player,
+    format_time, parse_header, BoardView, CellView, FileGame, GenOptions, Ground, Input, Lines, Mode, MoveError,
+    MoveView, ParseError, Player,
 };
 use agent::search::{Game, Outcome};
 
@@ -126,6 +127,32 @@ impl FileGame for TestNim {
             pile: pile as u32,
             side: opts.first,
         })
+    }
+
+    fn board_view(&self) -> BoardView {
+        let cell = if self.pile == 0 {
+            CellView::empty(Ground::Plain, ".")
+        } else {
+            CellView::with_piece(Ground::Plain, None, self.pile.to_string(), self.pile.to_string())
+        };
+        BoardView {
+            rows: 1,
+            cols: 1,
+            cells: vec![cell],
+            links: Vec::new(),
+            facts: vec![format!("{} counters", self.pile)],
+            outcome: self
+                .result()
+                .map(|_| format!("player {} took the last counter", self.side.other().index() + 1)),
+            legend: vec![("N".into(), "counters in the pile".into())],
+        }
+    }
+
+    fn move_view(&self, mv: u32) -> MoveView {
+        MoveView {
+            cells: vec![(0, 0)],
+            note: Some(format!("takes {mv}")),
+        }
     }
 }
 

@@ -3,8 +3,10 @@
 //! the referee handle any game, and atomic writing of `output.txt`.
 
 pub mod lines;
+pub mod view;
 
 pub use lines::{Line, Lines};
+pub use view::{BoardView, CellView, Ground, LinkView, MoveView, PieceView};
 
 use crate::search::{Game, Limits, Strategy};
 use std::fmt;
@@ -312,6 +314,13 @@ pub trait FileGame: Game + Sized {
     /// move cap does, the player with more time left winning (Halma's rule
     /// 6). Otherwise a drawn `result()` is a real draw.
     const NO_MOVE_SETTLED_BY_TIME: bool = false;
+
+    /// The position described for drawing (terminal and HTML report).
+    fn board_view(&self) -> BoardView;
+
+    /// What a legal move of the side to move touches and what it causes,
+    /// for marking the last move in a drawing.
+    fn move_view(&self, mv: Self::Move) -> MoveView;
 }
 
 /// Writes `contents` to `dir/name` through a temporary file and a rename, so

@@ -21,7 +21,8 @@ pub mod player;
 pub mod solver;
 
 use crate::protocol::{
-    format_time, parse_header, FileGame, GenOptions, Input, Lines, Mode, MoveError, ParseError, Player,
+    format_time, parse_header, BoardView, CellView, FileGame, GenOptions, Ground, Input, Lines, Mode, MoveError,
+    MoveView, ParseError, Player,
 };
 use crate::search::{Game, Limits, Outcome, Strategy};
 use grid::{Coin, Grid};
@@ -577,6 +578,71 @@ impl FileGame for ConnectSquare {
         s
     }
 
+    fn board_view(&self) -> BoardView {
+        let g = self.to_grid();
+        let mut view = BoardView {
+            rows: self.rows(),
+            cols: self.cols(),
+            cells: Vec::with_capacity(self.rows() * self.cols()),
+            links: Vec::new(),
+            facts: Vec::new(),
+            outcome: None,
+            legend: vec![
+                ("R".into(), "R's coin".into()),
+                ("Y".into(), "Y's coin".into()),
+                (".".into(), "empty cell".into()),
+                ("*".into(), "winning square (flagged)".into()),
+            ],
+        };
+        for row in &g.cells {
+            for cell in row {
+                view.cells.push(match cell {
+                    Some(coin) => {
+                        let owner = if *coin == Coin::R { Player::One } else { Player::Two };
+                        let letter = coin.letter().to_string();
+                        CellView::with_piece(Ground::Plain, Some(owner), "", letter)
+                    }
+                    None => CellView::empty(Ground::Plain, "."),
+                });
+            }
+        }
+        match self.status {
+            Status::Won(p) => {
+                let coin = if p == Player::One { Coin::R } else { Coin::Y };
+                if let Some((r, c)) = square_of(&g, coin) {
+                    for (dr, dc) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+                        let cell = view.cell_mut(r + dr, c + dc);
+                        cell.flagged = true;
+                        cell.symbol.push('*');
+                    }
+                    view.outcome = Some(format!(
+                        "{} completed the 2x2 square at rows {}-{}, columns {}-{}",
+                        coin.letter(),
+                        r,
+                        r + 1,
+                        c,
+                        c + 1
+                    ));
+                }
+            }
+            Status::Draw => view.outcome = Some("the board is full without a square".into()),
+            Status::Playing => {}
+        }
+        view
+    }
+
+    fn move_view(&self, mv: Move) -> MoveView {
+        let g = self.to_grid();
+        let col = mv as usize;
+        let row = (0..self.rows()).rev().find(|&i| g.cells[i][col].is_none()).unwrap_or(0);
+        let mut after = *self;
+        after.play_col(col);
+        MoveView {
+            cells: vec![(row, col)],
+            note: matches!(after.status, Status::Won(_)).then(|| "completes a 2x2 square".to_string()),
+        }
+    }
+
     fn moves_left_estimate(&self) -> f64 {
         // Games usually end well before the board fills; the agent makes
         // every other move of what is left.
@@ -599,6 +665,14 @@ impl FileGame for ConnectSquare {
             _ => None,
         }
     }
+}
+
+/// The top-left cell (row, column) of a 2x2 square of `coin`, if there is one.
+fn square_of(g: &Grid, coin: Coin) -> Option<(usize, usize)> {
+    let has = |r: usize, c: usize| g.cells[r][c] == Some(coin);
+    (0..g.rows().saturating_sub(1))
+        .flat_map(|r| (0..g.cols().saturating_sub(1)).map(move |c| (r, c)))
+        .find(|&(r, c)| has(r, c) && has(r, c + 1) && has(r + 1, c) && has(r + 1, c + 1))
 }
 
 #[cfg(test)]

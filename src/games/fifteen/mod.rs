@@ -12,7 +12,8 @@ pub mod geo;
 pub mod search;
 
 use crate::protocol::{
-    format_time, parse_header, ByPlayer, FileGame, GenOptions, Input, Lines, Mode, MoveError, ParseError, Player,
+    format_time, parse_header, BoardView, ByPlayer, CellView, FileGame, GenOptions, Ground, Input, Lines, Mode,
+    MoveError, MoveView, ParseError, Player,
 };
 use crate::search::{Game, Limits, Outcome, Strategy};
 use geo::{geo, value_index, Geo, MAX_CELLS, VALUES, ZOBRIST};
@@ -765,6 +766,86 @@ impl FileGame for Fifteen {
 
     fn moves_left_estimate(&self) -> f64 {
         self.hand_len(self.side()).max(1) as f64
+    }
+
+    fn board_view(&self) -> BoardView {
+        let n = self.n as usize;
+        let cells = (0..n * n)
+            .map(|cell| {
+                if self.removed >> cell & 1 == 1 {
+                    CellView::empty(Ground::Removed, "X")
+                } else if self.occ >> cell & 1 == 1 {
+                    let o = if self.own[Player::One] >> cell & 1 == 1 {
+                        Player::One
+                    } else {
+                        Player::Two
+                    };
+                    let v = self.val[cell];
+                    CellView::with_piece(Ground::Plain, Some(o), v.to_string(), format!("{}:{v}", o.index() + 1))
+                } else {
+                    CellView::empty(Ground::Plain, ".")
+                }
+            })
+            .collect();
+        let facts = Player::ALL
+            .into_iter()
+            .map(|p| {
+                let cards: Vec<String> = (0..5)
+                    .flat_map(|vi| std::iter::repeat(VALUES[vi].to_string()).take(self.hand[p][vi] as usize))
+                    .collect();
+                format!(
+                    "player {}: hand [{}], score {}",
+                    p.index() + 1,
+                    cards.join(", "),
+                    self.score(p)
+                )
+            })
+            .collect();
+        let outcome = self.is_over().then(|| {
+            let (a, b) = (self.score(Player::One), self.score(Player::Two));
+            let (x, y) = (self.max_card(Player::One), self.max_card(Player::Two));
+            let scores = format!("scores: player 1 {a}, player 2 {b}");
+            if a != b {
+                format!("{scores}; the higher score wins")
+            } else if x != y {
+                format!("{scores}, equal; tie broken by the highest card on the board: {x} against {y}")
+            } else {
+                format!("{scores}, equal, and equal highest cards ({x}): a draw")
+            }
+        });
+        BoardView {
+            rows: n,
+            cols: n,
+            cells,
+            links: Vec::new(),
+            facts,
+            outcome,
+            legend: vec![
+                ("P:C".into(), "card C of player P".into()),
+                ("X".into(), "removed cell (blocked for good)".into()),
+                (".".into(), "empty cell".into()),
+            ],
+        }
+    }
+
+    fn move_view(&self, mv: Move) -> MoveView {
+        let mut after = self.clone();
+        after.play(mv);
+        let gone: Vec<String> = (0..self.geo().cells)
+            .filter(|&c| after.removed >> c & 1 == 1 && self.removed >> c & 1 == 0)
+            .map(|c| {
+                let (r, col) = self.row_col(c as u8);
+                if c == mv.cell as usize {
+                    format!("its own card at ({r}, {col})")
+                } else {
+                    format!("{} at ({r}, {col})", self.cell_token(c))
+                }
+            })
+            .collect();
+        MoveView {
+            cells: vec![self.row_col(mv.cell)],
+            note: (!gone.is_empty()).then(|| format!("removes {}", gone.join(", "))),
+        }
     }
 
     fn generate(opts: &GenOptions) -> Result<Self, String> {

@@ -5,7 +5,8 @@
 use super::bitboard::{cell, col, row, Bitboard, N};
 use super::{cell_text, colour_name, HMove, Halma, Reading, CAMP, PIECES};
 use crate::protocol::{
-    format_time, parse_mode, parse_time, ByPlayer, Input, Lines, Mode, MoveError, ParseError, Player,
+    format_time, parse_mode, parse_time, BoardView, ByPlayer, CellView, Ground, Input, Lines, Mode, MoveError,
+    MoveView, ParseError, Player,
 };
 
 /// Parses a whole Halma `input.txt`.
@@ -176,6 +177,69 @@ fn hop_path(pos: &Halma, mv: HMove, allowed: Bitboard) -> Option<Vec<u8>> {
         }
     }
     None
+}
+
+/// The position for drawing: camps as ground, pieces owned by colour.
+pub fn board_view(pos: &Halma) -> BoardView {
+    let mut cells = Vec::with_capacity(N * N);
+    for y in 0..N {
+        for x in 0..N {
+            let c = cell(x, y);
+            let ground = if CAMP[Player::One].has(c) {
+                Ground::Camp(Player::One)
+            } else if CAMP[Player::Two].has(c) {
+                Ground::Camp(Player::Two)
+            } else {
+                Ground::Plain
+            };
+            cells.push(match pos.piece_at(c) {
+                Some(k) => {
+                    let sym = if k == Player::One { "B" } else { "W" };
+                    CellView::with_piece(ground, Some(k), "", sym)
+                }
+                None if ground == Ground::Plain => CellView::empty(ground, "."),
+                None => CellView::empty(ground, ":"),
+            });
+        }
+    }
+    let outcome = Player::ALL.into_iter().find(|&k| pos.has_won(k)).map(|k| {
+        format!(
+            "{} filled {}'s camp (every cell occupied, at least one by {})",
+            colour_name(k),
+            colour_name(k.other()),
+            colour_name(k)
+        )
+    });
+    BoardView {
+        rows: N,
+        cols: N,
+        cells,
+        links: Vec::new(),
+        facts: Vec::new(),
+        outcome,
+        legend: vec![
+            ("B".into(), "BLACK piece".into()),
+            ("W".into(), "WHITE piece".into()),
+            (":".into(), "empty camp cell".into()),
+            (".".into(), "empty cell".into()),
+        ],
+    }
+}
+
+/// The cells of a move as (row, column): a step's two cells, or every
+/// landing cell of the hop path that [`format_move`] prints.
+pub fn move_view(pos: &Halma, mv: HMove) -> MoveView {
+    let text = format_move(pos, mv);
+    let mut cells: Vec<(usize, usize)> = vec![(row(mv.from), col(mv.from))];
+    for line in text.lines() {
+        // Each line is `E|J x,y x,y`: its last token is where that hop lands.
+        if let Some(Ok(Some(c))) = line.split_whitespace().nth(2).map(parse_cell) {
+            cells.push((row(c), col(c)));
+        }
+    }
+    let hops = cells.len() - 1;
+    let note = (text.starts_with('J') && hops > 1).then(|| format!("{hops} hops"));
+    MoveView { cells, note }
 }
 
 /// The `output.txt` text of a move: a step, or one `J` line per hop along a

@@ -11,7 +11,9 @@ pub mod format;
 pub mod simple;
 pub mod tools;
 
-use crate::protocol::{ByPlayer, FileGame, GenOptions, Input, Mode, MoveError, ParseError, Player};
+use crate::protocol::{
+    BoardView, ByPlayer, FileGame, GenOptions, Input, Mode, MoveError, MoveView, ParseError, Player,
+};
 use crate::search::{Game, Outcome};
 use bitboard::{col, row, Bitboard, CELLS, DIRS};
 
@@ -622,6 +624,14 @@ impl FileGame for Halma {
 
     fn generate(opts: &GenOptions) -> Result<Self, String> {
         Ok(Halma::start(opts.first))
+    }
+
+    fn board_view(&self) -> BoardView {
+        format::board_view(self)
+    }
+
+    fn move_view(&self, mv: HMove) -> MoveView {
+        format::move_view(self, mv)
     }
 }
 

@@ -3,7 +3,8 @@
 
 use super::{Hashi, HashiMove, Topology};
 use crate::protocol::{
-    format_time, parse_header, ByPlayer, FileGame, GenOptions, Input, Lines, Mode, MoveError, ParseError, Player,
+    format_time, parse_header, BoardView, ByPlayer, CellView, FileGame, GenOptions, Ground, Input, Lines, LinkView,
+    Mode, MoveError, MoveView, ParseError, Player,
 };
 use std::fmt::Write as _;
 
@@ -373,6 +374,96 @@ impl FileGame for Hashi {
             };
         }
         (missing as f64 / 4.0).max(1.0)
+    }
+
+    fn board_view(&self) -> BoardView {
+        let t = self.topology();
+        let n = t.n;
+        let mut cells: Vec<CellView> = (0..n * n)
+            .map(|k| match t.island_at(k / n, k % n) {
+                None => CellView::empty(Ground::Water, "."),
+                Some(i) if self.label(i) == 0 => CellView::with_piece(Ground::Water, None, "", "o"),
+                Some(i) => {
+                    let l = self.label(i).to_string();
+                    let mut cell = CellView::with_piece(Ground::Water, None, l.clone(), l);
+                    cell.flagged = self.degree(i) == self.label(i);
+                    cell
+                }
+            })
+            .collect();
+        let mut links = Vec::new();
+        for (p, q) in t.pairs.iter().enumerate() {
+            let k = self.bridges(p);
+            if k == 0 {
+                continue;
+            }
+            let (r1, c1) = t.islands[q.a as usize];
+            let (r2, c2) = t.islands[q.b as usize];
+            let (from, to) = ((r1 as usize, c1 as usize), (r2 as usize, c2 as usize));
+            links.push(LinkView { from, to, count: k });
+            let mark = match (q.horizontal, k) {
+                (true, 1) => "-",
+                (true, _) => "=",
+                (false, 1) => "|",
+                (false, _) => "\"",
+            };
+            if q.horizontal {
+                for c in from.1 + 1..to.1 {
+                    cells[from.0 * n + c].symbol = mark.into();
+                }
+            } else {
+                for r in from.0 + 1..to.0 {
+                    cells[r * n + from.1].symbol = mark.into();
+                }
+            }
+        }
+        let [a, b] = self.points().into_array();
+        BoardView {
+            rows: n,
+            cols: n,
+            cells,
+            links,
+            facts: vec![format!("points: player 1 {a}, player 2 {b}")],
+            outcome: (!self.has_move()).then(|| {
+                format!(
+                    "player {} has no legal move; points: player 1 {a}, player 2 {b}",
+                    self.side.index() + 1
+                )
+            }),
+            legend: vec![
+                (
+                    "1-4".into(),
+                    "island with its label (flagged when it has all its bridges)".into(),
+                ),
+                ("o".into(), "unlabelled island".into()),
+                ("- =".into(), "one or two bridges along a row".into()),
+                ("| \"".into(), "one or two bridges along a column".into()),
+                (".".into(), "water".into()),
+            ],
+        }
+    }
+
+    fn move_view(&self, mv: HashiMove) -> MoveView {
+        let t = self.topology();
+        match mv {
+            HashiMove::Bridge(p) => {
+                let q = t.pairs[p as usize];
+                let (r1, c1) = t.islands[q.a as usize];
+                let (r2, c2) = t.islands[q.b as usize];
+                let gain = self.bridge_gain(p as usize);
+                MoveView {
+                    cells: vec![(r1 as usize, c1 as usize), (r2 as usize, c2 as usize)],
+                    note: (gain > 0).then(|| format!("completes islands worth {gain} points")),
+                }
+            }
+            HashiMove::Label(i, _) => {
+                let (r, c) = t.islands[i as usize];
+                MoveView {
+                    cells: vec![(r as usize, c as usize)],
+                    note: None,
+                }
+            }
+        }
     }
 
     fn generate(opts: &GenOptions) -> Result<Self, String> {

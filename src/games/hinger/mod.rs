@@ -18,7 +18,8 @@ pub mod path;
 pub mod solver;
 
 use crate::protocol::{
-    format_time, parse_header, FileGame, GenOptions, Input, Lines, Mode, MoveError, ParseError, Player,
+    format_time, parse_header, BoardView, CellView, FileGame, GenOptions, Ground, Input, Lines, Mode, MoveError,
+    MoveView, ParseError, Player,
 };
 use crate::search::{alphabeta::Searcher, Game, Limits, Outcome, Strategy};
 use crate::timing::{tt_bytes, DEFAULT_NPS};
@@ -329,6 +330,59 @@ impl FileGame for Hinger {
             Self::player_names()[self.to_move.index()]
         ));
         s
+    }
+
+    fn board_view(&self) -> BoardView {
+        let b = &self.board;
+        let hingers = b.hingers();
+        let mut cells = Vec::with_capacity(b.rows() * b.cols());
+        for r in 0..b.rows() {
+            for c in 0..b.cols() {
+                let i = b.index(r, c);
+                let p = b.pile(i);
+                let hinger = hingers >> i & 1 == 1;
+                let mut cell = if p == 0 {
+                    CellView::empty(Ground::Plain, ".")
+                } else if hinger {
+                    CellView::with_piece(Ground::Plain, None, "1", "H")
+                } else {
+                    CellView::with_piece(Ground::Plain, None, p.to_string(), p.to_string())
+                };
+                cell.flagged = hinger;
+                cells.push(cell);
+            }
+        }
+        BoardView {
+            rows: b.rows(),
+            cols: b.cols(),
+            cells,
+            links: Vec::new(),
+            facts: vec![format!(
+                "{} regions, {} hinger(s), {} counters",
+                b.regions(),
+                hingers.count_ones(),
+                b.counters()
+            )],
+            outcome: match self.result() {
+                Some(Some(p)) => Some(format!("player {} moved on a hinger", Self::player_names()[p.index()])),
+                Some(None) => Some("the last counter went without a hinger move".into()),
+                None => None,
+            },
+            legend: vec![
+                ("N".into(), "pile of N counters".into()),
+                ("H".into(), "hinger (taking it wins)".into()),
+                (".".into(), "empty cell".into()),
+            ],
+        }
+    }
+
+    fn move_view(&self, mv: HingerMove) -> MoveView {
+        let (r, c) = self.coords(mv);
+        let hinger = self.board.hingers() >> mv & 1 == 1;
+        MoveView {
+            cells: vec![(r, c)],
+            note: hinger.then(|| format!("({r}, {c}) was a hinger: taking it wins")),
+        }
     }
 
     /// Games rarely run to the last counter: most end when the safe moves
