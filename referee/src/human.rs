@@ -2,7 +2,7 @@
 //! explained and asked again (never scored), legal moves are listed on
 //! request, and the person's thinking time is not charged.
 
-use agent::protocol::{format_time, FileGame, MoveError};
+use agent::protocol::{FileGame, MoveError};
 use std::io::{BufRead, Write};
 
 /// The terminal (or a script standing in for it).
@@ -78,6 +78,35 @@ pub fn typed_to_move_text(line: &str) -> String {
     s
 }
 
+/// Reads a typed move: the `output.txt` syntax (lines joined by `|` or `;`),
+/// or the move as the referee prints it (Fifteen's `(1, 1, 13)`, Connect
+/// Square's `R in column 3`, Hashi's `B 0 0 0 2 (bridge ...)`), so that a
+/// person can type back what they were shown.
+pub fn parse_typed<G: FileGame>(state: &G, line: &str, buf: &mut Vec<G::Move>) -> Result<G::Move, MoveError> {
+    let first = state.parse_move(&typed_to_move_text(line));
+    if first.is_ok() {
+        return first;
+    }
+    let norm = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ").to_ascii_lowercase();
+    let want = norm(line);
+    buf.clear();
+    state.legal_moves(buf);
+    if let Some(&m) = buf.iter().find(|&&m| norm(&state.describe_move(m)) == want) {
+        return Ok(m);
+    }
+    // The shown form with its punctuation dropped, `(1, 1, 13)` -> `1 1 13`;
+    // its verdict is kept when it reads as a move, since it then says why
+    // that move is illegal.
+    let loose: String = line.chars().map(|c| if "(),".contains(c) { ' ' } else { c }).collect();
+    if loose != line {
+        match state.parse_move(&typed_to_move_text(&loose)) {
+            Err(MoveError::Malformed(_)) => {}
+            other => return other,
+        }
+    }
+    first
+}
+
 /// Draws the board and asks the person for a move until a legal one is typed.
 pub fn ask_move<G: FileGame>(
     state: &G,
@@ -87,14 +116,20 @@ pub fn ask_move<G: FileGame>(
     buf: &mut Vec<G::Move>,
 ) -> HumanMove<G::Move> {
     let seat = state.to_move().index();
-    let _ = writeln!(io.output, "\n{}", state.render());
+    let view = state.board_view();
     let _ = writeln!(
         io.output,
-        "Clocks: {} {} s, {} {} s. You play {}.",
+        "\n{}\n{}",
+        crate::board_text::board(&view, &[]),
+        crate::board_text::legend(&view)
+    );
+    let _ = writeln!(
+        io.output,
+        "Clocks: {} {}, {} {}. You play {}.",
         seat_label(names[0]),
-        format_time(clocks[0].max(0.0)),
+        crate::board_text::clock(clocks[0]),
         seat_label(names[1]),
-        format_time(clocks[1].max(0.0)),
+        crate::board_text::clock(clocks[1]),
         seat_label(names[seat])
     );
     let _ = writeln!(
@@ -123,13 +158,13 @@ pub fn ask_move<G: FileGame>(
                 continue;
             }
             "board" => {
-                let _ = writeln!(io.output, "{}", state.render());
+                let _ = writeln!(io.output, "{}", crate::board_text::board(&state.board_view(), &[]));
                 continue;
             }
             "resign" | "quit" => return HumanMove::Resign(format!("typed {line:?}")),
             _ => {}
         }
-        match state.parse_move(&typed_to_move_text(&line)) {
+        match parse_typed(state, &line, buf) {
             Ok(m) => return HumanMove::Move(m),
             Err(MoveError::Malformed(m)) => {
                 let _ = writeln!(io.output, "Not a move: {m}. Try again ('?' lists legal moves).");
@@ -197,5 +232,30 @@ mod tests {
             HumanMove::Resign(_)
         ));
         assert_eq!(typed_to_move_text("J 1,1 3,3 | J 3,3 5,5"), "J 1,1 3,3\nJ 3,3 5,5\n");
+    }
+
+    #[test]
+    fn moves_are_accepted_as_they_are_shown() {
+        use agent::games::fifteen::Fifteen;
+        use agent::protocol::GenOptions;
+        let g = Fifteen::generate(&GenOptions {
+            size: Some(4),
+            ..GenOptions::default()
+        })
+        .unwrap();
+        let mut buf = Vec::new();
+        let shown = parse_typed(&g, "(1, 1, 13)", &mut buf).unwrap();
+        assert_eq!(shown, g.parse_move("1 1 13").unwrap());
+        assert_eq!(g.describe_move(shown), "(1, 1, 13)");
+        assert_eq!(parse_typed(&g, "1 1 13", &mut buf).unwrap(), shown);
+        // A shown move that is illegal says why, not that it is malformed.
+        assert!(matches!(
+            parse_typed(&g, "(1, 1, 4)", &mut buf),
+            Err(MoveError::Illegal(_))
+        ));
+        assert!(matches!(
+            parse_typed(&g, "(1, 1)", &mut buf),
+            Err(MoveError::Malformed(_))
+        ));
     }
 }

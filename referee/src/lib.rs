@@ -16,6 +16,7 @@
 //! - [`play`]: `play` (a seat may be a person) and `replay`.
 //! - [`rating`], [`summary`]: Elo, error bars, LOS, SPRT, tables.
 //! - [`record`]: JSON-lines game records.
+//! - [`report`]: the self-contained HTML report; [`board_text`]: the terminal view.
 //! - [`human`]: the human seat.
 //! - [`agentspec`]: `--agent` entries and agent homes; [`agentinfo`]: the
 //!   agents' own per-move reports and stderr tails.
@@ -26,6 +27,7 @@ pub mod agent_files;
 pub mod agentinfo;
 pub mod agentspec;
 pub mod args;
+pub mod board_text;
 pub mod game_loop;
 pub mod human;
 pub mod openings;
@@ -35,6 +37,7 @@ pub mod play;
 pub mod progress;
 pub mod rating;
 pub mod record;
+pub mod report;
 pub mod runner;
 pub mod sandbox;
 pub mod schedule;

@@ -4,6 +4,7 @@
 use clap::{Parser, Subcommand};
 use referee::args::{MatchArgs, PlayArgs, ReplayArgs, TournamentArgs};
 use referee::human::HumanIo;
+use referee::report::ReportArgs;
 use referee::{orchestrate, play};
 use std::process::ExitCode;
 
@@ -33,6 +34,8 @@ enum Command {
     Replay(ReplayArgs),
     /// Say which sandbox features this machine offers and what `--sandbox auto` does.
     Doctor,
+    /// Write a self-contained HTML report (replays, charts, standings) of a run's records.
+    Report(ReportArgs),
 }
 
 fn main() -> ExitCode {
@@ -53,6 +56,7 @@ fn main() -> ExitCode {
             print!("{}", referee::sandbox::doctor());
             Ok(0)
         }
+        Command::Report(a) => referee::report::run_report(a),
     };
     match r {
         Ok(0) => ExitCode::SUCCESS,

@@ -93,7 +93,10 @@ impl Game for RandomTree {
 /// Format: `NIM`, mode, side (1|2), time, pile.
 mod nim_file {
     use super::Nim;
-    use crate::protocol::{parse_header, FileGame, GenOptions, Input, Lines, Mode, MoveError, ParseError, Player};
+    use crate::protocol::{
+        parse_header, BoardView, CellView, FileGame, GenOptions, Ground, Input, Lines, Mode, MoveError, MoveView,
+        ParseError, Player,
+    };
     use crate::search::Game;
 
     impl FileGame for Nim {
@@ -147,6 +150,28 @@ mod nim_file {
         }
         fn generate(_: &GenOptions) -> Result<Self, String> {
             Ok(Nim::new(21))
+        }
+        fn board_view(&self) -> BoardView {
+            BoardView {
+                rows: 1,
+                cols: 1,
+                cells: vec![CellView::with_piece(
+                    Ground::Plain,
+                    None,
+                    self.pile.to_string(),
+                    self.pile.to_string(),
+                )],
+                links: Vec::new(),
+                facts: Vec::new(),
+                outcome: None,
+                legend: vec![("N".into(), "counters in the pile".into())],
+            }
+        }
+        fn move_view(&self, _: u32) -> MoveView {
+            MoveView {
+                cells: vec![(0, 0)],
+                note: None,
+            }
         }
     }
 }

@@ -591,7 +591,7 @@ impl FileGame for ConnectSquare {
                 ("R".into(), "R's coin".into()),
                 ("Y".into(), "Y's coin".into()),
                 (".".into(), "empty cell".into()),
-                ("*".into(), "winning square (flagged)".into()),
+                ("*".into(), "coin of the winning square".into()),
             ],
         };
         for row in &g.cells {

@@ -426,15 +426,12 @@ impl FileGame for Hashi {
             facts: vec![format!("points: player 1 {a}, player 2 {b}")],
             outcome: (!self.has_move()).then(|| {
                 format!(
-                    "player {} has no legal move; points: player 1 {a}, player 2 {b}",
+                    "player {} has no legal move, which ends the game; points: player 1 {a}, player 2 {b}",
                     self.side.index() + 1
                 )
             }),
             legend: vec![
-                (
-                    "1-4".into(),
-                    "island with its label (flagged when it has all its bridges)".into(),
-                ),
+                ("1-4".into(), "island with its label".into()),
                 ("o".into(), "unlabelled island".into()),
                 ("- =".into(), "one or two bridges along a row".into()),
                 ("| \"".into(), "one or two bridges along a column".into()),

@@ -381,7 +381,7 @@ impl FileGame for Hinger {
         let hinger = self.board.hingers() >> mv & 1 == 1;
         MoveView {
             cells: vec![(r, c)],
-            note: hinger.then(|| format!("({r}, {c}) was a hinger: taking it wins")),
+            note: hinger.then(|| format!("({r}, {c}) was a hinger")),
         }
     }
 

@@ -1,0 +1,179 @@
+//! One recorded game turned into what the report's script draws: the board
+//! after every ply (from the game's [`BoardView`]), the cells each move
+//! touched, and the clocks. Serialized as compact JSON arrays.
+
+use crate::record::GameRecord;
+use agent::protocol::{BoardView, FileGame, Ground};
+use serde::Serialize;
+
+/// A piece on the board: `[row, col, owner (-1 shared, 0, 1), label, flagged (0/1)]`.
+pub type PieceData = (usize, usize, i8, String, u8);
+
+/// A cell whose ground differs from the game's start: `[row, col, ground code]`.
+pub type GroundData = (usize, usize, &'static str);
+
+/// A bridge: `[row1, col1, row2, col2, count]`.
+pub type LinkData = (usize, usize, usize, usize, u8);
+
+/// The board after one ply (ply 0: the start).
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct PlyData {
+    /// Pieces on the board.
+    pub p: Vec<PieceData>,
+    /// Cells whose ground changed since the start (Fifteen's removed cells).
+    pub g: Vec<GroundData>,
+    /// Bridges.
+    pub l: Vec<LinkData>,
+    /// Facts beside the board (hands, scores).
+    pub f: Vec<String>,
+    /// The cells the move into this position touched, in order.
+    pub m: Vec<(usize, usize)>,
+    /// What that move caused, if anything.
+    pub n: Option<String>,
+}
+
+/// One move of the move list.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct MoveData {
+    /// Seat index of the mover.
+    pub seat: usize,
+    /// The move as shown to a person.
+    pub text: String,
+    /// CPU seconds it cost.
+    pub cpu: f64,
+    /// The mover's time left after it.
+    pub left: f64,
+}
+
+/// Everything the page needs about one game.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct GameData {
+    /// Record key.
+    pub key: String,
+    /// Game name.
+    pub game: String,
+    /// Agent names by seat.
+    pub agents: [String; 2],
+    /// Seat names by seat (BLACK/WHITE, R/Y, 1/2).
+    pub seats: [String; 2],
+    /// Seat index that moved first.
+    pub first: usize,
+    /// Starting CPU seconds by seat.
+    pub time: [f64; 2],
+    /// Winning seat, `None` for a draw.
+    pub winner: Option<usize>,
+    /// The verdict: the referee's reason and, when the rules decided, the game's account.
+    pub verdict: String,
+    /// Board rows and columns.
+    pub rows: usize,
+    /// Board columns.
+    pub cols: usize,
+    /// Ground code of every cell at the start, row by row.
+    pub ground: Vec<&'static str>,
+    /// Legend of the board's symbols (the terminal's; the page shows it too).
+    pub legend: Vec<(String, String)>,
+    /// The board after each ply, `plies[0]` the start.
+    pub plies: Vec<PlyData>,
+    /// The moves.
+    pub moves: Vec<MoveData>,
+}
+
+/// Short code of a ground kind, read by the script.
+pub fn ground_code(g: Ground) -> &'static str {
+    match g {
+        Ground::Plain => "p",
+        Ground::Camp(p) if p.index() == 0 => "c0",
+        Ground::Camp(_) => "c1",
+        Ground::Removed => "x",
+        Ground::Water => "w",
+    }
+}
+
+/// The pieces of a view as the report encodes them (also used by the
+/// browser test to know what the page must show).
+pub fn pieces(view: &BoardView) -> Vec<PieceData> {
+    let mut out = Vec::new();
+    for r in 0..view.rows {
+        for c in 0..view.cols {
+            let cell = view.cell(r, c);
+            if let Some(p) = &cell.piece {
+                let owner = p.owner.map_or(-1, |o| o.index() as i8);
+                out.push((r, c, owner, p.label.clone(), cell.flagged as u8));
+            }
+        }
+    }
+    out
+}
+
+fn ply_data(view: &BoardView, base: &[&'static str], m: Vec<(usize, usize)>, n: Option<String>) -> PlyData {
+    let mut g = Vec::new();
+    for r in 0..view.rows {
+        for c in 0..view.cols {
+            let code = ground_code(view.cell(r, c).ground);
+            if base[r * view.cols + c] != code {
+                g.push((r, c, code));
+            }
+        }
+    }
+    PlyData {
+        p: pieces(view),
+        g,
+        l: view
+            .links
+            .iter()
+            .map(|l| (l.from.0, l.from.1, l.to.0, l.to.1, l.count))
+            .collect(),
+        f: view.facts.clone(),
+        m,
+        n,
+    }
+}
+
+/// Replays a record of game `G` into page data.
+pub fn game_data<G: FileGame>(rec: &GameRecord) -> Result<GameData, String> {
+    let states = crate::game_loop::replay_states::<G>(rec)?;
+    let first = states[0].board_view();
+    let ground: Vec<&'static str> = first.cells.iter().map(|c| ground_code(c.ground)).collect();
+    let mut plies = vec![ply_data(&first, &ground, Vec::new(), None)];
+    let mut moves = Vec::with_capacity(rec.moves.len());
+    let mut last = None;
+    for (i, m) in rec.moves.iter().enumerate() {
+        let before = &states[i];
+        // replay_states has already parsed every move, so this cannot fail.
+        let mv = before
+            .parse_move(&m.text)
+            .map_err(|e| format!("game {} ply {}: {e}", rec.key, m.ply))?;
+        let mview = before.move_view(mv);
+        moves.push(MoveData {
+            seat: m.seat,
+            text: before.describe_move(mv),
+            cpu: m.cpu,
+            left: m.left,
+        });
+        plies.push(ply_data(
+            &states[i + 1].board_view(),
+            &ground,
+            mview.cells.clone(),
+            mview.note.clone(),
+        ));
+        last = Some(mview);
+    }
+    let end_view = states.last().expect("the start state is always there").board_view();
+    let verdict = crate::board_text::result_heading(rec, &end_view, last.as_ref());
+    Ok(GameData {
+        key: rec.key.clone(),
+        game: rec.game.clone(),
+        agents: rec.agents.clone(),
+        seats: rec.seat_names.clone(),
+        first: rec.first,
+        time: rec.time,
+        winner: rec.winner,
+        verdict: verdict.trim_start_matches("Result: ").to_string(),
+        rows: first.rows,
+        cols: first.cols,
+        ground,
+        legend: first.legend.clone(),
+        plies,
+        moves,
+    })
+}

@@ -1,0 +1,79 @@
+//! `referee report`: one self-contained HTML file (inline SVG, CSS and
+//! script; no network) from a run's records: a replay of every game with its
+//! move list and clock charts, and for several games the standings,
+//! head-to-head table, Elo with its interval and their history.
+//!
+//! - [`data`]: a record replayed into per-ply board data (from each game's
+//!   `board_view`).
+//! - [`page`]: the HTML around it; the replay itself is drawn by
+//!   `report.js` in the browser.
+
+pub mod data;
+pub mod page;
+
+use crate::for_game;
+use crate::record::{self, GameRecord};
+use clap::Args;
+use std::path::{Path, PathBuf};
+
+/// `referee report`.
+#[derive(Args, Clone, Debug)]
+pub struct ReportArgs {
+    /// A run's --out directory (its records.jsonl is read) or a records file.
+    pub input: PathBuf,
+    /// Where to write the HTML (default: report.html next to the records).
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+}
+
+/// The records file named by a directory or file argument.
+pub fn records_path(input: &Path) -> PathBuf {
+    if input.is_dir() {
+        input.join("records.jsonl")
+    } else {
+        input.to_path_buf()
+    }
+}
+
+/// Replays every record into page data, each through its own game's rules.
+pub fn games_data(recs: &[GameRecord]) -> Result<Vec<data::GameData>, String> {
+    recs.iter()
+        .map(|r| for_game!(&r.game, |G| data::game_data::<G>(r)))
+        .collect()
+}
+
+/// Writes the report of the records in `records` to `out`.
+pub fn write_report(records: &Path, out: &Path) -> Result<(), String> {
+    if !records.exists() {
+        return Err(format!(
+            "{} does not exist (give a run's --out directory or its records.jsonl)",
+            records.display()
+        ));
+    }
+    let recs = record::load(records, false)?;
+    if recs.is_empty() {
+        return Err(format!("{} holds no game records", records.display()));
+    }
+    let games = games_data(&recs)?;
+    let mut kinds: Vec<&str> = Vec::new();
+    for r in &recs {
+        if !kinds.contains(&r.game.as_str()) {
+            kinds.push(&r.game);
+        }
+    }
+    let title = format!("{} report: {} game(s)", kinds.join(", "), recs.len());
+    let html = page::page(&title, &records.display().to_string(), &recs, &games)?;
+    std::fs::write(out, html).map_err(|e| format!("cannot write {}: {e}", out.display()))
+}
+
+/// `referee report`: returns the exit code.
+pub fn run_report(a: &ReportArgs) -> Result<i32, String> {
+    let records = records_path(&a.input);
+    let out = match &a.output {
+        Some(o) => o.clone(),
+        None => records.parent().unwrap_or(Path::new(".")).join("report.html"),
+    };
+    write_report(&records, &out)?;
+    println!("report: {}", out.display());
+    Ok(0)
+}

@@ -1,0 +1,274 @@
+//! The HTML page: standings, head-to-head, Elo and its history as inline
+//! SVG written here, and the replay viewer drawn by the embedded script from
+//! the games' JSON data.
+
+use super::data::GameData;
+use crate::rating::{self, Wdl};
+use crate::record::GameRecord;
+use crate::summary::{self, AgentSummary};
+use std::fmt::Write as _;
+
+const SCRIPT: &str = include_str!("report.js");
+const STYLE: &str = include_str!("report.css");
+
+/// Escapes text for HTML element content and attribute values.
+pub fn esc(s: &str) -> String {
+    let mut o = String::with_capacity(s.len());
+    for ch in s.chars() {
+        match ch {
+            '&' => o.push_str("&amp;"),
+            '<' => o.push_str("&lt;"),
+            '>' => o.push_str("&gt;"),
+            '"' => o.push_str("&quot;"),
+            '\'' => o.push_str("&#39;"),
+            c => o.push(c),
+        }
+    }
+    o
+}
+
+/// Agents in the order they first appear in the records.
+fn agent_names(recs: &[GameRecord]) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for r in recs {
+        for s in 0..2 {
+            if !out.iter().any(|(n, _)| n == &r.agents[s]) {
+                out.push((r.agents[s].clone(), r.commands[s].clone()));
+            }
+        }
+    }
+    out
+}
+
+/// Adds one game's score (1, 0.5, 0; `None`: not played) to a tally.
+fn count(wdl: &mut Wdl, score: Option<f64>) {
+    match score {
+        Some(x) if x >= 1.0 => wdl.w += 1,
+        Some(x) if x <= 0.0 => wdl.l += 1,
+        Some(_) => wdl.d += 1,
+        None => {}
+    }
+}
+
+fn elo_text(s: &AgentSummary) -> String {
+    match (s.elo, s.elo_error) {
+        (Some(e), Some(err)) => format!("{e:+.0} ± {err:.0}"),
+        (Some(e), None) => format!("{e:+.0} (interval undetermined)"),
+        (None, _) if s.games == 0 => "-".into(),
+        (None, _) => format!("undetermined ({:.0} % score)", s.score_pct),
+    }
+}
+
+fn standings(recs: &[GameRecord], names: &[(String, String)]) -> String {
+    let mut rows = summary::summarize(names, recs);
+    rows.sort_by(|a, b| b.score_pct.total_cmp(&a.score_pct));
+    let mut s = String::from(
+        "<h2>Standings</h2>\n<table id=\"standings\"><tr><th>Agent</th><th>Games</th><th>Wins</th><th>Draws</th>\
+         <th>Losses</th><th>Score</th><th>Elo vs field (95 %)</th><th>LOS</th><th>Forfeits</th></tr>\n",
+    );
+    for r in &rows {
+        let forfeits: u32 = r.loss_reasons.values().sum();
+        let _ = writeln!(
+            s,
+            "<tr><td title=\"{}\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1} %</td><td>{}</td><td>{:.1} %</td><td>{}</td></tr>",
+            esc(&r.command),
+            esc(&r.name),
+            r.games,
+            r.wins,
+            r.draws,
+            r.losses,
+            r.score_pct,
+            esc(&elo_text(r)),
+            100.0 * r.los,
+            forfeits
+        );
+    }
+    s.push_str("</table>\n");
+    s
+}
+
+fn head_to_head(recs: &[GameRecord], names: &[(String, String)]) -> String {
+    let mut s = String::from(
+        "<h2>Head to head</h2>\n<p>Row agent's wins-draws-losses and score against the column agent.</p>\n\
+         <table id=\"head-to-head\"><tr><th></th>",
+    );
+    for (n, _) in names {
+        let _ = write!(s, "<th>{}</th>", esc(n));
+    }
+    s.push_str("</tr>\n");
+    for (a, _) in names {
+        let _ = write!(s, "<tr><td>{}</td>", esc(a));
+        for (b, _) in names {
+            if a == b {
+                s.push_str("<td>-</td>");
+                continue;
+            }
+            let mut wdl = Wdl { w: 0, d: 0, l: 0 };
+            for r in recs.iter().filter(|r| r.agents.contains(a) && r.agents.contains(b)) {
+                count(&mut wdl, r.score_of(a));
+            }
+            if wdl.n() == 0 {
+                s.push_str("<td></td>");
+            } else {
+                let _ = write!(
+                    s,
+                    "<td>{}-{}-{} ({:.1})</td>",
+                    wdl.w,
+                    wdl.d,
+                    wdl.l,
+                    wdl.w as f64 + 0.5 * wdl.d as f64
+                );
+            }
+        }
+        s.push_str("</tr>\n");
+    }
+    s.push_str("</table>\n");
+    s
+}
+
+/// A line chart as inline SVG: one polyline per series (points missing
+/// where a value is undetermined), x from 1 to the longest series.
+fn line_chart(id: &str, title: &str, series: &[(String, Vec<Option<f64>>)], lo: f64, hi: f64) -> String {
+    let (w, h, l, b, t, r) = (520.0, 180.0, 44.0, 20.0, 10.0, 110.0);
+    let n = series.iter().map(|s| s.1.len()).max().unwrap_or(0).max(1);
+    let x = |i: usize| l + (w - l - r) * if n > 1 { i as f64 / (n - 1) as f64 } else { 0.5 };
+    let y = |v: f64| h - b - (h - b - t) * ((v.clamp(lo, hi) - lo) / (hi - lo));
+    let mut s = format!(
+        "<figure><figcaption>{}</figcaption><svg id=\"{id}\" class=\"history\" viewBox=\"0 0 {w} {h}\" width=\"{w}\" height=\"{h}\">\
+         <line class=\"axis\" x1=\"{l}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/><line class=\"axis\" x1=\"{l}\" y1=\"{t}\" x2=\"{l}\" y2=\"{}\"/>\
+         <text class=\"tick end\" x=\"{}\" y=\"{}\">{hi}</text><text class=\"tick end\" x=\"{}\" y=\"{}\">{lo}</text>\
+         <text class=\"tick end\" x=\"{}\" y=\"{}\">game {n}</text>",
+        esc(title),
+        h - b,
+        w - r,
+        h - b,
+        h - b,
+        l - 4.0,
+        t + 8.0,
+        l - 4.0,
+        h - b,
+        w - r,
+        h - 6.0
+    );
+    for (k, (name, vals)) in series.iter().enumerate() {
+        let pts: Vec<String> = vals
+            .iter()
+            .enumerate()
+            .filter_map(|(i, v)| v.map(|v| format!("{:.1},{:.1}", x(i), y(v))))
+            .collect();
+        let _ = write!(
+            s,
+            "<polyline class=\"series s{}\" points=\"{}\"/><text class=\"tick series-name s{}\" x=\"{}\" y=\"{}\">{}</text>",
+            k % 6,
+            pts.join(" "),
+            k % 6,
+            w - r + 6.0,
+            t + 12.0 + 14.0 * k as f64,
+            esc(name)
+        );
+    }
+    s.push_str("</svg></figure>\n");
+    s
+}
+
+/// Each agent's score (percent) and Elo against the field after every game.
+fn history(recs: &[GameRecord], names: &[(String, String)]) -> String {
+    let mut score: Vec<(String, Vec<Option<f64>>)> = names.iter().map(|(n, _)| (n.clone(), Vec::new())).collect();
+    let mut elo = score.clone();
+    let mut wdl = vec![Wdl { w: 0, d: 0, l: 0 }; names.len()];
+    for r in recs {
+        for (k, (n, _)) in names.iter().enumerate() {
+            count(&mut wdl[k], r.score_of(n));
+            let played = wdl[k].n() > 0;
+            let sc = wdl[k].score();
+            score[k].1.push(played.then_some(100.0 * sc));
+            elo[k]
+                .1
+                .push((played && sc > 0.0 && sc < 1.0).then(|| rating::elo(wdl[k]).elo));
+        }
+    }
+    let mut s = String::from("<div class=\"charts history-charts\">");
+    s.push_str(&line_chart(
+        "score-history",
+        "Score (%) after each game",
+        &score,
+        0.0,
+        100.0,
+    ));
+    s.push_str(&line_chart(
+        "elo-history",
+        "Elo against the field after each game (missing while a score is 0 % or 100 %; clipped to ±600)",
+        &elo,
+        -600.0,
+        600.0,
+    ));
+    s.push_str("</div>\n");
+    s
+}
+
+fn game_list(recs: &[GameRecord]) -> String {
+    let mut s = String::from("<h2>Games</h2>\n<table id=\"games\"><tr><th>#</th><th>Key</th><th>Game</th><th>Seats</th><th>Result</th><th>Plies</th></tr>\n");
+    for (i, r) in recs.iter().enumerate() {
+        let result = crate::play::result_line(r);
+        let _ = writeln!(
+            s,
+            "<tr><td><a class=\"game-link\" data-game=\"{n}\" href=\"#g{n}/p0\">{n}</a></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            esc(&r.key),
+            esc(&r.game),
+            esc(&crate::game_loop::seat_line(r)),
+            esc(result.trim_start_matches("Result: ")),
+            r.moves.len(),
+            n = i + 1
+        );
+    }
+    s.push_str("</table>\n");
+    s
+}
+
+/// The whole report page for `recs` (in file order), whose replay data is `games`.
+pub fn page(title: &str, source: &str, recs: &[GameRecord], games: &[GameData]) -> Result<String, String> {
+    #[derive(serde::Serialize)]
+    struct Data<'a> {
+        games: &'a [GameData],
+    }
+    // `</` cannot end the script element early once escaped this way.
+    let json = serde_json::to_string(&Data { games })
+        .map_err(|e| format!("cannot encode the games: {e}"))?
+        .replace("</", "<\\/");
+    let names = agent_names(recs);
+    let mut s = String::with_capacity(json.len() + 20_000);
+    let _ = write!(
+        s,
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{t}</title>\n<style>\n{STYLE}</style></head>\n<body>\n\
+         <h1>{t}</h1>\n<p>From {src}: {n} game(s) between {a} agent(s). Keys: ← → step, Home/End, Space play, PageUp/PageDown game. \
+         Link any position as <code>#gGAME/pPLY</code>.</p>\n",
+        t = esc(title),
+        src = esc(source),
+        n = recs.len(),
+        a = names.len()
+    );
+    s.push_str(
+        "<h2 id=\"game-title\"></h2>\n<div id=\"verdict\"></div>\n<div class=\"controls\">game <select id=\"game-select\"></select> <button id=\"first\" title=\"Home\">|&lt;</button><button id=\"prev\" title=\"Left arrow\">&lt;</button>\
+         <button id=\"play\" title=\"Space\">Play</button><button id=\"next\" title=\"Right arrow\">&gt;</button>\
+         <button id=\"last\" title=\"End\">&gt;|</button> ply <input id=\"ply-input\" type=\"number\" min=\"0\" style=\"width:4em\"> \
+         <span id=\"ply-of\"></span> <input id=\"ply-range\" type=\"range\" min=\"0\" value=\"0\" style=\"width:220px\"> speed \
+         <select id=\"speed\"><option value=\"1000\">1/s</option><option value=\"400\" selected>2.5/s</option><option value=\"100\">10/s</option></select></div>\n\
+         <div id=\"status\"></div>\n<div class=\"viewer\">\n<div><svg id=\"board\" xmlns=\"http://www.w3.org/2000/svg\"></svg>\n<div id=\"facts\"></div><div id=\"legend\"></div></div>\n\
+         <div class=\"charts\"><div>Time left (s) against ply</div><svg id=\"clock-chart\"></svg><div>CPU seconds per move</div><svg id=\"cpu-chart\"></svg>\
+         <div id=\"moves-box\"><table><thead><tr><th>Ply</th><th>Seat</th><th>Move</th><th>CPU s</th><th>Left s</th></tr></thead>\
+         <tbody id=\"moves-body\"></tbody></table></div></div>\n</div>\n",
+    );
+    if recs.len() > 1 {
+        s.push_str(&standings(recs, &names));
+        if names.len() > 2 {
+            s.push_str(&head_to_head(recs, &names));
+        }
+        s.push_str(&history(recs, &names));
+    }
+    s.push_str(&game_list(recs));
+    let _ = write!(
+        s,
+        "<script type=\"application/json\" id=\"report-data\">{json}</script>\n<script>\n{SCRIPT}</script>\n</body></html>\n"
+    );
+    Ok(s)
+}

@@ -1,0 +1,282 @@
+//! `referee report` opened in a real browser: headless Chromium loads the
+//! written HTML from disk at fragments `#gN/pP`, runs its script, and the
+//! dumped DOM must show, on the board, exactly the pieces that game's record
+//! has at that ply (as the game's own `board_view` of the replayed position
+//! says). Screenshots are saved next to the report for a person to look at.
+//!
+//! The games are recorded here through the agent library (a deterministic
+//! pseudo-random legal move each ply), two per game, so the test needs no
+//! agent processes; the report itself is written by the referee binary.
+//!
+//! Without Chromium the test says so and passes, unless
+//! `REFEREE_BROWSER_TEST=required` (as `.ci/run` sets), where it fails.
+
+use agent::games::connectsquare::ConnectSquare;
+use agent::games::fifteen::Fifteen;
+use agent::games::halma::Halma;
+use agent::games::hashi::Hashi;
+use agent::games::hinger::Hinger;
+use agent::protocol::{FileGame, GenOptions, Mode, Player};
+use referee::record::{self, Ending, GameRecord, MoveRecord};
+use referee::report::data::{pieces, PieceData};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const REFEREE: &str = env!("CARGO_BIN_EXE_referee");
+
+/// The Chromium program, if one is installed.
+fn chromium() -> Option<String> {
+    ["chromium", "chromium-browser", "google-chrome"]
+        .iter()
+        .find(|p| {
+            Command::new(p)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        })
+        .map(|p| p.to_string())
+}
+
+/// A game of `G` between `agents` from a generated start, each ply a
+/// pseudo-random legal move, ended by the rules or after `cap` plies.
+fn recorded<G: FileGame>(key: &str, agents: [&str; 2], opts: &GenOptions, cap: usize) -> GameRecord {
+    let mut s = G::generate(opts).expect("generated start");
+    let start = s.write_input(Mode::Game, 10.0);
+    let mut moves = Vec::new();
+    let mut buf = Vec::new();
+    let mut clocks = [10.0f64, 10.0];
+    let mut x = opts.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    while s.result().is_none() && moves.len() < cap {
+        buf.clear();
+        s.legal_moves(&mut buf);
+        if buf.is_empty() {
+            break;
+        }
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let mv = buf[(x % buf.len() as u64) as usize];
+        let seat = s.to_move().index();
+        let cpu = 0.01 + (x % 50) as f64 / 1000.0;
+        clocks[seat] -= cpu;
+        moves.push(MoveRecord {
+            ply: moves.len() + 1,
+            seat,
+            text: s.format_move(mv).trim_end().to_string(),
+            cpu,
+            left: clocks[seat],
+            wall: cpu,
+        });
+        s.play(mv);
+    }
+    let (winner, ending, reason) = match s.result() {
+        Some(w) => (w.map(|p| p.index()), Ending::Rules, "by the rules".to_string()),
+        None => {
+            let w = if clocks[0] > clocks[1] { 0 } else { 1 };
+            (Some(w), Ending::MoveCap, "move cap reached; more time left".to_string())
+        }
+    };
+    GameRecord {
+        key: key.into(),
+        game: G::NAME.into(),
+        agents: agents.map(String::from),
+        commands: agents.map(|a| format!("./{a}")),
+        seat_names: G::player_names().map(String::from),
+        first: opts.first.index(),
+        mode: "GAME".into(),
+        time: [10.0, 10.0],
+        start,
+        moves,
+        winner,
+        ending,
+        loss: None,
+        reason,
+        clocks,
+        dirs: [String::new(), String::new()],
+    }
+}
+
+/// The pieces the page must show for game `rec` at `ply`.
+fn expected<G: FileGame>(rec: &GameRecord, ply: usize) -> Vec<PieceData> {
+    let states = referee::game_loop::replay_states::<G>(rec).expect("record replays");
+    let mut p = pieces(&states[ply].board_view());
+    p.sort();
+    p
+}
+
+/// The value of attribute `name` inside the tag text `tag`.
+fn attr<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
+    let at = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+    let len = tag[at..].find('"')?;
+    Some(&tag[at..at + len])
+}
+
+/// The pieces drawn on the board in a dumped DOM.
+fn shown(dom: &str) -> Vec<PieceData> {
+    let mut out = Vec::new();
+    for chunk in dom.split("<g ").skip(1) {
+        // With the space the split took, so every attribute follows one.
+        let tag = format!(" {}", &chunk[..chunk.find('>').unwrap_or(chunk.len())]);
+        let tag = tag.as_str();
+        if !attr(tag, "class").is_some_and(|c| c.split(' ').any(|w| w == "piece")) {
+            continue;
+        }
+        let num = |n: &str| {
+            attr(tag, n)
+                .and_then(|v| v.parse::<i64>().ok())
+                .expect("numeric piece attribute")
+        };
+        let label = attr(tag, "data-label").unwrap_or("").to_string();
+        out.push((
+            num("data-r") as usize,
+            num("data-c") as usize,
+            num("data-owner") as i8,
+            label,
+            tag.contains("flagged") as u8,
+        ));
+    }
+    out.sort();
+    out
+}
+
+fn run_chromium(chrome: &str, args: &[&str], url: &str) -> std::process::Output {
+    Command::new("timeout")
+        .arg("60")
+        .arg(chrome)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--disable-extensions",
+        ])
+        .args(args)
+        .arg(url)
+        .output()
+        .expect("chromium runs")
+}
+
+fn check<G: FileGame>(chrome: &str, html: &Path, shots: &Path, number: usize, rec: &GameRecord) {
+    let n = rec.moves.len();
+    let mut pieces_seen = 0;
+    for ply in [0, n / 2, n] {
+        let url = format!("file://{}#g{number}/p{ply}", html.display());
+        let out = run_chromium(chrome, &["--dump-dom"], &url);
+        let dom = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            dom.contains(&format!("data-game=\"{number}\"")) && dom.contains(&format!("data-ply=\"{ply}\"")),
+            "{}: the page did not select game {number} ply {ply} (did its script run?); stderr: {}",
+            rec.game,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let want = expected::<G>(rec, ply);
+        pieces_seen += want.len();
+        assert_eq!(
+            shown(&dom),
+            want,
+            "{} game {number} ply {ply}: board pieces differ from the record",
+            rec.game
+        );
+    }
+    assert!(
+        pieces_seen > 0,
+        "{}: test positions with no pieces prove nothing",
+        rec.game
+    );
+    let shot = shots.join(format!("{}-g{number}-p{}.png", rec.game, n / 2));
+    let url = format!("file://{}#g{number}/p{}", html.display(), n / 2);
+    let arg = format!("--screenshot={}", shot.display());
+    let out = run_chromium(chrome, &[&arg, "--window-size=1300,1000", "--hide-scrollbars"], &url);
+    assert!(
+        shot.exists(),
+        "no screenshot written for {}: {}",
+        rec.game,
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn report_shows_each_games_pieces_at_any_ply_in_chromium() {
+    let required = std::env::var("REFEREE_BROWSER_TEST").is_ok_and(|v| v == "required");
+    let Some(chrome) = chromium() else {
+        assert!(
+            !required,
+            "REFEREE_BROWSER_TEST=required but no chromium is installed (apt-get install chromium)"
+        );
+        eprintln!("report_browser: chromium is not installed; the browser check did not run (set REFEREE_BROWSER_TEST=required to make this an error)");
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("report-browser-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let opts = |seed: u64, first: Player| GenOptions {
+        seed,
+        first,
+        size: None,
+        ..GenOptions::default()
+    };
+    let pairs = [["alpha", "beta"], ["beta", "gamma"]];
+    let mut recs = Vec::new();
+    for (i, agents) in pairs.iter().enumerate() {
+        let first = Player::from_index(i);
+        let seed = 3 + i as u64;
+        recs.push(recorded::<Halma>(&format!("halma{i}"), *agents, &opts(seed, first), 40));
+        recs.push(recorded::<Hinger>(
+            &format!("hinger{i}"),
+            *agents,
+            &opts(seed, first),
+            200,
+        ));
+        recs.push(recorded::<ConnectSquare>(
+            &format!("cs{i}"),
+            *agents,
+            &opts(seed, first),
+            200,
+        ));
+        let mut o = opts(seed, first);
+        o.size = Some(4 + 2 * i);
+        recs.push(recorded::<Fifteen>(&format!("fifteen{i}"), *agents, &o, 200));
+        recs.push(recorded::<Hashi>(
+            &format!("hashi{i}"),
+            *agents,
+            &opts(seed, first),
+            200,
+        ));
+    }
+    let records = dir.join("records.jsonl");
+    for r in &recs {
+        record::append(&records, r).unwrap();
+    }
+    let html = dir.join("report.html");
+    let out = Command::new(REFEREE)
+        .args(["report", &dir.display().to_string(), "-o", &html.display().to_string()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "referee report failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let page = std::fs::read_to_string(&html).unwrap();
+    // Self-contained: the only URL is the SVG namespace name, which is never fetched.
+    let urls = page.matches("http://").count() + page.matches("https://").count();
+    let svg_ns = page.matches("http://www.w3.org/2000/svg").count();
+    assert_eq!(urls, svg_ns, "the report refers to something on the network");
+    assert!(page.contains("id=\"standings\"") && page.contains("id=\"head-to-head\""));
+    let shots: PathBuf = dir.join("screenshots");
+    std::fs::create_dir_all(&shots).unwrap();
+    // One game of each kind in the browser (each look is a Chromium start,
+    // seconds on a loaded machine); the others still feed the standings.
+    for (k, rec) in recs.iter().enumerate().take(5) {
+        let n = k + 1;
+        match rec.game.as_str() {
+            "halma" => check::<Halma>(&chrome, &html, &shots, n, rec),
+            "hinger" => check::<Hinger>(&chrome, &html, &shots, n, rec),
+            "connectsquare" => check::<ConnectSquare>(&chrome, &html, &shots, n, rec),
+            "fifteen" => check::<Fifteen>(&chrome, &html, &shots, n, rec),
+            "hashi" => check::<Hashi>(&chrome, &html, &shots, n, rec),
+            other => panic!("unexpected game {other}"),
+        }
+    }
+    eprintln!("report_browser: report and screenshots in {}", dir.display());
+}
