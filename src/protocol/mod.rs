@@ -2,6 +2,7 @@
 //! line-numbered errors, the [`FileGame`] trait through which the driver and
 //! the referee handle any game, and atomic writing of `output.txt`.
 
+pub mod limits;
 pub mod lines;
 pub mod view;
 

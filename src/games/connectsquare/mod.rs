@@ -28,7 +28,7 @@ use crate::search::{Game, Limits, Outcome, Strategy};
 use grid::{Coin, Grid};
 
 /// Bits available for `cols * (rows + 1)`.
-pub const MAX_BITS: usize = 128;
+pub const MAX_BITS: usize = crate::protocol::limits::BITBOARD_BITS;
 /// Default board of the referee's `generate` (Connect Four's).
 pub const DEFAULT_ROWS: usize = 6;
 /// Default board columns.
@@ -45,10 +45,10 @@ pub fn check_size(rows: usize, cols: usize) -> Result<(), String> {
             "a board needs at least 2 rows and 2 columns to hold a 2x2 square, got {rows}x{cols}"
         ));
     }
-    if cols * (rows + 1) > MAX_BITS {
+    // Checked: a hostile `18446744073709551615 4` must not wrap to a small product.
+    if !crate::protocol::limits::fits_bitboard(cols, rows) {
         return Err(format!(
-            "a {rows}x{cols} board needs {} bitboard bits (columns x (rows + 1)); at most {MAX_BITS} are supported (e.g. 8x14, 10x11, 15x8)",
-            cols * (rows + 1)
+            "a {rows}x{cols} board is too large: columns x (rows + 1) must be at most {MAX_BITS} bitboard bits (e.g. 8x14, 10x11, 15x8)"
         ));
     }
     Ok(())

@@ -160,6 +160,10 @@ fn bad_input_names_the_line() {
         ("CONNECTSQUARE\nGAME\nR\n10.0\n2\n..\n..\n", 5, "rows and columns"),
         ("CONNECTSQUARE\nGAME\nR\n10.0\n1 5\n.....\n", 5, "at least 2"),
         ("CONNECTSQUARE\nGAME\nR\n10.0\n20 20\n", 5, "bitboard"),
+        // Products that wrap in unchecked arithmetic.
+        ("CONNECTSQUARE\nGAME\nR\n10.0\n18446744073709551615 4\n", 5, "too large"),
+        ("CONNECTSQUARE\nGAME\nR\n10.0\n4 18446744073709551615\n", 5, "too large"),
+        ("CONNECTSQUARE\nGAME\nR\n10.0\n9223372036854775807 2\n", 5, "too large"),
         ("CONNECTSQUARE\nGAME\nR\n10.0\n2 3\n...\n..\n", 7, "3 cells"),
         ("CONNECTSQUARE\nGAME\nR\n10.0\n2 3\n...\n.X.\n", 7, "'X'"),
         (

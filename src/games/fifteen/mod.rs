@@ -564,6 +564,7 @@ impl FileGame for Fifteen {
         };
         let mut g = Fifteen::new(n, side);
         let nu = n as usize;
+        let full = start_hand(n);
         let mut on_board = ByPlayer::new([0u8; 5], [0u8; 5]);
         for r in 0..nu {
             let l = lines.next_line(&format!("board row {r} ({n} tokens)"))?;
@@ -586,13 +587,20 @@ impl FileGame for Fifteen {
                                 "row {r} column {c}: expected '.', 'X' or OWNER:CARD with OWNER 1 or 2 and CARD one of 2 3 5 8 13, found {t:?}"
                             ))
                         })?;
-                        on_board[owner][value_index(v).unwrap()] += 1;
+                        let vi = value_index(v).unwrap();
+                        on_board[owner][vi] += 1;
+                        if on_board[owner][vi] > full[vi] {
+                            return Err(l.error(format!(
+                                "row {r} column {c}: player {} has more {v}s on the board than the {} the {n}x{n} game deals",
+                                owner.index() + 1,
+                                full[vi]
+                            )));
+                        }
                         g.put(cell, owner, v);
                     }
                 }
             }
         }
-        let full = start_hand(n);
         for p in Player::ALL {
             let k = p.index() + 1;
             let what = format!("player {k}'s hand (\"{k}:\" then card values)");
@@ -620,19 +628,6 @@ impl FileGame for Fifteen {
             }
             for vi in 0..5 {
                 g.set_hand(p, vi, counts[vi]);
-            }
-        }
-        for (p, counts) in on_board.iter() {
-            for vi in 0..5 {
-                if counts[vi] > full[vi] {
-                    return Err(ParseError::whole(format!(
-                        "player {} has {} cards of value {} on the board; the {n}x{n} game deals {}",
-                        p.index() + 1,
-                        counts[vi],
-                        VALUES[vi],
-                        full[vi]
-                    )));
-                }
             }
         }
         if !g.is_over() {

@@ -379,6 +379,8 @@ fn rejects_bad_inputs_with_the_line() {
         (with(9, "1: 2 3 5 8 13"), 10, "more 13s"),
         (with(10, "2: 2 2 3 5 13"), 11, "more 2s"),
         (with(9, "1:"), 3, "no card in hand"),
+        // A card beyond what the game deals is named on its own board line.
+        (with(7, "1:13 . 2:8 ."), 8, "row 2 column 0: player 1 has more 13s"),
     ];
     for (text, line, needle) in cases {
         let e = Fifteen::parse_input(&text).unwrap_err();

@@ -8,8 +8,10 @@
 
 use std::fmt;
 
-/// Largest pile a cell may hold (piles are `u16` to keep the state small).
-pub const MAX_PILE: u32 = u16::MAX as u32;
+/// Largest pile a cell may hold: 2^24 = 16,777,216. SPEC allows any pile
+/// size; this one keeps the total of a full board (at most 128 cells) below
+/// 2^31, so counter sums fit a `u32` with room to spare.
+pub const MAX_PILE: u32 = 1 << 24;
 
 /// A Hinger board: pile sizes plus bitboards of the active cells and of the
 /// cells holding two or more counters.
@@ -24,7 +26,7 @@ pub struct Board {
     active: u128,
     /// Cells with at least two counters (never hingers).
     multi: u128,
-    piles: [u16; 128],
+    piles: [u32; 128],
 }
 
 /// Mixes a cell index and a pile size into 64 well-spread bits (SplitMix64
@@ -40,14 +42,15 @@ pub fn mix(cell: usize, pile: u32) -> u64 {
 
 impl Board {
     /// An empty board. Fails when `rows * (cols + 1)` exceeds 128 bits (10x10,
-    /// 11x9 and 9x11 all fit) or a dimension is zero.
+    /// 11x9 and 9x11 all fit; the product is checked, so huge sizes cannot
+    /// wrap) or a dimension is zero.
     pub fn new(rows: usize, cols: usize) -> Result<Board, String> {
         if rows == 0 || cols == 0 {
             return Err(format!(
                 "the board must have at least one row and one column, found {rows}x{cols}"
             ));
         }
-        if rows * (cols + 1) > 128 {
+        if !crate::protocol::limits::fits_bitboard(rows, cols) {
             return Err(format!(
                 "a {rows}x{cols} board is too large: rows * (cols + 1) must be at most 128 (10x10 fits)"
             ));
@@ -122,13 +125,13 @@ impl Board {
     /// Pile size at a bit index.
     #[inline]
     pub fn pile(&self, i: usize) -> u32 {
-        self.piles[i] as u32
+        self.piles[i]
     }
     /// Pile size at `(r, c)`.
     pub fn get(&self, r: usize, c: usize) -> u32 {
         self.pile(self.index(r, c))
     }
-    /// Total number of counters.
+    /// Total number of counters (at most 128 * [`MAX_PILE`] = 2^31).
     pub fn counters(&self) -> u32 {
         iter_bits(self.active).map(|i| self.pile(i)).sum()
     }
@@ -144,11 +147,11 @@ impl Board {
         }
         if p > MAX_PILE {
             return Err(format!(
-                "pile {p} at ({r}, {c}) is larger than the supported {MAX_PILE}"
+                "pile {p} at row {r}, column {c} is larger than the supported maximum of {MAX_PILE} counters"
             ));
         }
         let i = self.index(r, c);
-        self.piles[i] = p as u16;
+        self.piles[i] = p;
         let bit = 1u128 << i;
         self.active = if p >= 1 { self.active | bit } else { self.active & !bit };
         self.multi = if p >= 2 { self.multi | bit } else { self.multi & !bit };
@@ -159,7 +162,7 @@ impl Board {
     #[inline]
     pub fn set_index(&mut self, i: usize, p: u32) {
         debug_assert!(self.mask >> i & 1 == 1 && p <= MAX_PILE);
-        self.piles[i] = p as u16;
+        self.piles[i] = p;
         let bit = 1u128 << i;
         self.active = if p >= 1 { self.active | bit } else { self.active & !bit };
         self.multi = if p >= 2 { self.multi | bit } else { self.multi & !bit };

@@ -111,6 +111,14 @@ pub fn run(cmd: HingerCommand) -> Result<(), String> {
 /// `agent hinger win FILE`: the report text.
 pub fn win(file: &Path, seconds: Option<f64>) -> Result<String, String> {
     let (board, _) = read_board(file)?;
+    if !Solver::accepts(&board) {
+        return Err(format!(
+            "{}: the board holds {} counters; the exact solver takes at most {} (it searches one level per counter)",
+            file.display(),
+            board.counters(),
+            super::solver::MAX_COUNTERS
+        ));
+    }
     let timer = crate::clock::CpuTimer::start();
     let mut solver = Solver::new();
     let s = solver.solve_within(&board, seconds.unwrap_or(f64::INFINITY)).ok_or_else(|| {

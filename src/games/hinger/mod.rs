@@ -110,11 +110,22 @@ pub fn parse_board(lines: &mut Lines<'_>) -> Result<Board, ParseError> {
             )));
         }
         for (c, t) in toks.iter().enumerate() {
-            let p: u32 = t.parse().map_err(|_| {
-                l.error(format!(
-                    "expected a non-negative integer pile size at column {c}, found {t:?}"
-                ))
-            })?;
+            // All digits but too big for u32 is a pile above the maximum, not a typo.
+            let p: u32 = match t.parse::<u32>() {
+                Ok(p) => p,
+                Err(_) if t.bytes().all(|b| b.is_ascii_digit()) => board::MAX_PILE + 1,
+                Err(_) => {
+                    return Err(l.error(format!(
+                        "expected a non-negative integer pile size at row {r}, column {c}, found {t:?}"
+                    )))
+                }
+            };
+            if p > board::MAX_PILE {
+                return Err(l.error(format!(
+                    "the pile at row {r}, column {c} is {t}, more than the supported maximum of {} counters",
+                    board::MAX_PILE
+                )));
+            }
             board.set(r, c, p).map_err(|e| l.error(e))?;
         }
     }
@@ -519,7 +530,14 @@ mod tests {
             ("HINGER\nSINGLE\n1\n30.0\n2 2\n1 1\n1\n", 7, "row 2"),
             ("HINGER\nSINGLE\n1\n30.0\n2 2\n1 -1\n1 1\n", 6, "non-negative"),
             ("HINGER\nSINGLE\n1\n30.0\n12 10\n", 5, "too large"),
-            ("HINGER\nSINGLE\n1\n30.0\n1 1\n70000\n", 6, "larger"),
+            ("HINGER\nSINGLE\n1\n30.0\n1 1\n16777217\n", 6, "maximum of 16777216"),
+            (
+                "HINGER\nSINGLE\n1\n30.0\n1 2\n1 99999999999999999999999\n",
+                6,
+                "row 0, column 1",
+            ),
+            ("HINGER\nSINGLE\n1\n30.0\n1 18446744073709551615\n", 5, "too large"),
+            ("HINGER\nSINGLE\n1\n30.0\n18446744073709551615 1\n", 5, "too large"),
         ];
         for (text, line, what) in cases {
             let e = Hinger::parse_input(text).unwrap_err();

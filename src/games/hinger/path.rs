@@ -373,10 +373,10 @@ fn dfs(space: &Space, budget: &mut Budget) -> Answer {
 /// which here can never succeed since END is exactly D moves away.
 fn iddfs(space: &Space, budget: &mut Budget) -> Answer {
     let depth = space.moves_left(0);
-    let mut path = Vec::with_capacity(depth as usize);
-    let mut bufs: Vec<Vec<(usize, u128)>> = (0..=depth).map(|_| Vec::new()).collect();
+    let mut path = Vec::new();
+    let mut levels = Vec::new();
     for limit in 0..=depth {
-        match dls(space, budget, 0, limit, &mut path, &mut bufs) {
+        match dls(space, budget, limit, &mut path, &mut levels) {
             Dls::Found => return Answer::Path(path.iter().map(|&k| space.cells[k]).collect()),
             Dls::Stop(why) => return Answer::GaveUp(why),
             Dls::NotFound => {}
@@ -391,37 +391,58 @@ enum Dls {
     Stop(String),
 }
 
+/// One depth-limited tree search from START. The depth can reach
+/// Σ(START - END), millions with large piles, so it keeps an explicit stack
+/// (one successor list and cursor per level, in `levels`, reused across
+/// iterations) rather than recursing. The successors held on that stack are
+/// the states it counts against the memory cap.
 fn dls(
     space: &Space,
     budget: &mut Budget,
-    code: u128,
     limit: u32,
     path: &mut Vec<usize>,
-    bufs: &mut [Vec<(usize, u128)>],
+    levels: &mut Vec<(Vec<(usize, u128)>, usize)>,
 ) -> Dls {
-    if code == space.goal {
-        return Dls::Found;
-    }
-    if limit == 0 {
-        return Dls::NotFound;
-    }
-    if let Some(why) = budget.expand(path.len(), path.len() + 1) {
-        return Dls::Stop(why);
-    }
-    let board = space.decode(code);
-    let (head, rest) = bufs.split_first_mut().expect("one buffer per level");
-    space.successors(code, &board, head);
-    for j in 0..head.len() {
-        let (k, child) = head[j];
-        path.push(k);
-        match dls(space, budget, child, limit - 1, path, rest) {
-            Dls::NotFound => {
-                path.pop();
+    path.clear();
+    let mut depth = 0usize;
+    let mut held = 0usize;
+    let mut code = 0u128;
+    loop {
+        // Visit `code`, reached by `path` (`depth` moves).
+        if code == space.goal {
+            return Dls::Found;
+        }
+        if (depth as u32) < limit {
+            if let Some(why) = budget.expand(held, depth + 1) {
+                return Dls::Stop(why);
             }
-            other => return other,
+            if levels.len() == depth {
+                levels.push((Vec::new(), 0));
+            }
+            let board = space.decode(code);
+            let (succ, cursor) = &mut levels[depth];
+            space.successors(code, &board, succ);
+            *cursor = 0;
+            held += succ.len();
+            depth += 1;
+        }
+        // Move to the next untried successor, backing up from exhausted levels.
+        loop {
+            if depth == 0 {
+                return Dls::NotFound;
+            }
+            let (succ, cursor) = &mut levels[depth - 1];
+            if let Some(&(k, child)) = succ.get(*cursor) {
+                *cursor += 1;
+                path.truncate(depth - 1);
+                path.push(k);
+                code = child;
+                break;
+            }
+            held -= succ.len();
+            depth -= 1;
         }
     }
-    Dls::NotFound
 }
 
 /// A* for the fewest moves, f = g + h with h = the number of counters still
@@ -667,6 +688,29 @@ mod tests {
             };
             assert_eq!(got, brute_min_cost(&start, &end), "{start:?}{end:?}");
         }
+    }
+
+    #[test]
+    fn deep_paths_do_not_grow_the_call_stack() {
+        // 3,000 moves down one pile: IDDFS once recursed a level per move
+        // (it overflowed small stacks); on a 256 KB thread every algorithm
+        // must find the one path.
+        let start = Board::from_grid(&[vec![3000, 2]]).unwrap();
+        let end = Board::from_grid(&[vec![0, 2]]).unwrap();
+        let lens = std::thread::Builder::new()
+            .stack_size(256 << 10)
+            .spawn(move || {
+                Algo::ALL.map(
+                    |a| match find_path(&start, &end, a, PathLimits::default()).unwrap().answer {
+                        Answer::Path(p) => p.len(),
+                        other => panic!("{a:?}: {other:?}"),
+                    },
+                )
+            })
+            .unwrap()
+            .join()
+            .expect("the path searches fit a 256 KB stack");
+        assert_eq!(lens, [3000; 5]);
     }
 
     #[test]

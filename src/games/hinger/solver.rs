@@ -49,6 +49,13 @@ impl Value {
     }
 }
 
+/// Most counters the solver takes on. It recurses once per counter removed
+/// (depth = counters on the board), so this bounds its stack use to well
+/// under 1 MB (the tests solve at the cap on a 1 MB thread). Boards with more
+/// counters are not solvable in play time anyway; the agent plays them with
+/// its fallback search.
+pub const MAX_COUNTERS: u32 = 1024;
+
 /// A solved position.
 #[derive(Clone, Debug)]
 pub struct Solution {
@@ -117,9 +124,18 @@ impl Solver {
         self.solve_within(board, f64::INFINITY)
     }
 
+    /// Whether the solver takes `board` on at all (at most [`MAX_COUNTERS`]).
+    pub fn accepts(board: &Board) -> bool {
+        board.counters() <= MAX_COUNTERS
+    }
+
     /// Solves `board` within `seconds` of CPU time; None when the time or the
-    /// memo cap runs out first.
+    /// memo cap runs out first, or when the board has more than
+    /// [`MAX_COUNTERS`] counters.
     pub fn solve_within(&mut self, board: &Board, seconds: f64) -> Option<Solution> {
+        if !Self::accepts(board) {
+            return None;
+        }
         self.timer = CpuTimer::start();
         self.seconds = seconds;
         self.nodes = 0;
@@ -184,7 +200,7 @@ impl Solver {
     /// after which a lost position becomes a draw. The best trap is played.
     /// None when `seconds` run out first (the solved move is then as good).
     pub fn practical_move(&mut self, board: &Board, solved: &Solution, seconds: f64) -> Option<usize> {
-        if solved.value == Value::Win {
+        if solved.value == Value::Win || !Self::accepts(board) {
             return solved.best;
         }
         self.timer = CpuTimer::start();
@@ -402,5 +418,25 @@ mod tests {
         // A time limit of zero gives up on a big board.
         let b = Board::from_grid(&vec![vec![1; 8]; 8]).unwrap();
         assert!(Solver::new().solve_within(&b, 0.0).is_none());
+    }
+
+    #[test]
+    fn counter_cap_bounds_the_recursion() {
+        // At the cap, on a 1 MB stack: one level per counter must fit. Two
+        // adjacent piles are never hingers, so the game runs to the last
+        // counter: a draw, searched to full depth.
+        let at_cap = Board::from_grid(&[vec![MAX_COUNTERS - 1, 1]]).unwrap();
+        let solved = std::thread::Builder::new()
+            .stack_size(1 << 20)
+            .spawn(move || Solver::new().solve(&at_cap).map(|s| s.value))
+            .unwrap()
+            .join()
+            .expect("the solver fits a 1 MB stack at its counter cap");
+        assert_eq!(solved, Some(Value::Draw));
+        // Above the cap (here a million counters, which used to overflow the
+        // stack) the solver declines at once.
+        let big = Board::from_grid(&[vec![0, 0, 0], vec![0, 1_000_000, 0], vec![0, 0, 0]]).unwrap();
+        assert!(!Solver::accepts(&big));
+        assert!(Solver::new().solve(&big).is_none());
     }
 }
