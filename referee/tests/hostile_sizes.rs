@@ -74,8 +74,8 @@ fn files_under(dir: &Path) -> Vec<PathBuf> {
 
 /// `referee match` with `extra` arguments is refused: non-zero exit, a
 /// message containing every needle, no panic, and nothing under --out but
-/// the run's manifest (`match.json`, kept for `--resume`): no game record,
-/// no agent working directory.
+/// the run's manifest (`match.json`, kept for `--resume`) and its lock file:
+/// no game record, no agent working directory.
 fn assert_refused(name: &str, extra: &[&str], needles: &[&str]) {
     let dir = tmp(name);
     let out = dir.join("out");
@@ -93,7 +93,7 @@ fn assert_refused(name: &str, extra: &[&str], needles: &[&str]) {
     if out.exists() {
         let left: Vec<PathBuf> = files_under(&out)
             .into_iter()
-            .filter(|p| p.file_name().is_some_and(|n| n != "match.json"))
+            .filter(|p| p.file_name().is_some_and(|n| n != "match.json" && n != "referee.lock"))
             .collect();
         assert!(left.is_empty(), "{name}: left {left:?}");
     }
