@@ -86,21 +86,23 @@ pub struct RunResult {
 
 /// How a move's processes are counted and ended.
 enum Accounting {
-    Cgroup(Leaf),
+    /// The move's cgroup, and its CPU seconds when `exec` was reached (the
+    /// sandbox's own set-up, not charged to the agent).
+    Cgroup(Leaf, f64),
     Group(Tracker),
 }
 
 impl Accounting {
     fn cpu(&mut self) -> f64 {
         match self {
-            Accounting::Cgroup(l) => l.cpu(),
+            Accounting::Cgroup(l, base) => (l.cpu() - *base).max(0.0),
             Accounting::Group(t) => t.scan(false),
         }
     }
 
     fn kill(&self) {
         match self {
-            Accounting::Cgroup(l) => l.kill(),
+            Accounting::Cgroup(l, _) => l.kill(),
             Accounting::Group(t) => t.kill(),
         }
     }
@@ -109,9 +111,9 @@ impl Accounting {
     /// figure from the accounting itself and from reaped orphans.
     fn finish(&mut self) -> f64 {
         match self {
-            Accounting::Cgroup(l) => {
+            Accounting::Cgroup(l, base) => {
                 l.kill();
-                l.cpu()
+                (l.cpu() - *base).max(0.0)
             }
             Accounting::Group(t) => {
                 let seen = t.scan(true);
@@ -183,12 +185,22 @@ pub fn run(spec: &RunSpec<'_>, stop: &AtomicBool) -> std::io::Result<RunResult> 
     let Started { pid, pidfd } = spawn::spawn(&launch)?;
     drop((launch, out_w, err_w, null));
     let mut acct = match leaf {
-        Some(leaf) => Accounting::Cgroup(leaf),
+        Some(leaf) => {
+            let base = leaf.cpu();
+            Accounting::Cgroup(leaf, base)
+        }
         None => Accounting::Group(Tracker::new(pid)),
     };
     let w = watch(spec, stop, pid, &pidfd, start, &mut acct, [&mut out, &mut err])?;
     // The main process is gone: nothing of the agent may outlive the move.
-    let cpu = w.polled_max.max(acct.finish()).max(w.child_cpu);
+    // wait4's figure counts the sandbox set-up too: the cgroup figure (from
+    // exec on) is the whole truth where there is one.
+    let waited = if matches!(acct, Accounting::Group(_)) {
+        w.child_cpu
+    } else {
+        0.0
+    };
+    let cpu = w.polled_max.max(acct.finish()).max(waited);
     out.finish();
     err.finish();
     let output = agent_files::read_capped(&dir, "output.txt", spec.output_cap);

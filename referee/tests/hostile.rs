@@ -517,3 +517,22 @@ fn resume_under_other_conditions_is_refused_naming_each_difference() {
         String::from_utf8_lossy(&o.stderr)
     );
 }
+
+#[test]
+fn doctor_reports_what_the_machine_offers_and_what_auto_does() {
+    let o = Command::new(REFEREE).arg("doctor").output().unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for line in [
+        "running as root:",
+        "cgroup v2 (writable):",
+        "namespaces",
+        "rlimits:",
+        "--sandbox auto will use:",
+    ] {
+        assert!(text.contains(line), "no {line:?} in {text}");
+    }
+    if common::full_or_skip("doctor's verdict on the full level") {
+        assert!(text.contains("--sandbox auto will use:   full"), "{text}");
+    }
+}

@@ -1,14 +1,18 @@
 //! Resource limits applied to every agent process (all levels but `none`):
-//! address space, size of any file it writes, processes, open files, and no
-//! core dumps. They are per process (RLIMIT_NPROC per user), so they hold
+//! data memory, size of any file it writes, processes, open files, and no
+//! core dumps. Memory is RLIMIT_DATA (private writable mappings: heap,
+//! `malloc`, anonymous `mmap`), not RLIMIT_AS: a JVM or a Go runtime reserves
+//! gigabytes of address space it never touches and would not even start
+//! under an address-space limit of 2 GiB. They are per process (RLIMIT_NPROC per user), so they hold
 //! where cgroups do not; the cgroup, when there is one, adds the per-move
 //! totals (`memory.max`, `pids.max`).
 
 /// The limits of one agent move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
-    /// Bytes of address space per process (RLIMIT_AS) and of memory for the
-    /// whole move where the cgroup memory controller is available.
+    /// Bytes of private writable memory per process (RLIMIT_DATA), and of
+    /// memory for the whole move where the cgroup memory controller is
+    /// available.
     pub memory: u64,
     /// Largest file the agent may write, in bytes (RLIMIT_FSIZE).
     pub file_size: u64,
@@ -68,7 +72,7 @@ pub(crate) fn apply(l: &Limits) -> Result<(), &'static str> {
         }
         Ok(())
     };
-    set(libc::RLIMIT_AS, l.memory, "RLIMIT_AS")?;
+    set(libc::RLIMIT_DATA, l.memory, "RLIMIT_DATA")?;
     set(libc::RLIMIT_FSIZE, l.file_size, "RLIMIT_FSIZE")?;
     set(libc::RLIMIT_NPROC, l.max_procs, "RLIMIT_NPROC")?;
     set(libc::RLIMIT_NOFILE, l.open_files, "RLIMIT_NOFILE")?;

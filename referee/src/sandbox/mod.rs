@@ -7,7 +7,7 @@
 //!   nothing else, and cannot see or signal any process outside its move),
 //!   run as the unprivileged user `nobody`, plus the limits of `rlimits`.
 //!   Needs root and a writable cgroup v2 hierarchy.
-//! - `rlimits`: resource limits only ([`limits`]: memory, file size,
+//! - `rlimits`: resource limits only ([`limits`]: data memory, file size,
 //!   processes, open files, no core dumps); processes are tracked through
 //!   their group and parent links ([`pgroup`]), files are not confined.
 //! - `none`: as `rlimits` without the limits.
@@ -54,7 +54,7 @@ pub struct SandboxOpts {
     /// Confinement of agents: auto (strongest available), full, rlimits or none.
     #[arg(long, value_enum, default_value_t = Choice::Auto, env = "REFEREE_SANDBOX")]
     pub sandbox: Choice,
-    /// Memory per agent move (address space per process; whole move where cgroups allow), e.g. 2G.
+    /// Memory per agent process (private writable memory; the whole move where cgroups allow), e.g. 2G.
     #[arg(long, default_value = "2G", value_parser = limits::parse_bytes)]
     pub memory: u64,
     /// Largest file an agent may write, e.g. 16M (also caps its captured stdout/stderr).
