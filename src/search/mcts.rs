@@ -65,7 +65,7 @@ pub fn search<G: Game>(root: &G, opts: MctsOptions) -> (Option<G::Move>, u64) {
     let mut iterations = 0u64;
     let max_iterations = opts.limits.max_nodes.unwrap_or(u64::MAX);
     while iterations < max_iterations {
-        if iterations % 64 == 0 && timer.elapsed() >= opts.limits.soft {
+        if iterations.is_multiple_of(64) && timer.elapsed() >= opts.limits.soft {
             break;
         }
         iterations += 1;

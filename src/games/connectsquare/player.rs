@@ -25,7 +25,7 @@ pub fn brief_greedy(pos: &ConnectSquare) -> Option<Move> {
         child.play_col(col);
         // After the move the mover's coins are the child's opponent's.
         let v = brief_heuristic_bits(child.opponent(), child.current(), child.board_mask(), child.stride());
-        if best.map_or(true, |(_, b)| v > b) {
+        if best.is_none_or(|(_, b)| v > b) {
             best = Some((col, v));
         }
     }
@@ -69,7 +69,7 @@ pub fn make_safe(pos: &ConnectSquare, mv: Move) -> Move {
         m ^= c;
         let col = pos.column_of(c);
         let h = order_hint(pos, col);
-        if best.map_or(true, |(b, _)| h > b) {
+        if best.is_none_or(|(b, _)| h > b) {
             best = Some((h, col));
         }
     }
@@ -180,7 +180,7 @@ fn swindle(
             )
         })
         .collect();
-    cands.sort_by(|a, b| b.0.cmp(&a.0));
+    cands.sort_by_key(|c| std::cmp::Reverse(c.0));
     let mut best: Option<(usize, usize)> = None; // (mistakes, column)
     for &(_, col) in &cands {
         if verdict == Verdict::Draw && !solver.move_reaches(pos, col, 0, left())? {
@@ -201,7 +201,7 @@ fn swindle(
                 mistakes += 1;
             }
         }
-        if best.map_or(true, |(m, _)| mistakes > m) {
+        if best.is_none_or(|(m, _)| mistakes > m) {
             best = Some((mistakes, col));
         }
     }

@@ -88,7 +88,9 @@ pub fn run(cmd: HingerCommand) -> Result<(), String> {
             if !(3..=10).contains(&max_size) {
                 return Err(format!("--max-size must be between 3 and 10, found {max_size}"));
             }
-            if !(cap > 0.0 && cap.is_finite()) || !(solver_cap >= 0.0 && solver_cap.is_finite()) || pairs == 0 {
+            let cap_ok = cap > 0.0 && cap.is_finite();
+            let solver_cap_ok = solver_cap >= 0.0 && solver_cap.is_finite();
+            if !cap_ok || !solver_cap_ok || pairs == 0 {
                 return Err("--cap must be positive, --solver-cap non-negative and --pairs at least 1".into());
             }
             if !(1..=1000).contains(&max_pile) {
