@@ -1,7 +1,7 @@
 //! A deliberately simple implementation of the same Halma rules on a plain
 //! 16x16 array with a recursive jump search, written straight from SPEC §2
 //! without sharing code with the bitboard version. Tests cross-check the two;
-//! `agent perft --simple` times it for the side-by-side speed figure.
+//! `agent halma simple-perft` times it for the side-by-side speed figure.
 
 use crate::protocol::Player;
 
