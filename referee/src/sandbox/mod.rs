@@ -192,6 +192,21 @@ fn probe_namespaces() -> Result<(), String> {
     }
 }
 
+/// Removes the (empty) root mount points of referees that no longer run
+/// (killed with SIGKILL, or a test process that never dropped its sandbox).
+fn sweep_stale_roots() {
+    for e in std::fs::read_dir(std::env::temp_dir()).into_iter().flatten().flatten() {
+        let name = e.file_name();
+        let Some(pid) = name.to_str().and_then(|n| n.strip_prefix("referee-root-")) else {
+            continue;
+        };
+        if pid.bytes().all(|b| b.is_ascii_digit()) && !Path::new("/proc").join(pid).exists() {
+            // remove_dir: only ever an empty directory.
+            let _ = std::fs::remove_dir(e.path());
+        }
+    }
+}
+
 fn nobody() -> (u32, u32) {
     // The conventional ids; /etc/passwd is consulted when it names nobody.
     let from_passwd = std::fs::read_to_string("/etc/passwd").ok().and_then(|s| {
@@ -232,6 +247,7 @@ impl Sandbox {
                 let missing = support.full_missing();
                 match (missing, support.cgroup) {
                     (None, Ok(cgroup)) => {
+                        sweep_stale_roots();
                         let root = std::env::temp_dir().join(format!("referee-root-{}", std::process::id()));
                         std::fs::create_dir_all(&root).map_err(|e| format!("cannot create {}: {e}", root.display()))?;
                         let (uid, gid) = nobody();
