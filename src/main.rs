@@ -109,7 +109,17 @@ fn main() -> ExitCode {
                 strategy: to_strategy(cli.strategy, cli.depth),
                 time_scale: 1.0,
             };
-            run_turn(&opts).map(|r| log::info!("{r}")).map_err(|e| e.to_string())
+            run_turn(&opts)
+                .map(|r| {
+                    // The referee's optional per-move report: a last stderr line
+                    // `info depth D nodes N`, recorded with the move (only when a
+                    // search ran; solvers and one-ply strategies report no depth).
+                    if r.nodes > 0 {
+                        eprintln!("info depth {} nodes {}", r.depth, r.nodes);
+                    }
+                    log::info!("{r}");
+                })
+                .map_err(|e| e.to_string())
         }
         Some(Command::Duel(args)) => duel(args),
         Some(Command::Halma(cmd)) => games::halma::cli::run(cmd),

@@ -9,18 +9,23 @@
 //! - [`agent_files`]: reading and writing files in agent directories as if
 //!   the agent were hostile.
 //! - [`game_loop`]: one game, generic over [`agent::protocol::FileGame`].
-//! - [`schedule`]: many games at once (a lazy round robin), seats, records.
+//! - [`roundrobin`]: the lazy schedule (round robin or gauntlet);
+//!   [`schedule`]: many games at once, seats, start positions, records.
 //! - [`args`]: the subcommands' arguments and their validation.
 //! - [`orchestrate`]: `match` and `tournament` (one round-robin path:
 //!   manifest, `--resume`, progress, SPRT stop, results).
+//! - [`live`]: a run while it plays (log, SPRT, results after each game).
 //! - [`play`]: `play` (a seat may be a person) and `replay`.
-//! - [`rating`], [`summary`]: Elo, error bars, LOS, SPRT, tables.
+//! - [`rating`], [`sprt`], [`summary`], [`tables`]: Elo, error bars, LOS,
+//!   the SPRT, standings and their tables.
 //! - [`record`]: JSON-lines game records.
 //! - [`report`]: the self-contained HTML report; [`board_text`]: the terminal view.
 //! - [`human`]: the human seat.
 //! - [`agentspec`]: `--agent` entries and agent homes; [`agentinfo`]: the
 //!   agents' own per-move reports and stderr tails.
-//! - [`openings`]: opening suites for game pairs; [`shard`]: `--shard K/N`.
+//! - [`openings`]: opening suites for game pairs; [`shard`]: `--shard K/N`;
+//!   [`merge`]: shards back into one run; [`preflight`]: one move per agent
+//!   before the first game; [`results`]: tables and the JSON results.
 //! - [`testgame`]: a tiny game used as a test fixture.
 
 pub mod agent_files;
@@ -30,20 +35,27 @@ pub mod args;
 pub mod board_text;
 pub mod game_loop;
 pub mod human;
+pub mod live;
+pub mod merge;
 pub mod openings;
 pub mod orchestrate;
 pub mod outdir;
 pub mod play;
+pub mod preflight;
 pub mod progress;
 pub mod rating;
 pub mod record;
 pub mod report;
+pub mod results;
+pub mod roundrobin;
 pub mod runner;
 pub mod sandbox;
 pub mod schedule;
 pub mod shard;
 pub mod signals;
+pub mod sprt;
 pub mod summary;
+pub mod tables;
 pub mod testgame;
 
 /// Runs `$body` with `$G` bound to the game type named `$name` (a `&str`):

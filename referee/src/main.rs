@@ -2,7 +2,7 @@
 //! programs, a human seat, and replays of recorded games.
 
 use clap::{Parser, Subcommand};
-use referee::args::{MatchArgs, PlayArgs, ReplayArgs, TournamentArgs};
+use referee::args::{MatchArgs, MergeArgs, PlayArgs, ReplayArgs, TournamentArgs};
 use referee::human::HumanIo;
 use referee::report::ReportArgs;
 use referee::{orchestrate, play};
@@ -11,7 +11,7 @@ use std::process::ExitCode;
 #[derive(Parser, Debug)]
 #[command(
     name = "referee",
-    version = concat!(env!("CARGO_PKG_VERSION"), " (git ", env!("REFEREE_GIT_COMMIT"), ")"),
+    version = referee::record::REFEREE_VERSION,
     about = "Runs timed games between agent programs through input.txt/output.txt"
 )]
 struct Cli {
@@ -36,6 +36,8 @@ enum Command {
     Doctor,
     /// Write a self-contained HTML report (replays, charts, standings) of a run's records.
     Report(ReportArgs),
+    /// Combine the --out directories of a run's shards (--shard K/N) into one.
+    Merge(MergeArgs),
 }
 
 fn main() -> ExitCode {
@@ -57,6 +59,7 @@ fn main() -> ExitCode {
             Ok(0)
         }
         Command::Report(a) => referee::report::run_report(a),
+        Command::Merge(a) => referee::merge::run(a),
     };
     match r {
         Ok(0) => ExitCode::SUCCESS,

@@ -7,7 +7,7 @@
 //! legal plies from the generated start, never repeated within a run, and
 //! rejected when a shallow search already finds a forced result.
 
-use agent::protocol::{FileGame, GenOptions};
+use agent::protocol::{FileGame, GenOptions, Mode};
 use agent::search::{alphabeta, Limits, WIN_THRESHOLD};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -159,22 +159,23 @@ pub fn random_position<G: FileGame>(start: &G, plies: usize, rng: &mut SmallRng)
     (r.score.abs() < WIN_THRESHOLD).then_some(g)
 }
 
-/// Random openings, made on demand in order and remembered, so that the
-/// n-th opening of a run does not depend on which games (or which shard)
-/// asked first.
-pub struct RandomSuite<G> {
+/// Random openings, made on demand in order and remembered (as `input.txt`
+/// texts, so one suite serves any game type), so that the n-th opening of a
+/// run does not depend on which games (or which shard) asked first.
+#[derive(Debug)]
+pub struct RandomSuite {
     gen: GenOptions,
     plies: usize,
-    made: Mutex<(Vec<G>, HashSet<u64>, SmallRng)>,
+    made: Mutex<(Vec<String>, HashSet<u64>, SmallRng)>,
 }
 
 /// Attempts at an unseen, undecided position before a repeat is accepted
 /// (tiny boards have few distinct openings).
 const ATTEMPTS: usize = 1000;
 
-impl<G: FileGame> RandomSuite<G> {
-    /// A suite of positions `plies` random plies from `G::generate(gen)`,
-    /// seeded by `gen.seed`.
+impl RandomSuite {
+    /// A suite of positions `plies` random plies from the generated start
+    /// (`gen`, whose seed also seeds the random plies).
     pub fn new(gen: GenOptions, plies: usize) -> Self {
         let rng = SmallRng::seed_from_u64(gen.seed ^ 0x6f70_656e_696e_6773);
         RandomSuite {
@@ -184,8 +185,8 @@ impl<G: FileGame> RandomSuite<G> {
         }
     }
 
-    /// The `n`-th opening (0-based).
-    pub fn get(&self, n: usize) -> Result<G, String> {
+    /// The `n`-th opening (0-based) as a position of `G`.
+    pub fn get<G: FileGame>(&self, n: usize) -> Result<G, String> {
         let mut guard = self.made.lock().map_err(|_| "opening generator poisoned".to_string())?;
         let (made, seen, rng) = &mut *guard;
         while made.len() <= n {
@@ -205,7 +206,8 @@ impl<G: FileGame> RandomSuite<G> {
                 }
             }
             match found.or(fallback) {
-                Some(p) => made.push(p),
+                // The time line is rewritten for each game; only the position matters.
+                Some(p) => made.push(p.write_input(Mode::Game, 1.0)),
                 None => {
                     return Err(format!(
                         "--openings random:{}: no undecided {} position found {} plies from the start in {ATTEMPTS} tries; use fewer plies",
@@ -216,7 +218,9 @@ impl<G: FileGame> RandomSuite<G> {
                 }
             }
         }
-        Ok(made[n].clone())
+        G::parse_input(&made[n])
+            .map(|i| i.state)
+            .map_err(|e| format!("random opening {}: {e}", self.id(n)))
     }
 
     /// The recorded name of the `n`-th opening.
@@ -283,17 +287,17 @@ mod tests {
             seed: 7,
             ..GenOptions::default()
         };
-        let a = RandomSuite::<TestNim>::new(gen.clone(), 4);
-        let b = RandomSuite::<TestNim>::new(gen, 4);
+        let a = RandomSuite::new(gen.clone(), 4);
+        let b = RandomSuite::new(gen, 4);
         // Asking out of order gives the same n-th opening.
-        let late = b.get(5).unwrap();
+        let late = b.get::<TestNim>(5).unwrap();
         let mut seen = HashSet::new();
         for n in 0..6 {
-            let p = a.get(n).unwrap();
+            let p = a.get::<TestNim>(n).unwrap();
             assert!(p.result().is_none());
             assert!(seen.insert(p.hash()), "opening {n} repeats");
         }
-        assert_eq!(a.get(5).unwrap().hash(), late.hash());
+        assert_eq!(a.get::<TestNim>(5).unwrap(), late);
         assert_eq!(a.id(0), "random:4#1");
     }
 }

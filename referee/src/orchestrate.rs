@@ -5,12 +5,18 @@
 
 use crate::for_game;
 use crate::game_loop::{Contestant, Rules};
+use crate::live::Live;
+use crate::openings;
+use crate::preflight;
 use crate::progress::Progress;
-use crate::rating::Sprt;
 use crate::record::{self, GameRecord};
-use crate::schedule::{self, RoundRobin, RunConfig, Starts};
+use crate::results::RunView;
+use crate::roundrobin::RoundRobin;
+use crate::schedule::{self, Job, Openings, RunConfig, Starts};
+use crate::shard::Shard;
 use crate::signals;
-use crate::summary::{self, AgentSummary, SprtReport};
+use crate::sprt::Sprt;
+use agent::protocol::FileGame;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -66,9 +72,18 @@ pub struct RunPlan {
     pub concurrency: usize,
     /// How agents are confined (built once `out` exists).
     pub sandbox: crate::sandbox::SandboxOpts,
+    /// `--openings` as given (recorded in the manifest).
+    pub openings: Option<String>,
+    /// Play only this shard of the schedule.
+    pub shard: Option<Shard>,
+    /// The first agent plays each other agent (and they do not meet).
+    pub gauntlet: bool,
+    /// Each agent makes one move before the first game.
+    pub preflight: bool,
 }
 
-/// What a run directory was started with; `--resume` must match it.
+/// What a run directory was started with; `--resume` must match it, and
+/// `referee merge` merges only shards whose manifests agree apart from `shard`.
 #[derive(Serialize, Deserialize, PartialEq, Debug)]
 struct Manifest {
     game: String,
@@ -77,21 +92,16 @@ struct Manifest {
     /// Time control, mode and board parameters (absent in older manifests).
     #[serde(default)]
     conditions: crate::outdir::Conditions,
-}
-
-/// The JSON results of a match or tournament.
-#[derive(Serialize)]
-struct Results<'a> {
-    kind: &'static str,
-    game: &'a str,
-    games_planned: u64,
-    games_played: usize,
-    games_this_run: usize,
-    interrupted: bool,
-    time: &'a [f64],
-    agents: Vec<AgentSummary>,
-    sprt: Option<SprtReport>,
-    records: String,
+    #[serde(default)]
+    seed: u64,
+    #[serde(default)]
+    time: Vec<f64>,
+    #[serde(default)]
+    openings: Option<String>,
+    #[serde(default)]
+    gauntlet: bool,
+    #[serde(default)]
+    shard: Option<Shard>,
 }
 
 impl RunPlan {
@@ -101,6 +111,11 @@ impl RunPlan {
             agents: self.ids(),
             games: self.games,
             conditions: self.conditions(),
+            seed: self.starts.gen.seed,
+            time: self.time.clone(),
+            openings: self.openings.clone(),
+            gauntlet: self.gauntlet,
+            shard: self.shard,
         }
     }
 
@@ -151,31 +166,58 @@ impl RunPlan {
     fn records_path(&self) -> PathBuf {
         self.out.join("records.jsonl")
     }
+
+    /// The schedule: a round robin, or a gauntlet of the first agent.
+    fn schedule(&self) -> RoundRobin {
+        let names: Vec<&str> = self.contestants.iter().map(|c| c.name.as_str()).collect();
+        if self.gauntlet {
+            RoundRobin::gauntlet(&names, self.games)
+        } else {
+            RoundRobin::new(&names, self.games)
+        }
+    }
+
+    fn view<'a>(&'a self, ids: &'a [(String, String)]) -> RunView<'a> {
+        RunView {
+            kind: self.kind.label(),
+            game: &self.game,
+            ids,
+            gauntlet: self.gauntlet,
+        }
+    }
 }
 
 /// Runs a match or tournament; returns the process exit code (130 when interrupted).
 pub fn run(mut plan: RunPlan) -> Result<i32, String> {
     signals::install();
-    let names: Vec<&str> = plan.contestants.iter().map(|c| c.name.as_str()).collect();
-    let rr = RoundRobin::new(&names, plan.games);
-    let total = rr.total().ok_or_else(|| {
+    let rr = plan.schedule();
+    let total = rr.total_in(plan.shard).ok_or_else(|| {
         format!(
             "--games {} with {} agents is more games than can be counted; choose fewer",
             plan.games,
-            names.len()
+            plan.contestants.len()
         )
     })?;
     // Held until the run ends: a second referee on this --out is refused.
     let _lock = crate::outdir::lock(&plan.out)?;
-    let mut recs = open_out(&plan)?;
+    let recs = open_out(&plan)?;
     let seen = check_records(&rr, &recs, &plan.records_path())?;
-    let left = total - recs.len() as u64;
+    let left = total.saturating_sub(recs.len() as u64);
     if plan.resume {
         eprintln!("referee: resuming: {} of {total} games already played", recs.len());
     }
     plan.rules.sandbox = crate::sandbox::install(&plan.sandbox, &plan.out)?;
+    let shard = plan.shard;
+    let mut jobs = rr
+        .jobs()
+        .filter(move |j| shard.is_none_or(|s| s.has_pair(j.pair as usize)))
+        .filter(|j| !seen.contains(&j.key))
+        .peekable();
     if plan.calibrate && left > 0 {
         schedule::calibrate(&mut plan.contestants, &plan.out, &plan.rules.sandbox, &signals::STOP)?;
+    }
+    if let Some(first) = jobs.peek().cloned() {
+        for_game!(&plan.game, |G| check_before_games::<G>(&plan, &first))?;
     }
     let cfg = RunConfig {
         contestants: &plan.contestants,
@@ -186,29 +228,31 @@ pub fn run(mut plan: RunPlan) -> Result<i32, String> {
         concurrency: concurrency(plan.concurrency, left),
         keep_dirs: plan.keep_dirs,
     };
-    let jobs = rr.jobs().filter(|j| !seen.contains(&j.key));
     let id = plan.ids();
-    let mut progress = Progress::new();
-    let mut sprt_state = None;
-    let played = for_game!(&plan.game, |G| schedule::run_jobs::<G>(
+    let mut live = Live {
+        progress: Progress::new(total, recs.len() as u64),
+        view: plan.view(&id),
+        rr: &rr,
+        total,
+        recs,
+        played: 0,
+        sprt_test: plan.sprt,
+        sprt: None,
+        results: plan.results.clone(),
+        time: &plan.time,
+        records: plan.records_path(),
+        results_error: None,
+    };
+    let outcome = for_game!(&plan.game, |G| schedule::run_jobs::<G>(
         &cfg,
-        jobs,
+        &mut jobs,
         &signals::STOP,
-        &mut |rec| {
-            recs.push(rec.clone());
-            let s = summary::summarize(&id, &recs);
-            progress.update(&progress_line(&s, recs.len(), total));
-            let Some(t) = &plan.sprt else {
-                return false;
-            };
-            let rep = summary::sprt_report(t, summary::pentanomial(&s[0].name, &recs, pair_of));
-            let decided = rep.decision != "continue";
-            sprt_state = Some(rep);
-            decided
-        }
-    ))?;
-    progress.finish();
-    report(&plan, &recs, total, played, sprt_state)?;
+        &mut |rec| live.on_game(rec)
+    ));
+    live.progress.finish();
+    outcome?;
+    let shard = plan.shard.map(|s| format!(", shard {s}")).unwrap_or_default();
+    live.report(&shard)?;
     if signals::stopped() {
         eprintln!(
             "referee: interrupted; games in progress were discarded. To resume:\n  {}",
@@ -217,6 +261,28 @@ pub fn run(mut plan: RunPlan) -> Result<i32, String> {
         return Ok(130);
     }
     Ok(0)
+}
+
+/// Before the first game: the opening suite fits the game, and each agent
+/// makes one legal move from the first start position (pre-flight), so a
+/// broken agent or suite stops the run at once.
+fn check_before_games<G: FileGame>(plan: &RunPlan, first: &Job) -> Result<(), String> {
+    if let Some(o) = &plan.starts.openings {
+        if let Openings::Files(list) = &**o {
+            openings::check::<G>(list)?;
+        }
+    }
+    if !plan.preflight {
+        return Ok(());
+    }
+    let (start, _) = plan.starts.position::<G>(first)?;
+    preflight::check_all(
+        &plan.contestants,
+        &plan.time,
+        &start,
+        &plan.rules,
+        &plan.out.join("preflight"),
+    )
 }
 
 /// Creates `out` and returns the games already recorded there: none for a
@@ -301,72 +367,6 @@ fn concurrency(asked: usize, left: u64) -> usize {
         }
     }
     n
-}
-
-/// The pairing and game number of a record, for the pentanomial counts.
-fn pair_of(r: &GameRecord) -> Option<(String, usize)> {
-    let (pairing, n) = r.key.rsplit_once("-g")?;
-    Some((pairing.to_string(), n.parse::<usize>().ok()?))
-}
-
-/// The progress line: the score for two agents, else the leader.
-fn progress_line(s: &[AgentSummary], done: usize, total: u64) -> String {
-    if let [a, b] = s {
-        return format!(
-            "games {done}/{total}  {} {} - {} {}  draws {}",
-            a.name, a.wins, b.wins, b.name, a.draws
-        );
-    }
-    let lead = s
-        .iter()
-        .max_by(|x, y| x.score_pct.total_cmp(&y.score_pct))
-        .map(|x| x.name.as_str())
-        .unwrap_or_default();
-    format!("games {done}/{total}  leader {lead}")
-}
-
-/// Prints the table (and SPRT) and writes the JSON results.
-fn report(
-    plan: &RunPlan,
-    recs: &[GameRecord],
-    total: u64,
-    played: usize,
-    sprt: Option<SprtReport>,
-) -> Result<(), String> {
-    let rows = summary::summarize(&plan.ids(), recs);
-    println!(
-        "{} {}: {} of {} games recorded ({} this run; records: {})",
-        plan.game,
-        plan.kind.label(),
-        recs.len(),
-        total,
-        played,
-        plan.records_path().display()
-    );
-    print!("{}", summary::table(&rows));
-    if let Some(r) = &sprt {
-        println!(
-            "SPRT [{}, {}] ({} pairs {:?}): LLR {:.3} in [{:.3}, {:.3}]: {}",
-            r.elo0, r.elo1, r.model, r.pairs, r.llr, r.lower, r.upper, r.decision
-        );
-    }
-    let Some(path) = &plan.results else {
-        return Ok(());
-    };
-    let res = Results {
-        kind: plan.kind.label(),
-        game: &plan.game,
-        games_planned: total,
-        games_played: recs.len(),
-        games_this_run: played,
-        interrupted: signals::stopped(),
-        time: &plan.time,
-        agents: rows,
-        sprt,
-        records: plan.records_path().display().to_string(),
-    };
-    let text = serde_json::to_string_pretty(&res).map_err(|e| e.to_string())?;
-    std::fs::write(path, text + "\n").map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 /// This process's command line with `--resume` (and `--out`) added.

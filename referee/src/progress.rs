@@ -1,48 +1,80 @@
-//! One-line progress for long runs, shown only when stdout is a terminal.
+//! What a long run shows while it plays: one log line per finished game on
+//! stdout, whatever stdout is (a file, a pipe, a terminal), so an
+//! unattended run can be followed with `tail -f`; and, when stderr is a
+//! terminal, a progress bar with the score and an ETA.
 
-use std::io::Write;
+use crate::record::GameRecord;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::{IsTerminal, Write};
 
-/// Progress line writer (on stderr, redrawn in place).
+/// The per-game log and the optional progress bar of one run.
 pub struct Progress {
-    enabled: bool,
-    shown: bool,
+    bar: Option<ProgressBar>,
 }
 
 /// True when stdout is a terminal.
 pub fn stdout_is_terminal() -> bool {
-    // SAFETY: isatty only inspects the descriptor.
-    unsafe { libc::isatty(1) == 1 }
+    std::io::stdout().is_terminal()
 }
 
 impl Progress {
-    /// Enabled when both stdout and stderr are terminals.
-    pub fn new() -> Progress {
-        // SAFETY: isatty only inspects the descriptor.
-        let enabled = stdout_is_terminal() && unsafe { libc::isatty(2) == 1 };
-        Progress { enabled, shown: false }
+    /// A run of `total` games of which `done` are already recorded; the bar
+    /// is drawn on stderr only when stderr is a terminal.
+    pub fn new(total: u64, done: u64) -> Progress {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+            // The template is a constant; a bad one is a bug caught by the tests.
+            let style = ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  elapsed {elapsed}  ETA {eta}")
+                .expect("valid progress template");
+            bar.set_style(style);
+            bar.set_position(done);
+            // Rates measured from this run's games only, so a resumed run's ETA is right.
+            bar.reset_eta();
+            bar
+        });
+        Progress { bar }
     }
 
-    /// Redraws the line.
-    pub fn update(&mut self, text: &str) {
-        if self.enabled {
-            let mut e = std::io::stderr();
-            let _ = write!(e, "\r\x1b[2K{text}");
-            let _ = e.flush();
-            self.shown = true;
+    /// Logs a finished game (`line` on stdout) and moves the bar, showing `status`.
+    pub fn game_finished(&mut self, line: &str, status: &str) {
+        let print = || {
+            let mut out = std::io::stdout().lock();
+            let _ = writeln!(out, "{line}");
+            let _ = out.flush();
+        };
+        match &self.bar {
+            Some(bar) => {
+                bar.suspend(print);
+                bar.inc(1);
+                bar.set_message(status.to_string());
+            }
+            None => print(),
         }
     }
 
-    /// Ends the line so later output starts clean.
+    /// Removes the bar so the final table starts on a clean line.
     pub fn finish(&mut self) {
-        if self.enabled && self.shown {
-            eprintln!();
-            self.shown = false;
+        if let Some(bar) = self.bar.take() {
+            bar.finish_and_clear();
         }
     }
 }
 
-impl Default for Progress {
-    fn default() -> Self {
-        Progress::new()
-    }
+/// The log line of a finished game, numbered from 1 in schedule order:
+/// `Finished game 17 (A vs B, opening 9): 1-0 {B loses: over time: ...}`,
+/// first mover named first, the result from the first mover's side, and the
+/// referee's reason in braces.
+pub fn finished_line(number: u64, rec: &GameRecord, opening: Option<&str>) -> String {
+    let first = rec.first;
+    let second = 1 - first;
+    let result = match rec.winner {
+        None => "1/2-1/2",
+        Some(w) if w == first => "1-0",
+        Some(_) => "0-1",
+    };
+    let opening = opening.map(|o| format!(", opening {o}")).unwrap_or_default();
+    format!(
+        "Finished game {number} ({} vs {}{opening}): {result} {{{}}}",
+        rec.agents[first], rec.agents[second], rec.reason
+    )
 }

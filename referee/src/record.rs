@@ -1,6 +1,7 @@
 //! Game records: one JSON object per line, appended and flushed when a game
 //! ends, so an interrupted run loses at most the games in progress.
 
+use crate::agentinfo::AgentInfo;
 use serde::{Deserialize, Serialize};
 use std::fs::OpenOptions;
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -67,7 +68,32 @@ pub struct MoveRecord {
     pub left: f64,
     /// Wall-clock seconds the move took.
     pub wall: f64,
+    /// The agent's own report on the move (its last stderr line, when that
+    /// is an `info depth D score S nodes N` line).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub info: Option<AgentInfo>,
 }
+
+/// Where a game of a run came from: when it was played, by which referee,
+/// from which seed and opening. Absent from records of older referees.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RunInfo {
+    /// When the game ended (RFC 3339, UTC).
+    #[serde(default)]
+    pub date: Option<String>,
+    /// The run's `--seed`.
+    #[serde(default)]
+    pub seed: Option<u64>,
+    /// The opening's id (`--openings`), if the run used a suite.
+    #[serde(default)]
+    pub opening: Option<String>,
+    /// The referee's version and git commit.
+    #[serde(default)]
+    pub referee: Option<String>,
+}
+
+/// This referee's version, as `referee --version` prints it and records carry it.
+pub const REFEREE_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (git ", env!("REFEREE_GIT_COMMIT"), ")");
 
 /// One finished game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -104,6 +130,9 @@ pub struct GameRecord {
     pub clocks: [f64; 2],
     /// The agents' working directories by seat.
     pub dirs: [String; 2],
+    /// Date, seed, opening and referee version.
+    #[serde(flatten)]
+    pub run: RunInfo,
 }
 
 impl GameRecord {
@@ -198,6 +227,7 @@ mod tests {
                 cpu: 0.1,
                 left: 0.9,
                 wall: 0.1,
+                info: None,
             }],
             winner: Some(1),
             ending: Ending::Forfeit,
@@ -205,6 +235,7 @@ mod tests {
             reason: "crash".into(),
             clocks: [0.9, 1.0],
             dirs: ["d0".into(), "d1".into()],
+            run: RunInfo::default(),
         }
     }
 
@@ -225,6 +256,23 @@ mod tests {
         // The cut line is gone from the file; a new append starts cleanly.
         append(&p, &sample("g3")).unwrap();
         assert_eq!(load(&p, true).unwrap().len(), 3);
+        // Run details and agent reports survive a round trip; older records
+        // without them still load.
+        let mut r = sample("g4");
+        r.run.opening = Some("random:4#2".into());
+        r.run.seed = Some(9);
+        r.moves[0].info = crate::agentinfo::AgentInfo::parse_line("info depth 3 score 5");
+        let line = serde_json::to_string(&r).unwrap();
+        assert!(
+            line.contains("\"opening\":\"random:4#2\"") && line.contains("\"info\":{\"depth\":3"),
+            "{line}"
+        );
+        assert_eq!(serde_json::from_str::<GameRecord>(&line).unwrap(), r);
+        let old = serde_json::to_string(&sample("g5"))
+            .unwrap()
+            .replace(",\"date\":null,\"seed\":null,\"opening\":null,\"referee\":null", "");
+        assert!(!old.contains("seed"), "{old}");
+        assert_eq!(serde_json::from_str::<GameRecord>(&old).unwrap(), sample("g5"));
         std::fs::write(&p, "{\"key\": 1}\n").unwrap();
         assert!(load(&p, false).unwrap_err().contains("line 1"));
         std::fs::remove_file(&p).unwrap();

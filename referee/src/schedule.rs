@@ -2,12 +2,13 @@
 //! assignment, working directories, records, stopping.
 
 use crate::game_loop::{play_game, Contestant, GameError, GameSetup, Rules, SeatKind};
-use crate::record::{self, GameRecord};
+use crate::openings::{Opening, RandomSuite};
+use crate::record::{self, GameRecord, RunInfo, REFEREE_VERSION};
 use crate::runner::{self, RunSpec};
 use agent::protocol::{FileGame, GenOptions, Player};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Mutex};
+use std::sync::{mpsc, Arc, Mutex};
 
 /// One game to play: contestants `a` and `b` (indices), and the game's
 /// number within their pairing, which decides who moves first.
@@ -21,62 +22,9 @@ pub struct Job {
     pub b: usize,
     /// 0-based game number within the pairing: even games `a` moves first.
     pub number: u64,
-}
-
-/// A round robin: every pair of contestants plays `games` games. The games
-/// are produced lazily (a run of 10^18 games allocates nothing up front).
-#[derive(Clone, Debug)]
-pub struct RoundRobin {
-    /// Pairings `(a, b, "A-vs-B")` in schedule order.
-    pairings: Vec<(usize, usize, String)>,
-    /// Games per pairing.
-    games: u64,
-}
-
-impl RoundRobin {
-    /// Every pair of `names` (in order) plays `games` games.
-    pub fn new(names: &[&str], games: u64) -> RoundRobin {
-        let mut pairings = Vec::new();
-        for i in 0..names.len() {
-            for j in i + 1..names.len() {
-                pairings.push((i, j, format!("{}-vs-{}", names[i], names[j])));
-            }
-        }
-        RoundRobin { pairings, games }
-    }
-
-    /// The number of games, or `None` when it does not fit in 64 bits.
-    pub fn total(&self) -> Option<u64> {
-        (self.pairings.len() as u64).checked_mul(self.games)
-    }
-
-    /// The games in schedule order: pairing by pairing.
-    pub fn jobs(&self) -> impl Iterator<Item = Job> + Send + '_ {
-        self.pairings.iter().flat_map(move |(a, b, pairing)| {
-            (0..self.games).map(move |number| Job {
-                key: format!("{pairing}-g{number:04}"),
-                a: *a,
-                b: *b,
-                number,
-            })
-        })
-    }
-
-    /// The game with this key, if it belongs to the schedule.
-    pub fn job_of(&self, key: &str) -> Option<Job> {
-        let (pairing, n) = key.rsplit_once("-g")?;
-        if n.len() < 4 || !n.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
-        }
-        let number: u64 = n.parse().ok()?;
-        let (a, b, p) = self.pairings.iter().find(|(_, _, p)| p == pairing)?;
-        (number < self.games && format!("{p}-g{number:04}") == key).then(|| Job {
-            key: key.to_string(),
-            a: *a,
-            b: *b,
-            number,
-        })
-    }
+    /// The game pair's index in the whole schedule: picks the opening and
+    /// the shard (both games of a pair share them).
+    pub pair: u64,
 }
 
 /// How start positions are made.
@@ -86,21 +34,50 @@ pub struct Starts {
     pub text: Option<String>,
     /// Options for generated starts; the seed is advanced per game pair.
     pub gen: GenOptions,
+    /// An opening suite (`--openings`): pair p of the run starts from
+    /// opening p (cycling through a file suite when the run is longer).
+    pub openings: Option<Arc<Openings>>,
+}
+
+/// An opening suite.
+#[derive(Debug)]
+pub enum Openings {
+    /// Positions from files.
+    Files(Vec<Opening>),
+    /// Random positions, made on demand.
+    Random(RandomSuite),
 }
 
 impl Starts {
-    /// The start position of game `number` of a pairing. Both games of a
-    /// pair (0-1, 2-3, ...) get the same position with the agents swapped.
-    pub fn position<G: FileGame>(&self, number: u64) -> Result<G, String> {
+    /// The start position of a game and the id of its opening (with a
+    /// suite). Both games of a pair get the same position with the agents
+    /// swapped.
+    pub fn position<G: FileGame>(&self, job: &Job) -> Result<(G, Option<String>), String> {
+        if let Some(o) = &self.openings {
+            return match &**o {
+                Openings::Files(list) => {
+                    // Checked non-empty when loaded.
+                    let op = &list[(job.pair % list.len() as u64) as usize];
+                    let g = G::parse_input(&op.text)
+                        .map(|i| i.state)
+                        .map_err(|e| format!("opening {}: {e}", op.id))?;
+                    Ok((g, Some(op.id.clone())))
+                }
+                Openings::Random(suite) => {
+                    let n = usize::try_from(job.pair).map_err(|_| "too many openings".to_string())?;
+                    Ok((suite.get::<G>(n)?, Some(suite.id(n))))
+                }
+            };
+        }
         match &self.text {
             Some(t) => G::parse_input(t)
-                .map(|i| i.state)
+                .map(|i| (i.state, None))
                 .map_err(|e| format!("start position: {e}")),
             None => {
                 let mut o = self.gen.clone();
-                o.seed = o.seed.wrapping_add(number / 2);
+                o.seed = o.seed.wrapping_add(job.number / 2);
                 o.first = Player::One;
-                G::generate(&o)
+                G::generate(&o).map(|g| (g, None))
             }
         }
     }
@@ -242,7 +219,7 @@ impl Drop for AckOnDrop {
 }
 
 fn play_job<G: FileGame>(cfg: &RunConfig<'_>, job: &Job, stop: &AtomicBool) -> Result<GameRecord, GameError> {
-    let start = cfg.starts.position::<G>(job.number).map_err(GameError::Io)?;
+    let (start, opening) = cfg.starts.position::<G>(job).map_err(GameError::Io)?;
     let seats = seats_for(job, start.to_move());
     let names = G::player_names();
     let base = cfg.out.join("games").join(sanitize(&job.key));
@@ -260,7 +237,13 @@ fn play_job<G: FileGame>(cfg: &RunConfig<'_>, job: &Job, stop: &AtomicBool) -> R
         time: [cfg.time[seats[0]], cfg.time[seats[1]]],
         dirs,
     };
-    let rec = play_game(setup, &cfg.rules, stop, None, &mut |_| {})?;
+    let mut rec = play_game(setup, &cfg.rules, stop, None, &mut |_| {})?;
+    rec.run = RunInfo {
+        date: Some(jiff::Timestamp::now().to_string()),
+        seed: Some(cfg.starts.gen.seed),
+        opening,
+        referee: Some(REFEREE_VERSION.to_string()),
+    };
     if !cfg.keep_dirs && rec.loss.is_none() {
         // Only failures are kept for inspection.
         let _ = std::fs::remove_dir_all(&base);
@@ -317,6 +300,7 @@ mod tests {
             a: 0,
             b: 1,
             number: n,
+            pair: n / 2,
         };
         // Game 0: a moves first, from seat One; game 1: b moves first.
         assert_eq!(seats_for(&job(0), Player::One), [0, 1]);
@@ -326,33 +310,5 @@ mod tests {
         // Odd count: a gets games 0, 2, 4, ... = the extra first move.
         let firsts = (0..9).filter(|&n| seats_for(&job(n), Player::One)[0] == 0).count();
         assert_eq!(firsts, 5);
-    }
-
-    #[test]
-    fn round_robin_is_lazy_and_knows_its_keys() {
-        let rr = RoundRobin::new(&["x", "y", "z"], 2);
-        let keys: Vec<String> = rr.jobs().map(|j| j.key).collect();
-        assert_eq!(
-            keys,
-            [
-                "x-vs-y-g0000",
-                "x-vs-y-g0001",
-                "x-vs-z-g0000",
-                "x-vs-z-g0001",
-                "y-vs-z-g0000",
-                "y-vs-z-g0001"
-            ]
-        );
-        assert_eq!(rr.total(), Some(6));
-        let j = rr.job_of("x-vs-z-g0001").unwrap();
-        assert_eq!((j.a, j.b, j.number), (0, 2, 1));
-        for bad in ["x-vs-z-g0002", "x-vs-z-g1", "z-vs-x-g0000", "x-vs-y-g+001", "g0000"] {
-            assert!(rr.job_of(bad).is_none(), "{bad}");
-        }
-        // A huge schedule costs nothing until games are taken from it.
-        let huge = RoundRobin::new(&["a", "b"], u64::MAX);
-        assert_eq!(huge.total(), Some(u64::MAX));
-        assert_eq!(huge.jobs().nth(3).unwrap().key, "a-vs-b-g0003");
-        assert_eq!(RoundRobin::new(&["a", "b", "c"], u64::MAX).total(), None);
     }
 }

@@ -199,6 +199,8 @@ fn faulty_agents_each_lose_with_their_own_reason_and_play_goes_on() {
         "5",
         "--concurrency",
         "2",
+        // These agents are broken on purpose; the pre-flight would stop the run.
+        "--no-preflight",
     ];
     let out_s = out.display().to_string();
     args.extend(["--out", &out_s]);
@@ -214,6 +216,10 @@ fn faulty_agents_each_lose_with_their_own_reason_and_play_goes_on() {
             let loser = &rec.agents[1 - w];
             let expected = agents.iter().find(|a| a.0 == loser).unwrap().2;
             assert_eq!(Some(reason), expected, "{loser}: {}", rec.reason);
+            if reason == LossReason::Crash {
+                // The verdict quotes the end of the agent's stderr (or says it was empty).
+                assert!(rec.reason.contains("stderr"), "{}", rec.reason);
+            }
         } else {
             panic!("every game has a faulty agent and must end by forfeit: {rec:?}");
         }

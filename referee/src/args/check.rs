@@ -2,12 +2,16 @@
 //! with: every refusal names the option and what it expects.
 
 use super::{GameOpts, MatchArgs, ModeArg, RunOpts, TimeOpts, TournamentArgs};
+use crate::agentspec::{resolve_in_home, AgentSpec};
 use crate::game_loop::{resolve_command, Contestant, Rules, SeatKind};
+use crate::openings::{self, OpeningSpec, RandomSuite};
 use crate::orchestrate::{RunKind, RunPlan};
-use crate::rating::Sprt;
-use crate::schedule::Starts;
+use crate::schedule::{Openings, Starts};
+use crate::shard::Shard;
+use crate::sprt::Sprt;
 use agent::protocol::{GenOptions, Mode, Player};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 impl GameOpts {
     /// The start positions: the `--start` file's text, or options for generated ones.
@@ -33,6 +37,7 @@ impl GameOpts {
                 seed: self.seed,
                 first: Player::One,
             },
+            openings: None,
         })
     }
 }
@@ -88,21 +93,41 @@ impl MatchArgs {
                 self.names
             ));
         }
-        let contestants: Vec<Contestant> = [(names[0], &self.cmd_a), (names[1], &self.cmd_b)]
-            .into_iter()
-            .map(|(name, cmd)| Contestant {
+        let positional: Vec<&String> = self.cmd_a.iter().chain(self.cmd_b.iter()).collect();
+        let mut contestants: Vec<Contestant> = positional
+            .iter()
+            .zip(&names)
+            .map(|(cmd, name)| Contestant {
                 name: name.to_string(),
                 kind: SeatKind::parse(cmd),
                 calibration: None,
             })
             .collect();
+        let mut own_times: Vec<Option<f64>> = vec![None; contestants.len()];
+        for (c, t) in agent_entries(&self.run.agent)? {
+            if contestants.iter().any(|o| o.name == c.name) {
+                return Err(format!(
+                    "agent name {:?} is used twice (see --names and --agent name=)",
+                    c.name
+                ));
+            }
+            contestants.push(c);
+            own_times.push(t);
+        }
+        if contestants.len() != 2 {
+            return Err(format!(
+                "a match needs two agents: two commands (CMD_A CMD_B) or two --agent entries, or one of each; found {}",
+                contestants.len()
+            ));
+        }
         if contestants.iter().any(|c| c.kind == SeatKind::Human) {
             return Err("a person plays through `referee play ... human CMD`, not `match`".into());
         }
         let time = [(self.time_a, "--time-a"), (self.time_b, "--time-b")]
             .into_iter()
-            .map(|(t, what)| {
-                let t = t.unwrap_or(self.time.time);
+            .zip(own_times)
+            .map(|((t, what), own)| {
+                let t = t.or(own).unwrap_or(self.time.time);
                 positive_seconds(t, what).map(|()| t)
             })
             .collect::<Result<Vec<f64>, String>>()?;
@@ -145,10 +170,17 @@ impl TournamentArgs {
                 calibration: None,
             });
         }
-        if contestants.len() < 2 {
-            return Err("a tournament needs at least two agents".into());
+        let mut time = vec![self.time.time; contestants.len()];
+        for (c, t) in agent_entries(&self.run.agent)? {
+            if contestants.iter().any(|o| o.name == c.name) {
+                return Err(format!("agent name {:?} is used twice", c.name));
+            }
+            contestants.push(c);
+            time.push(t.unwrap_or(self.time.time));
         }
-        let time = vec![self.time.time; contestants.len()];
+        if contestants.len() < 2 {
+            return Err("a tournament needs at least two agents (NAME=CMD or --agent name=NAME,cmd=CMD)".into());
+        }
         plan(
             RunKind::Tournament,
             &self.game,
@@ -158,7 +190,30 @@ impl TournamentArgs {
             time,
             self.out.clone(),
         )
+        .map(|p| RunPlan {
+            gauntlet: self.gauntlet,
+            ..p
+        })
     }
+}
+
+/// The `--agent` entries as contestants, with their own time if given. Each
+/// command's files are found in the agent's home (`dir=`, else here).
+fn agent_entries(specs: &[String]) -> Result<Vec<(Contestant, Option<f64>)>, String> {
+    let here = std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
+    specs
+        .iter()
+        .map(|s| {
+            let spec = AgentSpec::parse(s)?;
+            let home = spec.home(&here)?;
+            let contestant = Contestant {
+                name: spec.name.clone(),
+                kind: SeatKind::Agent(resolve_in_home(&spec.cmd, &home)),
+                calibration: None,
+            };
+            Ok((contestant, spec.time))
+        })
+        .collect()
 }
 
 /// The checks and conversions `match` and `tournament` share.
@@ -172,7 +227,22 @@ fn plan(
     out: PathBuf,
 ) -> Result<RunPlan, String> {
     let rules = time.rules()?;
-    let starts = game.starts()?;
+    let mut starts = game.starts()?;
+    if let Some(spec) = &run.openings {
+        if starts.text.is_some() {
+            return Err("--openings and --start both choose the start positions; give one".into());
+        }
+        starts.openings = Some(Arc::new(match OpeningSpec::parse(spec)? {
+            OpeningSpec::Path(p) => Openings::Files(openings::load(&p)?),
+            OpeningSpec::Random { plies } => Openings::Random(RandomSuite::new(starts.gen.clone(), plies)),
+        }));
+    }
+    let shard = run.shard.as_deref().map(Shard::parse).transpose()?;
+    if shard.is_some() && run.sprt.is_some() {
+        return Err(
+            "--sprt decides as the games arrive, so it cannot be split with --shard; run the SPRT unsharded".into(),
+        );
+    }
     if run.games == 0 {
         return Err("--games must be at least 1".into());
     }
@@ -199,6 +269,10 @@ fn plan(
         keep_dirs: run.keep_dirs,
         concurrency: run.concurrency,
         sandbox: time.sandbox.clone(),
+        openings: run.openings.clone(),
+        shard,
+        gauntlet: false,
+        preflight: !run.no_preflight,
     })
 }
 

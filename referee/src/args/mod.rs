@@ -92,15 +92,27 @@ pub struct RunOpts {
     /// Keep every game's working directories (by default only forfeits' are kept).
     #[arg(long)]
     pub keep_dirs: bool,
+    /// An agent as name=NAME,cmd=COMMAND[,dir=DIR][,time=SECONDS] (repeatable; DIR: the agent's home, relative to here).
+    #[arg(long = "agent", value_name = "SPEC")]
+    pub agent: Vec<String>,
+    /// Start positions for game pairs: an input.txt FILE (several separated by `---` lines), a DIR of them, or random:PLIES.
+    #[arg(long)]
+    pub openings: Option<String>,
+    /// Skip the pre-flight move each agent makes before the first game (it stops a run whose agent cannot play).
+    #[arg(long)]
+    pub no_preflight: bool,
+    /// Play only shard K of N of the schedule (0 <= K < N); combine the shards' --out directories with `referee merge`.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
 }
 
 /// `referee match`.
 #[derive(Args, Clone, Debug)]
 pub struct MatchArgs {
-    /// First agent's shell command (run in its own working directory).
-    pub cmd_a: String,
+    /// First agent's shell command (run in its own working directory; files it names are found from here). Or use --agent twice.
+    pub cmd_a: Option<String>,
     /// Second agent's shell command.
-    pub cmd_b: String,
+    pub cmd_b: Option<String>,
     #[command(flatten)]
     pub game: GameOpts,
     #[command(flatten)]
@@ -124,9 +136,11 @@ pub struct MatchArgs {
 /// `referee tournament`.
 #[derive(Args, Clone, Debug)]
 pub struct TournamentArgs {
-    /// Agents as NAME=CMD (at least two).
-    #[arg(required = true)]
+    /// Agents as NAME=CMD (with --agent entries: at least two in all).
     pub agents: Vec<String>,
+    /// Gauntlet: the first agent plays each other agent; the others do not meet.
+    #[arg(long)]
+    pub gauntlet: bool,
     #[command(flatten)]
     pub game: GameOpts,
     #[command(flatten)]
@@ -155,6 +169,20 @@ pub struct PlayArgs {
     /// Directory for the record and the agents' working directories.
     #[arg(long, default_value = "play-out")]
     pub out: PathBuf,
+}
+
+/// `referee merge`.
+#[derive(Args, Clone, Debug)]
+pub struct MergeArgs {
+    /// The shards' --out directories (every shard K/N of one run).
+    #[arg(required = true)]
+    pub dirs: Vec<PathBuf>,
+    /// Directory for the merged records.jsonl and manifest.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Write the JSON results summary here.
+    #[arg(long)]
+    pub results: Option<PathBuf>,
 }
 
 /// `referee replay`.

@@ -7,8 +7,9 @@ mod seat;
 
 pub use seat::{resolve_command, Contestant, SeatKind};
 
+use crate::agentinfo::{self, AgentInfo};
 use crate::human::{self, HumanIo, HumanMove};
-use crate::record::{Ending, GameRecord, LossReason, MoveRecord};
+use crate::record::{Ending, GameRecord, LossReason, MoveRecord, RunInfo};
 use crate::runner;
 use crate::sandbox::Sandbox;
 use agent::protocol::{format_time, FileGame, Mode};
@@ -107,6 +108,9 @@ struct End {
     reason: String,
 }
 
+/// Lines of a crashed agent's stderr quoted in the verdict.
+const CRASH_STDERR_LINES: usize = 3;
+
 /// Plays one game to its end. `on_move` sees every move (for drawing);
 /// `human` is the terminal used by `human` seats.
 pub fn play_game<G: FileGame>(
@@ -134,9 +138,26 @@ pub fn play_game<G: FileGame>(
         let seat = state.to_move().index();
         let (judged, cpu, wall) = seat_move(&state, &setup, clocks, rules, stop, human.as_deref_mut(), &mut buf)?;
         clocks[seat] -= cpu;
+        let is_agent = setup.seats[seat].kind != SeatKind::Human;
+        let stderr = setup.dirs[seat].join("stderr.txt");
         let (mv, text) = match judged {
             Judged::Move(mv, text) => (mv, text),
+            Judged::Loss(LossReason::Crash, msg) if is_agent => {
+                // A crash's cause is in the agent's stderr; put it in the verdict.
+                let tail = agentinfo::tail(&stderr, CRASH_STDERR_LINES);
+                let msg = if tail.is_empty() {
+                    format!("{msg}; its stderr was empty")
+                } else {
+                    format!("{msg}; stderr ends: {}", tail.lines().collect::<Vec<_>>().join(" / "))
+                };
+                break forfeit(seat, LossReason::Crash, &msg, &lab, &setup.seats[seat].name);
+            }
             Judged::Loss(reason, msg) => break forfeit(seat, reason, &msg, &lab, &setup.seats[seat].name),
+        };
+        let info = if is_agent {
+            AgentInfo::from_stderr(&agentinfo::tail(&stderr, 1))
+        } else {
+            None
         };
         let described = state.describe_move(mv);
         state.play(mv);
@@ -147,6 +168,7 @@ pub fn play_game<G: FileGame>(
             cpu,
             left: clocks[seat],
             wall,
+            info,
         });
         let record = rec.moves.last().expect("just pushed");
         on_move(&MoveEvent {
@@ -203,6 +225,7 @@ fn new_record<G: FileGame>(setup: &GameSetup<'_, G>, rules: &Rules) -> GameRecor
         reason: String::new(),
         clocks: setup.time,
         dirs: setup.dirs.clone().map(|d| d.display().to_string()),
+        run: RunInfo::default(),
     }
 }
 

@@ -30,23 +30,14 @@ impl SeatKind {
     }
 }
 
-/// Agents run in their own working directories, so a program given by a
-/// relative path (`./agent`, `target/release/agent`) that exists from the
-/// referee's directory is made absolute; anything else is left to `sh`.
+/// Agents run in their own working directories, so the files a command
+/// names relative to where the referee was started (`./agent`,
+/// `python3 my_agent.py`) are made absolute; see [`crate::agentspec::resolve_in_home`].
 pub fn resolve_command(cmd: &str) -> String {
-    let trimmed = cmd.trim_start();
-    let prog = trimmed.split_whitespace().next().unwrap_or("");
-    if prog.contains('/') && !prog.starts_with('/') && !prog.contains(['\'', '"', '$', '`']) {
-        if let Ok(abs) = std::fs::canonicalize(prog) {
-            if abs.is_file() {
-                let abs = abs.display().to_string();
-                if !abs.contains(char::is_whitespace) {
-                    return format!("{abs}{}", &trimmed[prog.len()..]);
-                }
-            }
-        }
+    match std::env::current_dir() {
+        Ok(start) => crate::agentspec::resolve_in_home(cmd, &start),
+        Err(_) => cmd.to_string(),
     }
-    cmd.to_string()
 }
 
 /// A named participant.

@@ -1,0 +1,414 @@
+//! The referee as a match runner, through the real binary and real agent
+//! processes: sample agents in Python, Java and C++ plugged in by their
+//! natural commands, pre-flight, opening suites in pairs, gauntlets and
+//! head-to-head tables, the per-game log, sharding + merge, and the GNU
+//! parallel recipe. Java, C++ and GNU parallel must be installed (`.ci/run`
+//! installs them); a missing tool fails the test with its name.
+
+use referee::record::{self, GameRecord};
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const MOCK: &str = env!("MOCK_AGENT");
+const REFEREE: &str = env!("CARGO_BIN_EXE_referee");
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("referee-mr-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Runs the referee from `cwd` with stdout and stderr captured (not terminals).
+fn referee_in(cwd: &Path, args: &[&str]) -> Output {
+    Command::new(REFEREE)
+        .current_dir(cwd)
+        .args(args)
+        .output()
+        .expect("run the referee")
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "status {:?}\n--- stdout\n{}--- stderr\n{}",
+        o.status,
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+fn need(tool: &str) {
+    let ok = Command::new("sh")
+        .args(["-c", &format!("command -v {tool}")])
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false);
+    assert!(ok, "{tool} is not installed; this test needs it (.ci/run installs it)");
+}
+
+/// A Connect Square match between a sample agent and the mock agent's random
+/// mover; the sample must lose no game by forfeit.
+fn sample_match(cwd: &Path, agent: &str, name: &str) {
+    let out = tmp(&format!("sample-{name}"));
+    let res = out.join("results.json");
+    let mock = format!("name=mock,cmd={MOCK} play");
+    let o = referee_in(
+        cwd,
+        &[
+            "match",
+            "--game",
+            "connectsquare",
+            "--rows",
+            "4",
+            "--cols",
+            "5",
+            "--games",
+            "2",
+            "--time",
+            "20",
+            "--agent",
+            agent,
+            "--agent",
+            &mock,
+            "--out",
+            out.join("run").to_str().unwrap(),
+            "--results",
+            res.to_str().unwrap(),
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let j: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&res).unwrap()).unwrap();
+    assert_eq!(j["agents"][0]["games"], 2, "{j}");
+    assert_eq!(j["agents"][0]["loss_reasons"], serde_json::json!({}), "{j}");
+    std::fs::remove_dir_all(out).unwrap();
+}
+
+#[test]
+fn python_sample_plays_by_its_natural_command() {
+    need("python3");
+    let dir = repo().join("samples/agents/python");
+    // From the directory holding my_agent.py, as a student would type it.
+    sample_match(&dir, "name=py,cmd=python3 my_agent.py", "python-cwd");
+    // From elsewhere, with the agent's home given.
+    sample_match(
+        &repo(),
+        "name=py,cmd=python3 my_agent.py,dir=samples/agents/python",
+        "python-dir",
+    );
+}
+
+#[test]
+fn java_and_cpp_samples_play() {
+    need("javac");
+    need("g++");
+    let build = tmp("build");
+    let st = Command::new("javac")
+        .args(["-d", build.to_str().unwrap()])
+        .arg(repo().join("samples/agents/java/MyAgent.java"))
+        .status()
+        .unwrap();
+    assert!(st.success(), "javac failed");
+    let st = Command::new("g++")
+        .args(["-O2", "-o"])
+        .arg(build.join("my_agent"))
+        .arg(repo().join("samples/agents/cpp/my_agent.cpp"))
+        .status()
+        .unwrap();
+    assert!(st.success(), "g++ failed");
+    let home = format!("dir={}", build.display());
+    sample_match(&repo(), &format!("name=java,cmd=java -cp . MyAgent,{home}"), "java");
+    sample_match(&repo(), &format!("name=cpp,cmd=./my_agent,{home}"), "cpp");
+    std::fs::remove_dir_all(build).unwrap();
+}
+
+#[test]
+fn preflight_stops_a_broken_agent_with_its_stderr() {
+    need("python3");
+    let home = tmp("broken");
+    std::fs::write(
+        home.join("broken.py"),
+        "import sys\nprint('loading weights from model.bin', file=sys.stderr)\nraise SystemExit('model.bin: no such file')\n",
+    )
+    .unwrap();
+    let out = home.join("out");
+    let o = referee_in(
+        &home,
+        &[
+            "match",
+            "--game",
+            "testnim",
+            "--games",
+            "4",
+            "--agent",
+            "name=broken,cmd=python3 broken.py",
+            "--agent",
+            &format!("name=mock,cmd={MOCK} play"),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("agent broken failed its pre-flight move"), "{err}");
+    assert!(err.contains("exited with status 1"), "{err}");
+    assert!(err.contains("broken.py"), "the command as run: {err}");
+    assert!(err.contains("model.bin: no such file"), "stderr tail: {err}");
+    let recs = record::load(&out.join("records.jsonl"), false).unwrap_or_default();
+    assert!(recs.is_empty(), "no game is played after a failed pre-flight");
+    std::fs::remove_dir_all(home).unwrap();
+}
+
+fn records(out: &Path) -> Vec<GameRecord> {
+    record::load(&out.join("records.jsonl"), false).unwrap()
+}
+
+fn tournament(cwd: &Path, out: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "tournament",
+        "--game",
+        "testnim",
+        "--size",
+        "30",
+        "--time",
+        "5",
+        "--games",
+        "4",
+        "--seed",
+        "5",
+        "--openings",
+        "random:3",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    referee_in(cwd, &args)
+}
+
+fn three_agents() -> Vec<String> {
+    // The agents differ in nothing but name; testnim results then follow
+    // from the opening and the first mover alone, so runs are reproducible.
+    ["a", "b", "c"]
+        .iter()
+        .map(|n| format!("name={n},cmd={MOCK} play"))
+        .collect()
+}
+
+fn agent_args(agents: &[String]) -> Vec<&str> {
+    agents.iter().flat_map(|a| ["--agent", a.as_str()]).collect()
+}
+
+#[test]
+fn openings_are_played_in_pairs_and_never_repeat_and_each_game_is_logged() {
+    let out = tmp("openings");
+    let agents = three_agents();
+    let o = tournament(&out, &out.join("run"), &agent_args(&agents));
+    assert!(o.status.success(), "{}", text(&o));
+    let recs = records(&out.join("run"));
+    assert_eq!(recs.len(), 12);
+    let mut by_pair: std::collections::BTreeMap<(String, u64), Vec<&GameRecord>> = Default::default();
+    for r in &recs {
+        let (pairing, n) = r.key.rsplit_once("-g").unwrap();
+        by_pair
+            .entry((pairing.to_string(), n.parse::<u64>().unwrap() / 2))
+            .or_default()
+            .push(r);
+    }
+    let mut openings = HashSet::new();
+    for (k, games) in &by_pair {
+        assert_eq!(games.len(), 2, "{k:?}");
+        let (g0, g1) = (games[0], games[1]);
+        let id = g0.run.opening.clone().expect("opening id recorded");
+        assert_eq!(
+            g1.run.opening.as_deref(),
+            Some(id.as_str()),
+            "both games of a pair share the opening"
+        );
+        assert_eq!(g0.start, g1.start, "same start position");
+        assert_ne!(
+            g0.agents[g0.first], g1.agents[g1.first],
+            "colours swapped within the pair"
+        );
+        assert!(openings.insert(id.clone()), "opening {id} repeats");
+        assert!(g0.run.date.is_some() && g0.run.referee.is_some() && g0.run.seed == Some(5));
+    }
+    assert_eq!(openings.len(), 6);
+    // One log line per game, on stdout redirected to a pipe.
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let lines: Vec<&str> = stdout.lines().filter(|l| l.starts_with("Finished game ")).collect();
+    assert_eq!(lines.len(), 12, "{stdout}");
+    assert!(
+        lines[0].contains(", opening random:3#") && lines[0].contains('{'),
+        "{}",
+        lines[0]
+    );
+    // Pentanomial counts per pairing in the results file.
+    std::fs::remove_dir_all(out).unwrap();
+}
+
+#[test]
+fn gauntlet_plays_only_the_first_agent_and_prints_its_standings() {
+    let out = tmp("gauntlet");
+    let agents = three_agents();
+    let mut extra = agent_args(&agents);
+    extra.push("--gauntlet");
+    let o = tournament(&out, &out.join("run"), &extra);
+    assert!(o.status.success(), "{}", text(&o));
+    let recs = records(&out.join("run"));
+    assert_eq!(recs.len(), 8, "two pairings of 4 games");
+    assert!(recs.iter().all(|r| r.agents.contains(&"a".to_string())));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(stdout.contains("a vs "), "gauntlet standings: {stdout}");
+    // A round robin of three prints the head-to-head matrix.
+    let rr = tournament(&out, &out.join("rr"), &agent_args(&agents));
+    assert!(rr.status.success(), "{}", text(&rr));
+    let stdout = String::from_utf8_lossy(&rr.stdout);
+    assert!(stdout.contains("W-L-D"), "head-to-head matrix: {stdout}");
+    std::fs::remove_dir_all(out).unwrap();
+}
+
+/// The table lines of a run's output (from the header to the first blank line).
+fn table_of(stdout: &str) -> String {
+    stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("agent "))
+        .take_while(|l| !l.trim().is_empty())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn merged_shards_give_the_unsharded_table_and_mismatched_shards_are_refused() {
+    let out = tmp("shards");
+    let agents = three_agents();
+    let whole = tournament(&out, &out.join("whole"), &agent_args(&agents));
+    assert!(whole.status.success(), "{}", text(&whole));
+    let mut dirs = Vec::new();
+    for k in 0..3 {
+        let dir = out.join(format!("shard-{k}"));
+        let shard = format!("{k}/3");
+        let mut extra = agent_args(&agents);
+        extra.extend(["--shard", shard.as_str()]);
+        let o = tournament(&out, &dir, &extra);
+        assert!(o.status.success(), "{}", text(&o));
+        dirs.push(dir.display().to_string());
+    }
+    let merged = out.join("merged");
+    let mut args = vec!["merge", "--out", merged.to_str().unwrap()];
+    args.extend(dirs.iter().map(String::as_str));
+    let m = referee_in(&out, &args);
+    assert!(m.status.success(), "{}", text(&m));
+    let whole_table = table_of(&String::from_utf8_lossy(&whole.stdout));
+    assert!(!whole_table.is_empty());
+    assert_eq!(table_of(&String::from_utf8_lossy(&m.stdout)), whole_table);
+    let mut a: Vec<String> = records(&out.join("whole")).iter().map(|r| r.key.clone()).collect();
+    let mut b: Vec<String> = records(&merged).iter().map(|r| r.key.clone()).collect();
+    a.sort();
+    b.sort();
+    assert_eq!(a, b, "every game exactly once");
+    // A shard of another run (agent c's command differs) is refused, as is a missing shard.
+    let other = out.join("other");
+    let mut others = agents.clone();
+    others[2] = format!("name=c,cmd={MOCK} sleep 0");
+    let mut extra = agent_args(&others);
+    extra.extend(["--shard", "2/3"]);
+    assert!(tournament(&out, &other, &extra).status.success());
+    let bad = referee_in(
+        &out,
+        &[
+            "merge",
+            "--out",
+            out.join("bad").to_str().unwrap(),
+            &dirs[0],
+            &dirs[1],
+            other.to_str().unwrap(),
+        ],
+    );
+    assert!(!bad.status.success());
+    assert!(
+        String::from_utf8_lossy(&bad.stderr).contains("different runs"),
+        "{}",
+        text(&bad)
+    );
+    let missing = referee_in(
+        &out,
+        &["merge", "--out", out.join("bad2").to_str().unwrap(), &dirs[0], &dirs[1]],
+    );
+    assert!(
+        String::from_utf8_lossy(&missing.stderr).contains("shard 2/3 missing"),
+        "{}",
+        text(&missing)
+    );
+    std::fs::remove_dir_all(out).unwrap();
+}
+
+#[test]
+fn gnu_parallel_recipe_runs_shards_on_local_hosts_and_merges() {
+    need("parallel");
+    let out = tmp("parallel");
+    let script = repo().join("scripts/referee-shards-parallel.sh");
+    let agents = three_agents();
+    let mut cmd = Command::new("bash");
+    cmd.current_dir(&out)
+        .arg(&script)
+        .args(["3", "runs", "--"])
+        .args([
+            "--game", "testnim", "--size", "30", "--time", "5", "--games", "4", "--seed", "5",
+        ])
+        .args(["--openings", "random:3"])
+        .args(agent_args(&agents))
+        // Two local "hosts": `:` is this machine, each with one job slot.
+        .env("SSHLOGIN", "1/:,1/:")
+        .env("REFEREE", REFEREE);
+    let o = cmd.output().unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let whole = tournament(&out, &out.join("whole"), &agent_args(&agents));
+    assert_eq!(
+        table_of(&stdout),
+        table_of(&String::from_utf8_lossy(&whole.stdout)),
+        "{stdout}"
+    );
+    assert_eq!(records(&out.join("runs/merged")).len(), 12);
+    std::fs::remove_dir_all(out).unwrap();
+}
+
+#[test]
+fn slurm_script_is_valid_bash_and_refuses_to_run_outside_slurm() {
+    let script = repo().join("scripts/referee-shards.slurm");
+    let st = Command::new("bash").arg("-n").arg(&script).status().unwrap();
+    assert!(st.success());
+    let body = std::fs::read_to_string(&script).unwrap();
+    assert!(body.contains("#SBATCH --array="));
+    let o = Command::new("bash")
+        .arg(&script)
+        .args(["out", "--game", "testnim"])
+        .env_remove("SLURM_ARRAY_TASK_ID")
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("SLURM_ARRAY_TASK_ID"),
+        "{}",
+        text(&o)
+    );
+}
+
+#[test]
+fn version_names_the_git_commit() {
+    let o = Command::new(REFEREE).arg("--version").output().unwrap();
+    let v = String::from_utf8_lossy(&o.stdout);
+    let head = Command::new("git")
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .current_dir(repo())
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_else(|| "unknown".into());
+    assert!(v.contains(&format!("(git {head})")), "{v} (HEAD {head})");
+}
