@@ -3,10 +3,11 @@
 //! interpreter, a wrong path, a crash on reading input) stops the run at
 //! once with its command and stderr, instead of losing every game for hours.
 
+use crate::agent_files::Output;
 use crate::agentinfo;
 use crate::game_loop::{Contestant, Rules, SeatKind};
 use crate::runner::{self, Exit, Killed, RunSpec};
-use agent::protocol::{FileGame, Mode};
+use agent::protocol::FileGame;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
@@ -20,12 +21,12 @@ pub const STDERR_LINES: usize = 8;
 pub fn check<G: FileGame>(
     agent: &Contestant,
     start: &G,
-    mode: Mode,
+    rules: &Rules,
     time: f64,
-    grace: f64,
     dir: &Path,
     stop: &AtomicBool,
 ) -> Result<(), String> {
+    let grace = rules.grace;
     let name = &agent.name;
     let cmd = agent.kind.command();
     let _ = std::fs::remove_dir_all(dir);
@@ -34,7 +35,7 @@ pub fn check<G: FileGame>(
         std::fs::copy(c, dir.join("calibration.txt"))
             .map_err(|e| format!("cannot copy {} into {}: {e}", c.display(), dir.display()))?;
     }
-    std::fs::write(dir.join("input.txt"), start.write_input(mode, time))
+    std::fs::write(dir.join("input.txt"), start.write_input(rules.mode, time))
         .map_err(|e| format!("cannot write {}: {e}", dir.join("input.txt").display()))?;
     let spec = RunSpec {
         cmd,
@@ -44,14 +45,18 @@ pub fn check<G: FileGame>(
         // A first move may pay for an interpreter's or a JVM's start-up.
         wall_kill: (time + grace) * 3.0 + 10.0,
         output_cap: runner::OUTPUT_CAP,
+        sandbox: &rules.sandbox,
     };
     let r = runner::run(&spec, stop).map_err(|e| format!("agent {name}: cannot start {cmd:?}: {e}"))?;
     let problem = match (r.killed, r.exit, &r.output) {
         (Some(Killed::Interrupted), _, _) => return Err("interrupted during the pre-flight move".into()),
         (Some(Killed::Cpu), _, _) => format!("it used more than {:.1} CPU seconds", time + grace),
         (Some(Killed::Wall), _, _) => format!("it was still running after {:.0} s of wall-clock time", spec.wall_kill),
-        (None, Exit::Code(0), None) => "it exited without writing output.txt".to_string(),
-        (None, Exit::Code(0), Some(bytes)) => {
+        (None, Exit::Code(0), Output::Missing) => "it exited without writing output.txt".to_string(),
+        (None, Exit::Code(0), Output::TooLarge) => "its output.txt is too long to be a move".to_string(),
+        (None, Exit::Code(0), Output::NotAFile(what)) => format!("its output.txt is {what}, not a regular file"),
+        (None, Exit::Code(0), Output::Unreadable(e)) => format!("its output.txt cannot be read: {e}"),
+        (None, Exit::Code(0), Output::Text(bytes)) => {
             let text = String::from_utf8_lossy(bytes);
             // parse_move judges legality too.
             match start.parse_move(&text) {
@@ -88,7 +93,7 @@ pub fn check_all<G: FileGame>(
             continue;
         }
         let d = dir.join(&c.name);
-        check(c, start, rules.mode, *time, rules.grace, &d, &crate::signals::STOP)?;
+        check(c, start, rules, *time, &d, &crate::signals::STOP)?;
         let _ = std::fs::remove_dir_all(&d);
     }
     let _ = std::fs::remove_dir(dir);
