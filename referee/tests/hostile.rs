@@ -59,6 +59,9 @@ impl Arena {
         Command::new(REFEREE)
             .args(args)
             .args(["--out", &out, "--game", "testnim", "--size", "3"])
+            // Hostile agents are meant to play (and lose); the pre-flight
+            // move would stop the run before the first game.
+            .arg("--no-preflight")
             .env(common::LEVEL_VAR, level_name())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
