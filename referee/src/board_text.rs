@@ -220,6 +220,7 @@ mod tests {
                 cpu: 0.5,
                 left: 9.5,
                 wall: 0.5,
+                info: None,
             };
             state.play(mv);
             out.push(n.ply(&state, &m, [9.5, 9.75]));
@@ -243,6 +244,7 @@ mod tests {
             reason: "by the rules".into(),
             clocks: [9.5, 9.75],
             dirs: [String::new(), String::new()],
+            run: Default::default(),
         };
         if state.result().is_some() {
             out.push(n.ending(&rec));

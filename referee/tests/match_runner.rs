@@ -103,6 +103,7 @@ fn python_sample_plays_by_its_natural_command() {
         &repo(),
         "name=py,cmd=python3 my_agent.py,dir=samples/agents/python",
         "python-dir",
+        false,
     );
 }
 

@@ -66,6 +66,7 @@ fn recorded<G: FileGame>(key: &str, agents: [&str; 2], opts: &GenOptions, cap: u
             cpu,
             left: clocks[seat],
             wall: cpu,
+            info: None,
         });
         s.play(mv);
     }
@@ -93,6 +94,7 @@ fn recorded<G: FileGame>(key: &str, agents: [&str; 2], opts: &GenOptions, cap: u
         reason,
         clocks,
         dirs: [String::new(), String::new()],
+        run: Default::default(),
     }
 }
 
