@@ -11,10 +11,12 @@
 //! - [`arena`]: choosing a move under any strategy for any game, duels,
 //!   openings and perft over the traits.
 //! - [`driver`]: turns one `input.txt` into one `output.txt` for any game.
+//! - [`fuzzing`]: byte-level entry points for the fuzz targets in `fuzz/`.
 
 pub mod arena;
 pub mod clock;
 pub mod driver;
+pub mod fuzzing;
 pub mod games;
 pub mod playdata;
 pub mod protocol;

@@ -33,6 +33,7 @@ pub mod agentinfo;
 pub mod agentspec;
 pub mod args;
 pub mod board_text;
+pub mod fuzzing;
 pub mod game_loop;
 pub mod human;
 pub mod live;

@@ -99,12 +99,12 @@ pub fn parse_board(lines: &mut Lines<'_>) -> Result<Board, ParseError> {
     let (rows, cols) = (rc[0], rc[1]);
     let mut board = Board::new(rows, cols).map_err(|e| dims.error(e))?;
     for r in 0..rows {
-        let l = lines.next_line(&format!("board row {} of {rows}", r + 1))?;
+        // Rows and columns are 0-based in messages, as in the move format.
+        let l = lines.next_line(&format!("board row {r} of {rows}"))?;
         let toks: Vec<&str> = l.tokens().collect();
         if toks.len() != cols {
             return Err(l.error(format!(
-                "expected board row {} of {rows} with {cols} pile sizes, found {} values in {:?}",
-                r + 1,
+                "expected board row {r} of {rows} with {cols} pile sizes, found {} values in {:?}",
                 toks.len(),
                 l.text
             )));
@@ -527,7 +527,7 @@ mod tests {
         let cases = [
             ("HINGER\nSINGLE\n3\n30.0\n1 1\n1\n", 3, "1 or 2"),
             ("HINGER\nSINGLE\n1\n30.0\n2 x\n1\n", 5, "rows cols"),
-            ("HINGER\nSINGLE\n1\n30.0\n2 2\n1 1\n1\n", 7, "row 2"),
+            ("HINGER\nSINGLE\n1\n30.0\n2 2\n1 1\n1\n", 7, "row 1 of 2"),
             ("HINGER\nSINGLE\n1\n30.0\n2 2\n1 -1\n1 1\n", 6, "non-negative"),
             ("HINGER\nSINGLE\n1\n30.0\n12 10\n", 5, "too large"),
             ("HINGER\nSINGLE\n1\n30.0\n1 1\n16777217\n", 6, "maximum of 16777216"),
@@ -545,7 +545,7 @@ mod tests {
             assert!(e.message.contains(what), "{text:?}: {e}");
         }
         let e = Hinger::parse_input("HINGER\nSINGLE\n1\n30.0\n2 2\n1 1\n").unwrap_err();
-        assert!(e.message.contains("row 2"), "{e}");
+        assert!(e.message.contains("row 1 of 2"), "{e}");
     }
 
     #[test]

@@ -547,16 +547,16 @@ pub fn check_path(start: &Board, end: &Board, cells: &[usize]) -> Result<u32, St
     let mut b = start.clone();
     let mut cost = 0;
     for (n, &i) in cells.iter().enumerate() {
+        let (r, c) = b.coords(i);
         if b.pile(i) == 0 {
-            return Err(format!("move {} at {:?} is on an empty cell", n + 1, b.coords(i)));
+            return Err(format!("move {} at row {r}, column {c} is on an empty cell", n + 1));
         }
         cost += b.move_cost(i);
         b.remove(i);
         if b.has_hinger() {
             return Err(format!(
-                "after move {} at {:?} the board has a hinger",
-                n + 1,
-                b.coords(i)
+                "after move {} at row {r}, column {c} the board has a hinger",
+                n + 1
             ));
         }
     }

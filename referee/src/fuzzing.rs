@@ -1,0 +1,91 @@
+//! Entry points for the referee's fuzz targets in `fuzz/` (run by
+//! `scripts/fuzz.sh`) and for the replay of their corpora in
+//! `referee/tests/fuzz_corpus.rs`. Each takes arbitrary bytes and panics
+//! only on a real bug; refusing bad input with a message is expected.
+
+use crate::record;
+use crate::schedule::Starts;
+use agent::protocol::{FileGame, GenOptions, Mode};
+use agent::search::Game;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+/// Games a start file or a record may name.
+const GAMES: [&str; 6] = ["halma", "hinger", "connectsquare", "fifteen", "hashi", "testnim"];
+
+/// A records file of this process's own, in the temp directory.
+fn records_file() -> &'static PathBuf {
+    static PATH: OnceLock<PathBuf> = OnceLock::new();
+    PATH.get_or_init(|| std::env::temp_dir().join(format!("referee-fuzz-{}.jsonl", std::process::id())))
+}
+
+/// The record reader (`records.jsonl`, as `replay` and `--resume` read it):
+/// a file it accepts is replayed move by move through the game's own
+/// judge; a record whose start or moves the game refuses gives an error,
+/// never a panic.
+pub fn records(data: &[u8]) {
+    let path = records_file();
+    std::fs::write(path, data).expect("cannot write the scratch records file");
+    match record::load(path, false) {
+        Ok(recs) => {
+            for r in &recs {
+                let _ = replay(r);
+            }
+        }
+        Err(e) => assert!(!e.is_empty(), "empty error message"),
+    }
+}
+
+/// Replays one record's moves from its start; Err at the first refusal.
+fn replay(r: &record::GameRecord) -> Result<(), String> {
+    crate::for_game!(&r.game, |G| {
+        let mut state = G::parse_input(&r.start).map_err(|e| e.to_string())?.state;
+        for m in &r.moves {
+            if state.result().is_some() {
+                return Err("a move after the end".into());
+            }
+            let mv = state.parse_move(&m.text).map_err(|e| e.to_string())?;
+            state.play(mv);
+        }
+        let _ = state.render();
+        Ok(())
+    })
+}
+
+/// The `--start` loader for every game: a start it accepts must draw and
+/// write back to an `input.txt` that the same loader accepts again.
+pub fn start(data: &[u8]) {
+    let text = String::from_utf8_lossy(data).into_owned();
+    for game in GAMES {
+        let starts = Starts {
+            text: Some(text.clone()),
+            gen: GenOptions::default(),
+        };
+        let _: Result<(), String> = crate::for_game!(game, |G| {
+            if let Ok(pos) = starts.position::<G>(0) {
+                let _ = pos.render();
+                let again = Starts {
+                    text: Some(pos.write_input(Mode::Game, 10.0)),
+                    gen: GenOptions::default(),
+                };
+                if let Err(e) = again.position::<G>(0) {
+                    panic!("{game}: a start written by the referee does not load: {e}");
+                }
+            }
+            Ok(())
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accepted_and_refused_inputs_run_without_panicking() {
+        start(b"HINGER\nGAME\n1\n10\n1 3\n1 1 1\n");
+        start(b"CONNECTSQUARE\nGAME\nR\n10\n18446744073709551615 4\n");
+        records(b"{\"not\": \"a record\"}\n");
+        records(b"");
+    }
+}

@@ -1,0 +1,122 @@
+//! Entry points for the fuzz targets in `fuzz/` (run by `scripts/fuzz.sh`)
+//! and for the replay of their corpora in `tests/fuzz_corpora.rs`. Each
+//! takes arbitrary bytes and panics only on a real bug: a parser that
+//! panics or loops, a written `input.txt` that does not read back as the
+//! same position, or an agent turn that fails on a valid position or writes
+//! an illegal move. Refusing bad input with an error is the expected outcome.
+
+use crate::driver::{self, AgentOptions, TurnError};
+use crate::playdata::PlayData;
+use crate::protocol::FileGame;
+use crate::search::Strategy;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// Remaining time given to the agent's turn: small, so that a fuzzer runs
+/// hundreds of turns a second, yet above the 0.005 s the time policy keeps.
+const TURN_SECONDS: f64 = 0.01;
+
+/// A scratch directory for this process (the turn writes `output.txt`,
+/// and GAME mode `playdata.txt`, there).
+fn scratch() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let d = std::env::temp_dir().join(format!("agent-fuzz-{}", std::process::id()));
+        std::fs::create_dir_all(&d).expect("cannot create the fuzzing scratch directory");
+        d
+    })
+}
+
+/// `input.txt` of game `G`: parse; a parsed position must write back to a
+/// text that parses to the same text again; a position with a legal move
+/// must get a legal move from one agent turn under a tiny budget.
+pub fn input_turn<G: FileGame>(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let input = match G::parse_input(&text) {
+        Ok(i) => i,
+        Err(e) => {
+            assert!(!e.message.is_empty(), "empty parse error message");
+            return;
+        }
+    };
+    let state = input.state;
+    let written = state.write_input(input.mode, input.remaining);
+    let again =
+        G::parse_input(&written).unwrap_or_else(|e| panic!("the agent's own input.txt does not parse: {e}\n{written}"));
+    assert_eq!(
+        again.state.write_input(again.mode, again.remaining),
+        written,
+        "input.txt does not round-trip"
+    );
+    if state.result().is_some() {
+        return;
+    }
+    let mut moves = Vec::new();
+    state.legal_moves(&mut moves);
+    let dir = scratch();
+    // Each call independent of the last: no memory carried over.
+    let _ = std::fs::remove_file(dir.join("playdata.txt"));
+    let _ = std::fs::remove_file(dir.join("output.txt"));
+    let opts = AgentOptions {
+        dir: dir.to_path_buf(),
+        strategy: Strategy::Best,
+        time_scale: 1.0,
+    };
+    let tiny = state.write_input(input.mode, TURN_SECONDS);
+    match driver::turn::<G>(&tiny, &opts) {
+        Ok(report) => {
+            if let Err(e) = state.parse_move(&report.output) {
+                panic!("the agent wrote {:?}: {e}\n{tiny}", report.output);
+            }
+        }
+        Err(TurnError::NoMove(_)) if moves.is_empty() => {}
+        Err(e) => panic!("the turn failed on a valid position: {e}\n{tiny}"),
+    }
+}
+
+/// `playdata.txt`: whatever parses must write back to the same record.
+pub fn playdata(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    for game in ["halma", "hinger", "connectsquare", "fifteen", "hashi"] {
+        if let Some(p) = PlayData::parse(&text, game) {
+            assert_eq!(
+                PlayData::parse(&p.to_text(), game).as_ref(),
+                Some(&p),
+                "playdata round trip"
+            );
+        }
+    }
+}
+
+/// `calibration.txt`: read through the agent's own reader from a file in a
+/// scratch directory; a value it accepts must be usable (finite, positive).
+pub fn calibration(data: &[u8]) {
+    let dir = scratch();
+    std::fs::write(dir.join("calibration.txt"), data).expect("cannot write calibration.txt");
+    if let Some(nps) = crate::timing::read_calibration(dir) {
+        assert!(nps.is_finite() && nps > 0.0, "accepted nodes_per_second {nps}");
+    }
+}
+
+/// Any game's `input.txt`, as the agent binary sees it: the game is
+/// detected from the text, then [`input_turn`] runs for it.
+pub fn any_input(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    if let Ok(kind) = crate::games::GameKind::detect(&text) {
+        crate::with_game!(kind, |G| input_turn::<G>(data), missing(_k) => ())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_valid_input_gets_a_turn_and_garbage_is_refused() {
+        input_turn::<crate::games::hinger::Hinger>(b"HINGER\nSINGLE\n1\n5.0\n1 3\n1 1 1\n");
+        input_turn::<crate::games::hinger::Hinger>(b"HINGER\nSINGLE\n1\n5.0\n1 18446744073709551615\n");
+        any_input(b"\xff\xfe garbage");
+        playdata(b"agent-playdata 1\ngame hinger\nmoves 3\nseen 1f 2a\n");
+        calibration(b"nodes_per_second 2500000\n");
+    }
+}
