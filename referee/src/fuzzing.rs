@@ -4,7 +4,7 @@
 //! only on a real bug; refusing bad input with a message is expected.
 
 use crate::record;
-use crate::schedule::Starts;
+use crate::schedule::{Job, Starts};
 use agent::protocol::{FileGame, GenOptions, Mode};
 use agent::search::Game;
 use std::path::PathBuf;
@@ -56,19 +56,24 @@ fn replay(r: &record::GameRecord) -> Result<(), String> {
 /// write back to an `input.txt` that the same loader accepts again.
 pub fn start(data: &[u8]) {
     let text = String::from_utf8_lossy(data).into_owned();
+    let job = Job {
+        key: "g0000".into(),
+        a: 0,
+        b: 1,
+        number: 0,
+        pair: 0,
+    };
+    let load = |text: String| Starts {
+        text: Some(text),
+        gen: GenOptions::default(),
+        openings: None,
+    };
     for game in GAMES {
-        let starts = Starts {
-            text: Some(text.clone()),
-            gen: GenOptions::default(),
-        };
+        let starts = load(text.clone());
         let _: Result<(), String> = crate::for_game!(game, |G| {
-            if let Ok(pos) = starts.position::<G>(0) {
+            if let Ok((pos, _)) = starts.position::<G>(&job) {
                 let _ = pos.render();
-                let again = Starts {
-                    text: Some(pos.write_input(Mode::Game, 10.0)),
-                    gen: GenOptions::default(),
-                };
-                if let Err(e) = again.position::<G>(0) {
+                if let Err(e) = load(pos.write_input(Mode::Game, 10.0)).position::<G>(&job) {
                     panic!("{game}: a start written by the referee does not load: {e}");
                 }
             }
