@@ -70,6 +70,19 @@ pub fn legend(view: &BoardView) -> String {
     format!("Legend: {}", parts.join(", "))
 }
 
+/// "Result: ..." for a finished game, from the record alone.
+pub fn result_line(rec: &GameRecord) -> String {
+    match rec.winner {
+        Some(w) => format!(
+            "Result: {} ({}) wins: {}",
+            crate::human::seat_label(&rec.seat_names[w]),
+            rec.agents[w],
+            rec.reason
+        ),
+        None => format!("Result: draw: {}", rec.reason),
+    }
+}
+
 /// The result as a heading: who won and, when the game's rules decided it,
 /// the game's own account (the hinger taken, the square completed, the
 /// scores and tie-break) and what the last move did.
@@ -80,7 +93,7 @@ pub fn result_heading(rec: &GameRecord, view: &BoardView, last: Option<&MoveView
         .filter(|_| rec.ending == crate::record::Ending::Rules);
     let Some(outcome) = outcome else {
         // A forfeit, the move cap, a stuck side: the referee's reason says it all.
-        return crate::play::result_line(rec);
+        return result_line(rec);
     };
     let mut s = match rec.winner {
         Some(w) => format!(
@@ -142,13 +155,13 @@ impl<G: FileGame> Narrator<G> {
         let described = mv.map_or_else(|| m.text.replace('\n', " | "), |mv| self.prev.describe_move(mv));
         let view_of_move = mv.map(|mv| self.prev.move_view(mv));
         self.prev = after.clone();
-        let mut s = format!("ply {:>3}  {}  {}", m.ply, self.seats[m.seat], described);
+        let mut s = format!("ply {}: {} plays {}", m.ply, self.seats[m.seat], described);
         if let Some(note) = view_of_move.as_ref().and_then(|v| v.note.as_deref()) {
-            let _ = write!(s, "  ({note})");
+            let _ = write!(s, ", {note}");
         }
         let _ = write!(
             s,
-            "   {:.2} s CPU; clocks {} | {}",
+            "   ({:.2} s CPU; clocks {} | {})",
             m.cpu,
             clock(clocks[0]),
             clock(clocks[1])
@@ -260,7 +273,10 @@ mod tests {
         assert!(out.contains(": empty camp cell"), "{out}");
         let row0 = out.lines().rfind(|l| l.starts_with(" 0 ")).expect("row 0 drawn");
         assert!(row0.contains("[:] [B]"), "{out}");
-        assert!(out.contains("ply   1  BLACK (alpha)  E 4,0 5,0"), "{out}");
+        assert!(
+            out.contains("ply 1: BLACK (alpha) plays E 4,0 5,0   (0.50 s CPU"),
+            "{out}"
+        );
         assert!(out.contains("clocks 9.50 s | 9.75 s"), "{out}");
         assert!(out.contains("WHITE (beta) to move"), "{out}");
     }
@@ -294,7 +310,7 @@ mod tests {
         let start = "FIFTEEN\nGAME\n1\n10.0\n4\n. . . .\n. 2:13 . .\n. . . .\n. . . .\n1: 2 3 5 8 13\n2: 2 3 5 8\n";
         let out = narrate::<Fifteen>(start, &["0 0 8"], Show::All);
         assert!(
-            out.contains("(0, 0, 8)  (removes its own card at (0, 0), 2:13 at (1, 1))"),
+            out.contains("plays (0, 0, 8), removes its own card at (0, 0), 2:13 at (1, 1)"),
             "{out}"
         );
         assert!(out.contains("[X]"), "{out}");

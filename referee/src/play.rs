@@ -2,12 +2,13 @@
 //! `referee replay` (a recorded game step by step).
 
 use crate::args::{GameOpts, PlayArgs, ReplayArgs};
+use crate::board_text::{result_line, seat_labels, Narrator, Show};
 use crate::for_game;
-use crate::game_loop::{play_game, seat_line, Contestant, GameSetup, MoveEvent, Rules, SeatKind};
+use crate::game_loop::{play_game, seat_line, Contestant, GameSetup, Rules, SeatKind};
 use crate::human::{seat_label, HumanIo};
 use crate::record::{self, GameRecord};
 use crate::signals;
-use agent::protocol::{format_time, FileGame, GenOptions, Player};
+use agent::protocol::{FileGame, GenOptions, Player};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -55,29 +56,40 @@ fn play_one<G: FileGame>(a: &PlayArgs, mut io: HumanIo) -> Result<i32, String> {
         names[1],
         seats[1].command()
     );
-    if seats[setup.start.to_move().index()] != SeatKind::Human {
-        // A person to move sees the board with the prompt.
-        let _ = writeln!(io.output, "{}", setup.start.render());
-    }
-    let human_seat = seats.clone().map(|s| s == SeatKind::Human);
+    // With a person at the board every ply is drawn; between agents one
+    // line per ply keeps a whole game on a screen or two.
+    let show = a.view.show.unwrap_or(if any_human { Show::All } else { Show::Moves });
+    let labels = seat_labels(
+        &names.map(String::from),
+        &[contestants[0].name.clone(), contestants[1].name.clone()],
+    );
+    let mut narrator = Narrator::new(&setup.start, labels, show, a.view.board_every as usize);
+    let _ = writeln!(io.output, "{}", narrator.opening());
     let rec = play_game(setup, &rules, &signals::STOP, Some(&mut io), &mut |ev| {
-        draw_move(ev, &human_seat)
+        let text = narrator.ply(ev.state, ev.record, ev.clocks);
+        if !text.is_empty() {
+            // The human seat's terminal is borrowed by the game loop; the
+            // narration goes to the same stdout.
+            println!("{text}");
+        }
     })
     .map_err(|e| e.to_string())?;
     let path = a.out.join("records.jsonl");
     record::append(&path, &rec).map_err(|e| format!("cannot append to {}: {e}", path.display()))?;
-    let _ = writeln!(io.output, "\n{}", result_line(&rec));
+    let _ = writeln!(io.output, "\n{}", narrator.ending(&rec));
+    let single = a.out.join(format!("{}.jsonl", rec.key));
+    let html = a.out.join(format!("{}.html", rec.key));
+    record::append(&single, &rec).map_err(|e| format!("cannot write {}: {e}", single.display()))?;
+    let report = crate::report::write_report(&single, &html);
+    let _ = std::fs::remove_file(&single);
+    report?;
     let _ = writeln!(
         io.output,
-        "clocks: {} {} s, {} {} s; {} plies; record: {} (referee replay {} --game {})",
-        names[0],
-        format_time(rec.clocks[0].max(0.0)),
-        names[1],
-        format_time(rec.clocks[1].max(0.0)),
-        rec.moves.len(),
+        "record: {} (referee replay {} --game {})\nreport: {}",
         path.display(),
         path.display(),
-        rec.key
+        rec.key,
+        html.display()
     );
     let _ = io.output.flush();
     Ok(0)
@@ -176,47 +188,12 @@ fn play_setup<'a, G: FileGame>(
     }
 }
 
-/// Draws one move: who played what, the board, the clocks.
-fn draw_move<G: FileGame>(ev: &MoveEvent<'_, G>, human_seat: &[bool; 2]) {
-    let names = G::player_names();
-    let mut o = std::io::stdout().lock();
-    let m = ev.record;
-    let by = if human_seat[m.seat] {
-        "human".to_string()
-    } else {
-        format!("agent, {:.2} s CPU", m.cpu)
-    };
-    let _ = writeln!(o, "\nply {}: {} plays {}   ({by})", m.ply, names[m.seat], ev.described);
-    let _ = writeln!(o, "{}", ev.state.render());
-    let _ = writeln!(
-        o,
-        "clocks: {} {} s, {} {} s",
-        names[0],
-        format_time(ev.clocks[0].max(0.0)),
-        names[1],
-        format_time(ev.clocks[1].max(0.0))
-    );
-}
-
 /// A command shown by its program's file name and its arguments.
 fn short_name(cmd: &str) -> String {
     let mut parts = cmd.split_whitespace();
     let prog = parts.next().unwrap_or("agent");
     let base = prog.rsplit('/').next().unwrap_or(prog);
     std::iter::once(base).chain(parts).collect::<Vec<_>>().join(" ")
-}
-
-/// "Result: ..." for a finished game.
-pub fn result_line(rec: &GameRecord) -> String {
-    match rec.winner {
-        Some(w) => format!(
-            "Result: {} ({}) wins: {}",
-            seat_label(&rec.seat_names[w]),
-            rec.agents[w],
-            rec.reason
-        ),
-        None => format!("Result: draw: {}", rec.reason),
-    }
 }
 
 /// `referee replay`.
@@ -234,7 +211,7 @@ pub fn run_replay(a: &ReplayArgs, mut io: HumanIo) -> Result<i32, String> {
             recs.last().expect("non-empty")
         }
     };
-    for_game!(&rec.game, |G| replay_one::<G>(rec, a.step, &mut io))
+    for_game!(&rec.game, |G| replay_one::<G>(rec, a, &mut io))
 }
 
 /// The record chosen by `--game`: a 1-based number or a key.
@@ -272,14 +249,20 @@ fn list_records(recs: &[GameRecord], file: &std::path::Path, io: &mut HumanIo) {
     }
 }
 
-fn replay_one<G: FileGame>(rec: &GameRecord, step: bool, io: &mut HumanIo) -> Result<i32, String> {
+fn replay_one<G: FileGame>(rec: &GameRecord, a: &ReplayArgs, io: &mut HumanIo) -> Result<i32, String> {
     let states = crate::game_loop::replay_states::<G>(rec)?;
-    let n = &rec.seat_names;
     let _ = writeln!(io.output, "game {} ({}): {}", rec.key, rec.game, seat_line(rec));
-    let _ = writeln!(io.output, "{}", states[0].render());
+    let labels = seat_labels(&rec.seat_names, &rec.agents);
+    let mut narrator = Narrator::new(
+        &states[0],
+        labels,
+        a.view.show.unwrap_or(Show::All),
+        a.view.board_every as usize,
+    );
+    let _ = writeln!(io.output, "{}", narrator.opening());
     let mut clocks = rec.time;
     for (i, m) in rec.moves.iter().enumerate() {
-        if step {
+        if a.step {
             match io.ask("[Enter: next move, q: quit] ") {
                 Some(s) if s == "q" => return Ok(0),
                 None => return Ok(0),
@@ -287,28 +270,12 @@ fn replay_one<G: FileGame>(rec: &GameRecord, step: bool, io: &mut HumanIo) -> Re
             }
         }
         clocks[m.seat] = m.left;
-        let described = {
-            let s = &states[i];
-            s.parse_move(&m.text)
-                .map(|mv| s.describe_move(mv))
-                .unwrap_or_else(|_| m.text.clone())
-        };
-        let _ = writeln!(
-            io.output,
-            "\nply {}: {} ({}) plays {}   ({:.2} s CPU)",
-            m.ply, n[m.seat], rec.agents[m.seat], described, m.cpu
-        );
-        let _ = writeln!(io.output, "{}", states[i + 1].render());
-        let _ = writeln!(
-            io.output,
-            "clocks: {} {} s, {} {} s",
-            n[0],
-            format_time(clocks[0].max(0.0)),
-            n[1],
-            format_time(clocks[1].max(0.0))
-        );
+        let text = narrator.ply(&states[i + 1], m, clocks);
+        if !text.is_empty() {
+            let _ = writeln!(io.output, "{text}");
+        }
     }
-    let _ = writeln!(io.output, "\n{}", result_line(rec));
+    let _ = writeln!(io.output, "\n{}", narrator.ending(rec));
     let _ = io.output.flush();
     Ok(0)
 }

@@ -112,7 +112,7 @@ fn play(first: u8, size: usize, seed: u64) {
     assert!(plies >= 2, "{transcript}");
     assert!(h.result().is_some(), "the game did not reach its end:\n{transcript}");
     let [p1, p2] = h.points().into_array();
-    let final_points = format!("Points: player 1 = {p1}, player 2 = {p2}");
+    let final_points = format!("points: player 1 {p1}, player 2 {p2}");
     assert!(transcript.contains(&final_points), "{final_points}\n{transcript}");
     // The result line names the winner's seat and who sat there.
     let result = transcript

@@ -166,9 +166,24 @@ pub struct PlayArgs {
     /// Seat that moves first (asked when a human plays and this is not given).
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
     pub first: Option<u8>,
-    /// Directory for the record and the agents' working directories.
+    /// Directory for the record, the game's HTML report and the agents' working directories.
     #[arg(long, default_value = "play-out")]
     pub out: PathBuf,
+    #[command(flatten)]
+    pub view: ViewOpts,
+}
+
+/// How much of a game the terminal shows.
+#[derive(Args, Clone, Debug)]
+pub struct ViewOpts {
+    /// all: the board after every ply; moves: one line per ply and the board
+    /// every --board-every plies; end: the final board only. Default: all for
+    /// replay and for play with a person, moves otherwise.
+    #[arg(long, value_enum)]
+    pub show: Option<crate::board_text::Show>,
+    /// With --show moves, draw the board every N plies (and at the end).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    pub board_every: u64,
 }
 
 /// `referee merge`.
@@ -196,4 +211,6 @@ pub struct ReplayArgs {
     /// Wait for Enter after each move (q to stop).
     #[arg(long)]
     pub step: bool,
+    #[command(flatten)]
+    pub view: ViewOpts,
 }

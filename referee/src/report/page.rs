@@ -209,7 +209,7 @@ fn history(recs: &[GameRecord], names: &[(String, String)]) -> String {
 fn game_list(recs: &[GameRecord]) -> String {
     let mut s = String::from("<h2>Games</h2>\n<table id=\"games\"><tr><th>#</th><th>Key</th><th>Game</th><th>Seats</th><th>Result</th><th>Plies</th></tr>\n");
     for (i, r) in recs.iter().enumerate() {
-        let result = crate::play::result_line(r);
+        let result = crate::board_text::result_line(r);
         let _ = writeln!(
             s,
             "<tr><td><a class=\"game-link\" data-game=\"{n}\" href=\"#g{n}/p0\">{n}</a></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
