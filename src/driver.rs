@@ -203,7 +203,7 @@ pub fn turn<G: FileGame>(text: &str, opts: &AgentOptions) -> Result<TurnReport, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::testgames::Nim;
+    use crate::games::testnim::TestNim;
     use std::path::Path;
 
     fn dir(name: &str) -> PathBuf {
@@ -234,8 +234,8 @@ mod tests {
         ] {
             // The plan charges the CPU this process has used, and other
             // tests run in it too: give the move time on top of that.
-            let text = format!("NIM\nSINGLE\n1\n{:.3}\n6\n", process_cpu_seconds() + 2.0);
-            let r = turn::<Nim>(&text, &opts(&d, s)).unwrap();
+            let text = format!("TESTNIM\nSINGLE\n1\n{:.3}\n6\n", process_cpu_seconds() + 2.0);
+            let r = turn::<TestNim>(&text, &opts(&d, s)).unwrap();
             let written = std::fs::read_to_string(d.join("output.txt")).unwrap();
             assert_eq!(written, r.output);
             let mv: u32 = written.trim().parse().unwrap();
@@ -252,22 +252,22 @@ mod tests {
     fn game_mode_keeps_playdata_and_tolerates_garbage() {
         let d = dir("playdata");
         std::fs::write(d.join("playdata.txt"), "garbage\n\u{0}").unwrap();
-        let text = "NIM\nGAME\n2\n5.0\n10\n";
-        turn::<Nim>(text, &opts(&d, Strategy::Best)).unwrap();
-        let pd = PlayData::load(&d, "nim");
+        let text = "TESTNIM\nGAME\n2\n5.0\n10\n";
+        turn::<TestNim>(text, &opts(&d, Strategy::Best)).unwrap();
+        let pd = PlayData::load(&d, "testnim");
         assert_eq!(pd.moves, 1);
         assert_eq!(pd.seen.len(), 2);
-        turn::<Nim>("NIM\nGAME\n2\n4.0\n6\n", &opts(&d, Strategy::Best)).unwrap();
-        assert_eq!(PlayData::load(&d, "nim").moves, 2);
+        turn::<TestNim>("TESTNIM\nGAME\n2\n4.0\n6\n", &opts(&d, Strategy::Best)).unwrap();
+        assert_eq!(PlayData::load(&d, "testnim").moves, 2);
         std::fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]
     fn bad_input_and_finished_games_are_errors_not_panics() {
         let d = dir("bad");
-        let e = turn::<Nim>("NIM\nGAME\n3\n5.0\n10\n", &opts(&d, Strategy::Best)).unwrap_err();
+        let e = turn::<TestNim>("TESTNIM\nGAME\n3\n5.0\n10\n", &opts(&d, Strategy::Best)).unwrap_err();
         assert!(e.to_string().contains("line 3"), "{e}");
-        let e = turn::<Nim>("NIM\nGAME\n1\n5.0\n0\n", &opts(&d, Strategy::Best)).unwrap_err();
+        let e = turn::<TestNim>("TESTNIM\nGAME\n1\n5.0\n0\n", &opts(&d, Strategy::Best)).unwrap_err();
         assert!(matches!(e, TurnError::NoMove(_)));
         // Player 2 took the last counter; said in words, not as `Some(Two)`.
         assert!(e.to_string().contains("player 2 has won"), "{e}");
@@ -280,7 +280,7 @@ mod tests {
     fn budget_is_respected_with_tiny_time() {
         let d = dir("tiny");
         let start = process_cpu_seconds();
-        let r = turn::<Nim>("NIM\nSINGLE\n1\n0.01\n1000\n", &opts(&d, Strategy::Best)).unwrap();
+        let r = turn::<TestNim>("TESTNIM\nSINGLE\n1\n0.01\n1000\n", &opts(&d, Strategy::Best)).unwrap();
         assert!(r.limits.hard < 0.01);
         assert!(!r.to_string().contains('{'), "no Rust debug text: {r}");
         // Process CPU includes other test threads, so only a loose bound here;

@@ -125,7 +125,7 @@ pub fn calibrate<G: Game>(dir: &Path, position: &G, seconds: f64) -> std::io::Re
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::testgames::Nim;
+    use crate::games::testnim::TestNim as Nim;
 
     #[test]
     fn single_stays_inside_the_time() {

@@ -52,7 +52,7 @@ fn legal_move() {
     let text = std::fs::read_to_string("input.txt").expect("input.txt");
     if text.trim_start().starts_with("TESTNIM") {
         use agent::protocol::FileGame;
-        let inp = referee::testgame::TestNim::parse_input(&text).expect("valid input");
+        let inp = agent::games::testnim::TestNim::parse_input(&text).expect("valid input");
         // Take 1: always legal, and keeps games long enough to test.
         let mv = 1.min(inp.state.pile);
         std::fs::write("output.txt", inp.state.format_move(mv)).expect("write");

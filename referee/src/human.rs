@@ -179,7 +179,7 @@ pub fn ask_move<G: FileGame>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testgame::TestNim;
+    use agent::games::testnim::TestNim;
     use agent::protocol::Player;
 
     fn io(script: &str) -> (HumanIo, std::sync::Arc<std::sync::Mutex<Vec<u8>>>) {

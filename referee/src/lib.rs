@@ -26,7 +26,6 @@
 //! - [`openings`]: opening suites for game pairs; [`shard`]: `--shard K/N`;
 //!   [`merge`]: shards back into one run; [`preflight`]: one move per agent
 //!   before the first game; [`results`]: tables and the JSON results.
-//! - [`testgame`]: a tiny game used as a test fixture.
 
 pub mod agent_files;
 pub mod agentinfo;
@@ -57,17 +56,16 @@ pub mod signals;
 pub mod sprt;
 pub mod summary;
 pub mod tables;
-pub mod testgame;
 
 /// Runs `$body` with `$G` bound to the game type named `$name` (a `&str`):
 /// a game registered in the agent library's `with_game!`, or `testnim` (the
-/// test fixture). Evaluates to `Result<_, String>`; `$body` must too.
+/// test fixture [`agent::games::testnim`]). Evaluates to `Result<_, String>`; `$body` must too.
 #[macro_export]
 macro_rules! for_game {
     ($name:expr, |$G:ident| $body:expr) => {{
         let name: &str = $name;
-        if name.eq_ignore_ascii_case(<$crate::testgame::TestNim as agent::protocol::FileGame>::NAME) {
-            type $G = $crate::testgame::TestNim;
+        if name.eq_ignore_ascii_case(<agent::games::testnim::TestNim as agent::protocol::FileGame>::NAME) {
+            type $G = agent::games::testnim::TestNim;
             $body
         } else {
             match agent::games::GameKind::from_name(name) {

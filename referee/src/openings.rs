@@ -232,7 +232,7 @@ impl RandomSuite {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testgame::TestNim;
+    use agent::games::testnim::TestNim;
     use agent::search::Game;
 
     fn tmp(name: &str) -> PathBuf {

@@ -10,9 +10,9 @@
 
 mod common;
 
+use agent::games::testnim::TestNim;
 use referee::game_loop::{play_game, Contestant, GameSetup, Rules, SeatKind};
 use referee::record::{self, GameRecord, LossReason};
-use referee::testgame::TestNim;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::AtomicBool;

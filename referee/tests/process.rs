@@ -5,11 +5,11 @@
 
 mod common;
 
+use agent::games::testnim::TestNim;
 use referee::agent_files::Output;
 use referee::game_loop::{play_game, Contestant, GameSetup, Rules, SeatKind};
 use referee::record::{self, Ending, LossReason};
 use referee::runner::{self, Exit, Killed, RunSpec};
-use referee::testgame::TestNim;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::AtomicBool;

@@ -131,7 +131,7 @@ pub fn choose<G: FileGame>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::testgames::Nim;
+    use crate::games::testnim::TestNim as Nim;
 
     #[test]
     fn every_strategy_chooses_a_legal_move_and_searches_report_progress() {

@@ -34,7 +34,7 @@ fn count<G: Game>(pos: &G, depth: u32, bufs: &mut [Vec<G::Move>]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::testgames::Nim;
+    use crate::games::testnim::TestNim as Nim;
 
     #[test]
     fn counts_nim_leaves() {

@@ -7,6 +7,7 @@ pub mod fifteen;
 pub mod halma;
 pub mod hashi;
 pub mod hinger;
+pub mod testnim;
 
 use crate::protocol::{Lines, ParseError};
 

@@ -473,8 +473,9 @@ pub fn search<G: Game>(root: &G, limits: Limits, tt_bytes: usize) -> SearchResul
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::games::testnim::TestNim as Nim;
+    use crate::protocol::Player;
     use crate::search::minimax;
-    use crate::search::testgames::Nim;
 
     #[test]
     fn finds_winning_nim_move() {
@@ -662,7 +663,13 @@ pub(crate) mod tests {
         // move there, the win is gone: the best is that move at -100.
         let mut s = Searcher::<Nim>::new(1 << 12);
         let mut seen = FxHashSet::default();
-        seen.insert(Nim::new(4).with_side_flipped().hash());
+        seen.insert(
+            Nim {
+                pile: 4,
+                side: Player::Two,
+            }
+            .hash(),
+        );
         s.set_avoid(seen, 100);
         let r = s.search(&Nim::new(5), Limits::depth(8), |_| {});
         assert_eq!((r.best, r.score), (Some(1), -100));

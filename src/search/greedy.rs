@@ -30,7 +30,7 @@ pub fn choose<G: Game>(pos: &G) -> Option<G::Move> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::testgames::Nim;
+    use crate::games::testnim::TestNim as Nim;
 
     #[test]
     fn takes_an_immediate_win() {

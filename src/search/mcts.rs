@@ -174,7 +174,7 @@ fn outcome_reward(o: Outcome) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::testgames::Nim;
+    use crate::games::testnim::TestNim as Nim;
 
     #[test]
     fn finds_nim_win_with_enough_iterations() {

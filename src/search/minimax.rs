@@ -144,7 +144,8 @@ pub fn search<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::testgames::{Nim, RandomTree};
+    use crate::games::testnim::TestNim as Nim;
+    use crate::search::testgames::RandomTree;
 
     #[test]
     fn visits_every_node() {

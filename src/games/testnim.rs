@@ -1,7 +1,10 @@
-//! `testnim`: a tiny game used as a test fixture for the referee (and by the
-//! `mock-agent` binary), so the runner, the game loop, matches, tournaments
-//! and the human seat can be tested with real processes before, and
-//! independently of, the real games. Not a contest game.
+//! `testnim`: a tiny game used as a test fixture, the one shared by the
+//! search core's tests (known game values), the driver's tests, the
+//! conformance test and the referee's tests (runner, game loop, matches,
+//! human seat, the `mock-agent` example), so each can be tested with real
+//! files and processes independently of the real games. Not a contest game:
+//! it is not in [`crate::games::GameKind`], so the agent never plays it
+//! from an `input.txt`; the referee accepts `--game testnim` by name.
 //!
 //! Rules: a pile of counters; the mover takes 1, 2 or 3; whoever takes the
 //! last counter wins. `input.txt`:
@@ -14,11 +17,11 @@
 //! ```
 //! `output.txt`: the number of counters taken.
 
-use agent::protocol::{
+use crate::protocol::{
     format_time, parse_header, BoardView, CellView, FileGame, GenOptions, Ground, Input, Lines, Mode, MoveError,
     MoveView, ParseError, Player,
 };
-use agent::search::{Game, Outcome};
+use crate::search::{Game, Outcome};
 
 /// A TESTNIM position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,6 +30,16 @@ pub struct TestNim {
     pub pile: u32,
     /// Seat to move.
     pub side: Player,
+}
+
+impl TestNim {
+    /// A pile of `pile` counters with player 1 to move.
+    pub fn new(pile: u32) -> Self {
+        TestNim {
+            pile,
+            side: Player::One,
+        }
+    }
 }
 
 impl Game for TestNim {
@@ -45,6 +58,8 @@ impl Game for TestNim {
         (self.pile as u64) << 1 | self.side.index() as u64
     }
     fn evaluate(&self) -> i32 {
+        // The exact value's sign (a multiple of 4 loses for the mover), so
+        // that shallow searches and greedy play well in referee tests.
         if self.pile % 4 == 0 {
             -100
         } else {
