@@ -60,7 +60,7 @@ impl Game for TestNim {
     fn evaluate(&self) -> i32 {
         // The exact value's sign (a multiple of 4 loses for the mover), so
         // that shallow searches and greedy play well in referee tests.
-        if self.pile % 4 == 0 {
+        if self.pile.is_multiple_of(4) {
             -100
         } else {
             100
