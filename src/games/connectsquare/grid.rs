@@ -184,7 +184,7 @@ pub fn greedy_column(board: &Grid, coin: Coin) -> Option<usize> {
         if let Some(next) = add_coin(board, coin, col) {
             let v = heuristic(&next, coin);
             // Strictly greater: the first (lowest) column keeps a tie.
-            if best.map_or(true, |(_, b)| v > b) {
+            if best.is_none_or(|(_, b)| v > b) {
                 best = Some((col, v));
             }
         }

@@ -281,7 +281,7 @@ impl Solver {
     /// position that is still playing.
     fn negamax(&mut self, pos: &ConnectSquare, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
-        if self.nodes % CHECK_EVERY == 0 && self.timer.elapsed() >= self.limit {
+        if self.nodes.is_multiple_of(CHECK_EVERY) && self.timer.elapsed() >= self.limit {
             self.stopped = true;
         }
         if self.stopped {

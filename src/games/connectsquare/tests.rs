@@ -233,7 +233,7 @@ fn agent_writes_a_legal_move_for_every_sample() {
     let mut n = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
-        if path.extension().map_or(true, |e| e != "txt") {
+        if path.extension().is_none_or(|e| e != "txt") {
             continue;
         }
         let text = std::fs::read_to_string(&path).unwrap();

@@ -741,7 +741,7 @@ impl FileGame for Fifteen {
         }
         for p in Player::ALL {
             let cards: Vec<String> = (0..5)
-                .flat_map(|vi| std::iter::repeat(VALUES[vi].to_string()).take(self.hand[p][vi] as usize))
+                .flat_map(|vi| std::iter::repeat_n(VALUES[vi].to_string(), self.hand[p][vi] as usize))
                 .collect();
             s.push_str(&format!(
                 "Player {}: hand [{}]  score {}{}\n",
@@ -786,7 +786,7 @@ impl FileGame for Fifteen {
             .into_iter()
             .map(|p| {
                 let cards: Vec<String> = (0..5)
-                    .flat_map(|vi| std::iter::repeat(VALUES[vi].to_string()).take(self.hand[p][vi] as usize))
+                    .flat_map(|vi| std::iter::repeat_n(VALUES[vi].to_string(), self.hand[p][vi] as usize))
                     .collect();
                 format!(
                     "player {}: hand [{}], score {}",

@@ -219,7 +219,7 @@ fn random_games_agree_with_the_simple_rules() {
             assert_eq!(reparsed.canonical(), g.canonical());
             positions += 1;
         }
-        assert_eq!(s.over(), true);
+        assert!(s.over());
         assert_eq!(g.leader(), s.winner());
         assert_eq!(g.result(), Some(s.winner()));
     }

@@ -72,7 +72,7 @@ impl Naive {
     /// Cells covered by any placed bridge, with whether the bridge is horizontal.
     fn covered(&self) -> Vec<((usize, usize), bool)> {
         let mut v = Vec::new();
-        for (&(a, b), _) in &self.bridges {
+        for &(a, b) in self.bridges.keys() {
             for cell in Self::cells_between(a, b) {
                 v.push((cell, a.0 == b.0));
             }

@@ -65,7 +65,11 @@ pub fn suite_pair(seed: u64, n: usize, j: usize, max_pile: u32) -> (Board, Board
     let k = (start.counters() as usize).div_ceil(2);
     let mut end = start.clone();
     for _ in 0..k {
-        let pool = if j % 2 == 0 { end.safe_moves() } else { end.active() };
+        let pool = if j.is_multiple_of(2) {
+            end.safe_moves()
+        } else {
+            end.active()
+        };
         if pool == 0 {
             break;
         }
@@ -299,7 +303,7 @@ fn solver_study(opts: &CompareOptions, out: &mut impl Write) -> std::io::Result<
                         s.memo_entries,
                         secs
                     )?;
-                    if largest.map_or(true, |(_, _, n, _)| b.counters() >= n) {
+                    if largest.is_none_or(|(_, _, n, _)| b.counters() >= n) {
                         largest = Some((r, c, b.counters(), secs));
                     }
                 }

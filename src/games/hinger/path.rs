@@ -264,7 +264,7 @@ impl Budget {
                 self.limits.max_states
             ));
         }
-        if self.stats.expanded % 256 == 0 && self.timer.elapsed() > self.limits.seconds {
+        if self.stats.expanded.is_multiple_of(256) && self.timer.elapsed() > self.limits.seconds {
             return Some(format!("gave up: more than {:.1} s of CPU", self.limits.seconds));
         }
         None
@@ -529,7 +529,7 @@ fn min_cost(space: &Space, budget: &mut Budget) -> Answer {
                 continue;
             }
             let ng = g + board.move_cost(space.cells[k]);
-            if best.get(&child).map_or(true, |b| ng < b.0) {
+            if best.get(&child).is_none_or(|b| ng < b.0) {
                 best.insert(child, (ng, code, k));
                 heap.push((Reverse(ng + space.cost_left(child)), ng, Reverse(child)));
             }

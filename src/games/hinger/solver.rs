@@ -175,7 +175,7 @@ impl Solver {
             if self.aborted {
                 return None;
             }
-            if best.map_or(true, |(_, b)| v > b || (v == b && !best_is_safe)) {
+            if best.is_none_or(|(_, b)| v > b || (v == b && !best_is_safe)) {
                 best = Some((i, v));
                 best_is_safe = true;
             }
@@ -242,7 +242,7 @@ impl Solver {
                 };
             }
             let score = if replies == 0 { 0.0 } else { good / replies as f64 };
-            if best.map_or(true, |(_, b)| score > b) {
+            if best.is_none_or(|(_, b)| score > b) {
                 best = Some((i, score));
             }
         }
@@ -253,7 +253,9 @@ impl Solver {
     /// did not move on a hinger).
     fn value(&mut self, board: &Board) -> Value {
         self.nodes += 1;
-        if self.nodes % 256 == 0 && (self.timer.elapsed() > self.seconds || self.memo.len() >= self.max_entries) {
+        if self.nodes.is_multiple_of(256)
+            && (self.timer.elapsed() > self.seconds || self.memo.len() >= self.max_entries)
+        {
             self.aborted = true;
         }
         if self.aborted {
