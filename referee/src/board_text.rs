@@ -19,10 +19,19 @@ pub enum Show {
     End,
 }
 
+/// A seat name for people: `player 1` for numbered seats, else the name.
+pub fn seat_label(name: &str) -> String {
+    if name.chars().all(|c| c.is_ascii_digit()) {
+        format!("player {name}")
+    } else {
+        name.to_string()
+    }
+}
+
 /// Seat labels for people: the seat as the game names it and who sits there,
 /// e.g. `BLACK (agent)`, `player 2 (agent --depth 2)`.
 pub fn seat_labels(seat_names: &[String; 2], agents: &[String; 2]) -> [String; 2] {
-    [0, 1].map(|i| format!("{} ({})", crate::human::seat_label(&seat_names[i]), agents[i]))
+    [0, 1].map(|i| format!("{} ({})", seat_label(&seat_names[i]), agents[i]))
 }
 
 /// A clock reading with the same two decimals everywhere.
@@ -75,7 +84,7 @@ pub fn result_line(rec: &GameRecord) -> String {
     match rec.winner {
         Some(w) => format!(
             "Result: {} ({}) wins: {}",
-            crate::human::seat_label(&rec.seat_names[w]),
+            seat_label(&rec.seat_names[w]),
             rec.agents[w],
             rec.reason
         ),
@@ -98,7 +107,7 @@ pub fn result_heading(rec: &GameRecord, view: &BoardView, last: Option<&MoveView
     let mut s = match rec.winner {
         Some(w) => format!(
             "Result: {} ({}) wins: {outcome}",
-            crate::human::seat_label(&rec.seat_names[w]),
+            seat_label(&rec.seat_names[w]),
             rec.agents[w]
         ),
         None => format!("Result: draw: {outcome}"),

@@ -48,14 +48,8 @@ impl HumanIo {
     }
 }
 
-/// A seat name for people: `player 1` for numbered seats, else the name.
-pub fn seat_label(name: &str) -> String {
-    if name.chars().all(|c| c.is_ascii_digit()) {
-        format!("player {name}")
-    } else {
-        name.to_string()
-    }
-}
+// Seat names are part of the terminal view; kept reachable here for callers.
+pub use crate::board_text::seat_label;
 
 /// What the person decided.
 pub enum HumanMove<M> {
