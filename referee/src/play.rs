@@ -41,6 +41,7 @@ fn play_one<G: FileGame>(a: &PlayArgs, mut io: HumanIo) -> Result<i32, String> {
         name: String::new(),
         kind,
         calibration: None,
+        home: None,
     });
     let contestants = name_seats(contestants);
     std::fs::create_dir_all(&a.out).map_err(|e| format!("cannot create {}: {e}", a.out.display()))?;

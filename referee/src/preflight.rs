@@ -6,9 +6,9 @@
 use crate::agent_files::Output;
 use crate::agentinfo;
 use crate::game_loop::{Contestant, Rules, SeatKind};
-use crate::runner::{self, Exit, Killed, RunSpec};
+use crate::runner::{self, Exit, Homes, Killed, RunSpec};
 use agent::protocol::FileGame;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
 /// Lines of stderr shown for a failing agent.
@@ -16,7 +16,7 @@ pub const STDERR_LINES: usize = 8;
 
 /// Runs the agent once in `dir` (created, emptied of old files, with its
 /// calibration file) on `start` with `time` CPU seconds (`mode` as the games
-/// use); `Ok(())` when it writes a legal move in time, else a message naming
+/// use), the other agents' homes hidden from it as in the games; `Ok(())` when it writes a legal move in time, else a message naming
 /// the agent, the command as run, what went wrong and the tail of its stderr.
 pub fn check<G: FileGame>(
     agent: &Contestant,
@@ -24,6 +24,7 @@ pub fn check<G: FileGame>(
     rules: &Rules,
     time: f64,
     dir: &Path,
+    other_homes: &[PathBuf],
     stop: &AtomicBool,
 ) -> Result<(), String> {
     let grace = rules.grace;
@@ -46,6 +47,10 @@ pub fn check<G: FileGame>(
         wall_kill: (time + grace) * 3.0 + 10.0,
         output_cap: runner::OUTPUT_CAP,
         sandbox: &rules.sandbox,
+        homes: Homes {
+            own: agent.home.as_deref(),
+            others: other_homes,
+        },
     };
     let r = runner::run(&spec, stop).map_err(|e| format!("agent {name}: cannot start {cmd:?}: {e}"))?;
     let problem = match (r.killed, r.exit, &r.output) {
@@ -88,12 +93,14 @@ pub fn check_all<G: FileGame>(
     rules: &Rules,
     dir: &Path,
 ) -> Result<(), String> {
+    let homes: Vec<PathBuf> = contestants.iter().filter_map(|c| c.home.clone()).collect();
     for (c, time) in contestants.iter().zip(times) {
         if c.kind == SeatKind::Human {
             continue;
         }
         let d = dir.join(&c.name);
-        check(c, start, rules, *time, &d, &crate::signals::STOP)?;
+        let others: Vec<PathBuf> = homes.iter().filter(|h| c.home.as_ref() != Some(h)).cloned().collect();
+        check(c, start, rules, *time, &d, &others, &crate::signals::STOP)?;
         let _ = std::fs::remove_dir_all(&d);
     }
     let _ = std::fs::remove_dir(dir);

@@ -18,7 +18,7 @@ use crate::sandbox::{Level, Sandbox};
 use std::ffi::CString;
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -45,6 +45,18 @@ pub struct RunSpec<'a> {
     pub output_cap: usize,
     /// Confinement and limits.
     pub sandbox: &'a Sandbox,
+    /// Where the agent's and the other agents' programs live.
+    pub homes: Homes<'a>,
+}
+
+/// The homes (`--agent ...,dir=DIR`) a move's sandbox must know about.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Homes<'a> {
+    /// The moving agent's home: shown read-only at the `full` level.
+    pub own: Option<&'a Path>,
+    /// The other agents' homes: hidden at the `full` level (unless one
+    /// holds the moving agent's home).
+    pub others: &'a [PathBuf],
 }
 
 /// Why the referee killed the process group before the agent exited.
@@ -152,14 +164,20 @@ pub fn run(spec: &RunSpec<'_>, stop: &AtomicBool) -> std::io::Result<RunResult> 
         .transpose()?;
     let plan = jail.map(|j| {
         let mut programs = namespaces::command_paths(spec.cmd);
+        let home = spec.homes.own;
+        programs.extend(home.filter(|h| *h != Path::new("/")).map(Path::to_path_buf));
         programs.extend(sb.read_only.iter().cloned());
-        MountPlan::new(
-            &j.root,
-            &dir,
-            &programs,
-            &sb.hide,
-            sb.limits.file_size.saturating_mul(4),
-        )
+        let mut hide = sb.hide.clone();
+        // An opponent's home nested in this agent's home, or in a directory
+        // shown to all, is covered; one holding this agent's home cannot be.
+        hide.extend(
+            spec.homes
+                .others
+                .iter()
+                .filter(|o| home.is_none_or(|h| !h.starts_with(o)))
+                .cloned(),
+        );
+        MountPlan::new(&j.root, &dir, &programs, &hide, sb.limits.file_size.saturating_mul(4))
     });
     let confine = match (jail, &leaf, &plan) {
         (Some(j), Some(leaf), Some(plan)) => {
@@ -347,6 +365,7 @@ mod tests {
             wall_kill: 20.0,
             output_cap: 4,
             sandbox: &sandbox,
+            homes: Homes::default(),
         };
         let r = run(&spec, &stop).unwrap();
         assert_eq!(r.exit, Exit::Code(3));

@@ -4,7 +4,7 @@
 use crate::game_loop::{play_game, Contestant, GameError, GameSetup, Rules, SeatKind};
 use crate::openings::{Opening, RandomSuite};
 use crate::record::{self, GameRecord, RunInfo, REFEREE_VERSION};
-use crate::runner::{self, RunSpec};
+use crate::runner::{self, Homes, RunSpec};
 use agent::protocol::{FileGame, GenOptions, Player};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -259,10 +259,12 @@ pub fn calibrate(
     sandbox: &crate::sandbox::Sandbox,
     stop: &AtomicBool,
 ) -> Result<(), String> {
+    let homes: Vec<PathBuf> = contestants.iter().filter_map(|c| c.home.clone()).collect();
     for c in contestants.iter_mut() {
         let SeatKind::Agent(cmd) = &c.kind else {
             continue;
         };
+        let others: Vec<PathBuf> = homes.iter().filter(|h| c.home.as_ref() != Some(h)).cloned().collect();
         let dir = out.join("calibration").join(sanitize(&c.name));
         std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         let spec = RunSpec {
@@ -273,6 +275,10 @@ pub fn calibrate(
             wall_kill: 300.0,
             output_cap: 0,
             sandbox,
+            homes: Homes {
+                own: c.home.as_deref(),
+                others: &others,
+            },
         };
         let r = runner::run(&spec, stop).map_err(|e| format!("cannot run {cmd:?} calibrate: {e}"))?;
         let file = dir.join("calibration.txt");

@@ -5,6 +5,8 @@
 //! parallel recipe. Java, C++ and GNU parallel must be installed (`.ci/run`
 //! installs them); a missing tool fails the test with its name.
 
+mod common;
+
 use referee::record::{self, GameRecord};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -51,11 +53,10 @@ fn need(tool: &str) {
     assert!(ok, "{tool} is not installed; this test needs it (.ci/run installs it)");
 }
 
-/// A Connect Square match between a sample agent and the mock agent's random
-/// mover; the sample must lose no game by forfeit.
-/// `unconfined`: the home is a temp directory the full sandbox does not show
-/// the agent (and the JVM needs more than its limits), so run without it.
-fn sample_match(cwd: &Path, agent: &str, name: &str, unconfined: bool) {
+/// A 2-game Connect Square match between `agent` and `opponent` (the mock
+/// agent's random mover when `None`) at sandbox level `sandbox`; neither may
+/// lose a game by forfeit.
+fn sample_match(cwd: &Path, agent: &str, opponent: Option<&str>, name: &str, sandbox: &str) {
     let out = tmp(&format!("sample-{name}"));
     let res = out.join("results.json");
     let mock = format!("name=mock,cmd={MOCK} play");
@@ -76,20 +77,32 @@ fn sample_match(cwd: &Path, agent: &str, name: &str, unconfined: bool) {
             "--agent",
             agent,
             "--agent",
-            &mock,
+            opponent.unwrap_or(&mock),
             "--out",
             out.join("run").to_str().unwrap(),
             "--results",
             res.to_str().unwrap(),
             "--sandbox",
-            if unconfined { "none" } else { "auto" },
+            sandbox,
         ],
     );
     assert!(o.status.success(), "{}", text(&o));
     let j: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&res).unwrap()).unwrap();
-    assert_eq!(j["agents"][0]["games"], 2, "{j}");
-    assert_eq!(j["agents"][0]["loss_reasons"], serde_json::json!({}), "{j}");
+    for a in 0..2 {
+        assert_eq!(j["agents"][a]["games"], 2, "{j}");
+        assert_eq!(j["agents"][a]["loss_reasons"], serde_json::json!({}), "{j}");
+    }
     std::fs::remove_dir_all(out).unwrap();
+}
+
+/// Compiles the Java sample into `dir`.
+fn build_java(dir: &Path) {
+    let st = Command::new("javac")
+        .args(["-d", dir.to_str().unwrap()])
+        .arg(repo().join("samples/agents/java/MyAgent.java"))
+        .status()
+        .unwrap();
+    assert!(st.success(), "javac failed");
 }
 
 #[test]
@@ -97,13 +110,14 @@ fn python_sample_plays_by_its_natural_command() {
     need("python3");
     let dir = repo().join("samples/agents/python");
     // From the directory holding my_agent.py, as a student would type it.
-    sample_match(&dir, "name=py,cmd=python3 my_agent.py", "python-cwd", false);
+    sample_match(&dir, "name=py,cmd=python3 my_agent.py", None, "python-cwd", "auto");
     // From elsewhere, with the agent's home given.
     sample_match(
         &repo(),
         "name=py,cmd=python3 my_agent.py,dir=samples/agents/python",
+        None,
         "python-dir",
-        false,
+        "auto",
     );
 }
 
@@ -112,12 +126,7 @@ fn java_and_cpp_samples_play() {
     need("javac");
     need("g++");
     let build = tmp("build");
-    let st = Command::new("javac")
-        .args(["-d", build.to_str().unwrap()])
-        .arg(repo().join("samples/agents/java/MyAgent.java"))
-        .status()
-        .unwrap();
-    assert!(st.success(), "javac failed");
+    build_java(&build);
     let st = Command::new("g++")
         .args(["-O2", "-o"])
         .arg(build.join("my_agent"))
@@ -126,14 +135,79 @@ fn java_and_cpp_samples_play() {
         .unwrap();
     assert!(st.success(), "g++ failed");
     let home = format!("dir={}", build.display());
-    sample_match(
-        &repo(),
-        &format!("name=java,cmd=java -cp . MyAgent,{home}"),
-        "java",
-        true,
-    );
-    sample_match(&repo(), &format!("name=cpp,cmd=./my_agent,{home}"), "cpp", true);
+    let java = format!("name=java,cmd=java -cp . MyAgent,{home}");
+    sample_match(&repo(), &java, None, "java", "auto");
+    sample_match(&repo(), &format!("name=cpp,cmd=./my_agent,{home}"), None, "cpp", "auto");
     std::fs::remove_dir_all(build).unwrap();
+}
+
+/// `dir=` homes under the full sandbox: the Java and Python samples play from
+/// their homes; an agent can neither write into its home nor see the files of
+/// an opponent whose home lies inside its own (covered in its view).
+#[test]
+fn agent_homes_are_read_only_and_private_under_the_full_sandbox() {
+    if !common::full_or_skip("agent homes under the full sandbox") {
+        return;
+    }
+    need("javac");
+    need("python3");
+    let base = tmp("homes");
+    let java_home = base.join("java");
+    build_java(&java_home);
+    let java = format!("name=java,cmd=java -cp . MyAgent,dir={}", java_home.display());
+    let py = "name=py,cmd=python3 my_agent.py,dir=samples/agents/python";
+    sample_match(&repo(), &java, Some(py), "homes-java-py", "full");
+
+    // A snooping agent whose home holds its opponent's: it forfeits (exit
+    // 3 or 4, which the match would show) if it can write into its home or
+    // see the opponent's program, and otherwise plays the Python sample.
+    let snoop = base.join("snoop");
+    let nested = snoop.join("java");
+    build_java(&nested);
+    std::fs::copy(
+        repo().join("samples/agents/python/my_agent.py"),
+        snoop.join("my_agent.py"),
+    )
+    .unwrap();
+    let script = format!(
+        "if touch {s}/written 2>/dev/null; then echo 'wrote into its home' >&2; exit 3; fi\n\
+         if [ -e {n}/MyAgent.class ]; then echo \"saw the opponent's home\" >&2; exit 4; fi\n\
+         exec python3 {s}/my_agent.py\n",
+        s = snoop.display(),
+        n = nested.display()
+    );
+    std::fs::write(snoop.join("snoop.sh"), script).unwrap();
+    let snooper = format!("name=snoop,cmd=sh snoop.sh,dir={}", snoop.display());
+    let java = format!("name=java,cmd=java -cp . MyAgent,dir={}", nested.display());
+    sample_match(&repo(), &snooper, Some(&java), "homes-snoop", "full");
+    assert!(!snoop.join("written").exists(), "the agent wrote into its home");
+
+    // The same agent unconfined is caught by its pre-flight move: the
+    // checks above can fail.
+    let out = base.join("unconfined");
+    let o = referee_in(
+        &repo(),
+        &[
+            "match",
+            "--game",
+            "connectsquare",
+            "--rows",
+            "4",
+            "--cols",
+            "5",
+            "--agent",
+            &snooper,
+            "--agent",
+            &java,
+            "--out",
+            out.to_str().unwrap(),
+            "--sandbox",
+            "none",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("wrote into its home"), "{}", text(&o));
+    std::fs::remove_dir_all(base).unwrap();
 }
 
 #[test]

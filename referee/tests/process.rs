@@ -38,6 +38,7 @@ fn run_mock(name: &str, behaviour: &str, cpu_kill: f64, wall_kill: f64) -> (runn
         wall_kill,
         output_cap: runner::OUTPUT_CAP,
         sandbox: &common::sandbox(),
+        homes: runner::Homes::default(),
     };
     let r = runner::run(&spec, &AtomicBool::new(false)).unwrap();
     (r, dir)
@@ -102,6 +103,7 @@ fn contestant(name: &str, behaviour: &str) -> Contestant {
         name: name.into(),
         kind: SeatKind::Agent(format!("{MOCK} {behaviour}")),
         calibration: None,
+        home: None,
     }
 }
 

@@ -101,6 +101,7 @@ impl MatchArgs {
                 name: name.to_string(),
                 kind: SeatKind::parse(cmd),
                 calibration: None,
+                home: None,
             })
             .collect();
         let mut own_times: Vec<Option<f64>> = vec![None; contestants.len()];
@@ -168,6 +169,7 @@ impl TournamentArgs {
                 name: name.to_string(),
                 kind: SeatKind::Agent(resolve_command(cmd)),
                 calibration: None,
+                home: None,
             });
         }
         let mut time = vec![self.time.time; contestants.len()];
@@ -210,6 +212,9 @@ fn agent_entries(specs: &[String]) -> Result<Vec<(Contestant, Option<f64>)>, Str
                 name: spec.name.clone(),
                 kind: SeatKind::Agent(resolve_in_home(&spec.cmd, &home)),
                 calibration: None,
+                // Only a declared home is shown to the agent: the start
+                // directory may be anything up to `/`.
+                home: spec.dir.is_some().then_some(home),
             };
             Ok((contestant, spec.time))
         })

@@ -4,7 +4,7 @@
 use super::{GameError, Rules};
 use crate::agent_files::{self, Output};
 use crate::record::LossReason;
-use crate::runner::{self, Exit, Killed, RunSpec};
+use crate::runner::{self, Exit, Homes, Killed, RunSpec};
 use agent::protocol::{FileGame, MoveError};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -21,6 +21,7 @@ pub enum Judged<M> {
 pub fn run_agent_move<G: FileGame>(
     state: &G,
     cmd: &str,
+    homes: Homes<'_>,
     dir: &Path,
     remaining: f64,
     rules: &Rules,
@@ -50,6 +51,7 @@ pub fn run_agent_move<G: FileGame>(
         wall_kill: cpu_kill * rules.wall_factor + rules.wall_extra,
         output_cap: rules.output_cap,
         sandbox: &rules.sandbox,
+        homes,
     };
     let r =
         runner::run(&spec, stop).map_err(|e| GameError::Io(format!("cannot run {cmd:?} in {}: {e}", dir.display())))?;

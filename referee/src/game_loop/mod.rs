@@ -295,7 +295,13 @@ fn seat_move<G: FileGame>(
         SeatKind::Agent(_) if clocks[seat] <= 0.0 => {
             Ok((Judged::Loss(LossReason::OverTime, "no time left".into()), 0.0, 0.0))
         }
-        SeatKind::Agent(cmd) => run_agent_move(state, cmd, &setup.dirs[seat], clocks[seat], rules, stop),
+        SeatKind::Agent(cmd) => {
+            let homes = runner::Homes {
+                own: setup.seats[seat].home.as_deref(),
+                others: setup.seats[1 - seat].home.as_slice(),
+            };
+            run_agent_move(state, cmd, homes, &setup.dirs[seat], clocks[seat], rules, stop)
+        }
     }
 }
 

@@ -49,6 +49,9 @@ pub struct Contestant {
     pub kind: SeatKind,
     /// A `calibration.txt` to copy into each game directory.
     pub calibration: Option<PathBuf>,
+    /// The agent's home (`--agent ...,dir=DIR`, absolute): shown read-only
+    /// to its moves and hidden from the other agents' at the full sandbox level.
+    pub home: Option<PathBuf>,
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! The agent's view of the file system, built in its own mount namespace:
-//! an empty tmpfs root holding the system directories read-only, the
-//! program directories named in its command read-only, a private `/tmp`,
+//! an empty tmpfs root holding the system directories read-only, its home
+//! and the program directories named in its command read-only, a private `/tmp`,
 //! a minimal `/dev`, a `/proc` of its own PID namespace, and its working
 //! directory read-write at the same path as outside. Nothing else exists
 //! for it: not the opponent's directory, the records or `--out`.

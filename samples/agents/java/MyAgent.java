@@ -1,7 +1,8 @@
 // Connect Square sample agent: drops a coin in a random playable column.
 // Run with no arguments in a directory holding input.txt (SPEC section 4);
-// writes the column to output.txt. Build with `javac MyAgent.java`, then the
-// referee runs it as `--agent name=java,cmd="java MyAgent",dir=samples/agents/java`.
+// writes the column to output.txt. Build with `javac -d build MyAgent.java`,
+// then the referee runs it as `--agent "name=java,cmd=java -cp . MyAgent,dir=build"`
+// (the `.` of `-cp .` is the agent's home, not the game directory it runs in).
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
