@@ -460,8 +460,8 @@ impl FileGame for ConnectSquare {
         }
         // Gravity: report the line of the floating coin.
         for c in 0..cols {
-            for i in 0..rows - 1 {
-                if grid.cells[i][c].is_some() && grid.cells[i + 1][c].is_none() {
+            for (i, pair) in grid.cells[..rows].windows(2).enumerate() {
+                if pair[0][c].is_some() && pair[1][c].is_none() {
                     return Err(ParseError::at(
                         numbers[i],
                         format!(

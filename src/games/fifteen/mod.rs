@@ -379,12 +379,9 @@ impl Game for Fifteen {
             if stab != 1 && (1..8).any(|s| stab >> s & 1 == 1 && (g.sym[s][c] as usize) < c) {
                 continue;
             }
-            for vi in 0..5 {
-                if self.hand[self.side()][vi] > 0 {
-                    out.push(Move {
-                        cell: c as u8,
-                        card: VALUES[vi],
-                    });
+            for (&count, &card) in self.hand[self.side()].iter().zip(&VALUES) {
+                if count > 0 {
+                    out.push(Move { cell: c as u8, card });
                 }
             }
         }
@@ -626,8 +623,8 @@ impl FileGame for Fifteen {
                     )));
                 }
             }
-            for vi in 0..5 {
-                g.set_hand(p, vi, counts[vi]);
+            for (vi, &k) in counts.iter().enumerate() {
+                g.set_hand(p, vi, k);
             }
         }
         if !g.is_over() {
@@ -672,9 +669,9 @@ impl FileGame for Fifteen {
         }
         for p in Player::ALL {
             s.push_str(&format!("{}:", p.index() + 1));
-            for vi in 0..5 {
-                for _ in 0..self.hand[p][vi] {
-                    s.push_str(&format!(" {}", VALUES[vi]));
+            for (&count, &card) in self.hand[p].iter().zip(&VALUES) {
+                for _ in 0..count {
+                    s.push_str(&format!(" {card}"));
                 }
             }
             s.push('\n');

@@ -25,32 +25,27 @@ struct Simple {
 impl Simple {
     fn from_fast(g: &Fifteen) -> Simple {
         let n = g.size() as usize;
-        let mut grid = vec![vec![Cell::Empty; n]; n];
-        for r in 0..n {
-            for c in 0..n {
-                let i = r * n + c;
-                grid[r][c] = if g.removed() >> i & 1 == 1 {
-                    Cell::Removed
-                } else if g.occupied() >> i & 1 == 1 {
-                    Cell::Card(
-                        if g.owned(Player::One) >> i & 1 == 1 {
-                            Player::One
-                        } else {
-                            Player::Two
-                        },
-                        g.value_at(i),
-                    )
-                } else {
-                    Cell::Empty
-                };
+        let cell = |i: usize| {
+            if g.removed() >> i & 1 == 1 {
+                Cell::Removed
+            } else if g.occupied() >> i & 1 == 1 {
+                Cell::Card(
+                    if g.owned(Player::One) >> i & 1 == 1 {
+                        Player::One
+                    } else {
+                        Player::Two
+                    },
+                    g.value_at(i),
+                )
+            } else {
+                Cell::Empty
             }
-        }
+        };
+        let grid = (0..n).map(|r| (0..n).map(|c| cell(r * n + c)).collect()).collect();
         let hands = ByPlayer::from_fn(|p| {
             let mut h = Vec::new();
-            for vi in 0..5 {
-                for _ in 0..g.hand(p)[vi] {
-                    h.push(VALUES[vi]);
-                }
+            for (&count, &card) in g.hand(p).iter().zip(&VALUES) {
+                h.extend(std::iter::repeat_n(card, count as usize));
             }
             h
         });

@@ -324,9 +324,9 @@ impl FileGame for Hashi {
         // horizontal bridge marks.
         let w = 2 * n - 1;
         let mut canvas = vec![vec![' '; w]; n];
-        for r in 0..n {
+        for (r, row) in canvas.iter_mut().enumerate() {
             for c in 0..n {
-                canvas[r][2 * c] = match t.island_at(r, c) {
+                row[2 * c] = match t.island_at(r, c) {
                     None => '.',
                     Some(i) if self.label(i) == 0 => 'o',
                     Some(i) => (b'0' + self.label(i)) as char,
@@ -342,13 +342,11 @@ impl FileGame for Hashi {
             let (r2, c2) = t.islands[q.b as usize];
             if q.horizontal {
                 let mark = if k == 2 { '=' } else { '-' };
-                for x in 2 * c1 as usize + 1..2 * c2 as usize {
-                    canvas[r1 as usize][x] = mark;
-                }
+                canvas[r1 as usize][2 * c1 as usize + 1..2 * c2 as usize].fill(mark);
             } else {
                 let mark = if k == 2 { 'H' } else { '|' };
-                for r in r1 as usize + 1..r2 as usize {
-                    canvas[r][2 * c1 as usize] = mark;
+                for row in &mut canvas[r1 as usize + 1..r2 as usize] {
+                    row[2 * c1 as usize] = mark;
                 }
             }
         }

@@ -7,6 +7,9 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::HashMap;
 
+/// A cell as (row, column).
+type Pos = (usize, usize);
+
 /// The simple model: a grid of labels and a list of bridges, every rule
 /// checked by walking cells.
 #[derive(Clone)]
@@ -15,7 +18,7 @@ struct Naive {
     /// None = water, Some(0) = unlabelled, Some(l) = label l.
     grid: Vec<Option<u8>>,
     /// ((r1, c1), (r2, c2)) with the first end left of / above the second -> count.
-    bridges: HashMap<((usize, usize), (usize, usize)), u8>,
+    bridges: HashMap<(Pos, Pos), u8>,
     points: ByPlayer<i32>,
     side: Player,
 }
