@@ -180,6 +180,28 @@ impl Board {
         }
     }
 
+    /// A copy holding only the cells of `keep` (every other cell emptied).
+    pub fn restrict(&self, keep: u128) -> Board {
+        let mut b = self.clone();
+        for i in iter_bits(self.active & !keep) {
+            b.piles[i] = 0;
+        }
+        b.active &= keep;
+        b.multi &= keep;
+        b
+    }
+
+    /// Counters on the cells of `cells`.
+    #[inline]
+    pub fn counters_in(&self, cells: u128) -> u32 {
+        let cells = cells & self.active;
+        if cells & self.multi == 0 {
+            cells.count_ones()
+        } else {
+            iter_bits(cells).map(|i| self.pile(i)).sum()
+        }
+    }
+
     /// The cells at king distance <= 1 from any cell of `b` (including `b`).
     #[inline]
     pub fn dilate(&self, b: u128) -> u128 {

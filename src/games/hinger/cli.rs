@@ -1,16 +1,43 @@
-//! `agent hinger win|path|compare`: the study tools on the command line.
+//! `agent hinger solve|bench|win|path|compare`: the study tools on the command line.
 
 use super::compare::{self, CompareOptions};
 use super::path::{check_path, find_path, Algo, Answer, PathLimits};
-use super::solver::{Solver, Value};
+use super::solver::{Solution, Solver, Value};
+use super::sum::SumSolver;
 use super::{parse_board_file, Board};
 use std::path::{Path, PathBuf};
 
 /// The `agent hinger` subcommands.
 #[derive(clap::Subcommand, Debug)]
 pub enum HingerCommand {
-    /// Exact solve: does the player to move win, draw or lose with perfect
-    /// play? FILE is a Hinger input.txt or a board file (`rows cols` + grid).
+    /// Exact solve with the region-sum solver (the one the agent plays
+    /// with): value for the player to move, a best move, CPU seconds, nodes.
+    /// FILE is a Hinger input.txt or a board file (`rows cols` + grid).
+    Solve {
+        /// The position.
+        file: PathBuf,
+        /// Give up after this many CPU seconds.
+        #[arg(long)]
+        seconds: Option<f64>,
+    },
+    /// Benchmark: the region-sum solver and the plain solver side by side on
+    /// seeded random binary 7x7 boards with 30-35 counters and no hinger.
+    Bench {
+        /// Seed of the first board (board k uses seed + k).
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Number of boards.
+        #[arg(long, default_value_t = 10)]
+        boards: u64,
+        /// CPU seconds per board for the region-sum solver.
+        #[arg(long, default_value_t = 60.0)]
+        cap: f64,
+        /// CPU seconds per board for the plain solver (0 skips it).
+        #[arg(long, default_value_t = 10.0)]
+        plain_cap: f64,
+    },
+    /// Exact solve with the plain solver (the oracle): does the player to
+    /// move win, draw or lose with perfect play? FILE is a Hinger input.txt or a board file (`rows cols` + grid).
     Win {
         /// The position.
         file: PathBuf,
@@ -71,6 +98,19 @@ pub fn run(cmd: HingerCommand) -> Result<(), String> {
     match cmd {
         HingerCommand::Common(tool) => crate::arena::tools::run::<super::Hinger>(tool)?,
         HingerCommand::Win { file, seconds } => print!("{}", win(&file, seconds)?),
+        HingerCommand::Solve { file, seconds } => print!("{}", solve(&file, seconds)?),
+        HingerCommand::Bench {
+            seed,
+            boards,
+            cap,
+            plain_cap,
+        } => {
+            if !(cap > 0.0 && cap.is_finite() && plain_cap >= 0.0 && plain_cap.is_finite()) || boards == 0 {
+                return Err("--cap must be positive, --plain-cap non-negative and --boards at least 1".into());
+            }
+            bench(seed, boards, cap, plain_cap, &mut std::io::stdout().lock())
+                .map_err(|e| format!("cannot write: {e}"))?;
+        }
         HingerCommand::Path {
             algo,
             start,
@@ -110,6 +150,141 @@ pub fn run(cmd: HingerCommand) -> Result<(), String> {
     Ok(())
 }
 
+/// The value line and the move line of a solved position's report.
+fn describe(board: &Board, s: &Solution) -> String {
+    let mut out = format!("{}\n", s.value.word());
+    match (s.value, s.best) {
+        (_, None) => out.push_str("the board is empty: no move\n"),
+        (Value::Win, Some(i)) => out.push_str(&format!("winning move: {}\n", cell(board, i))),
+        (Value::Draw, Some(i)) => out.push_str(&format!("drawing move: {}\n", cell(board, i))),
+        (Value::Loss, Some(i)) => out.push_str(&format!("every move loses; longest resistance: {}\n", cell(board, i))),
+    }
+    out
+}
+
+/// `agent hinger solve FILE`: the report text.
+pub fn solve(file: &Path, seconds: Option<f64>) -> Result<String, String> {
+    let (board, _) = read_board(file)?;
+    if !SumSolver::accepts(&board) {
+        return Err(format!(
+            "{}: the board holds {} counters; the exact solver takes at most {} (it searches one level per counter)",
+            file.display(),
+            board.counters(),
+            super::sum::MAX_COUNTERS
+        ));
+    }
+    let timer = crate::clock::CpuTimer::start();
+    let mut solver = SumSolver::new();
+    let s = solver.solve_within(&board, seconds.unwrap_or(f64::INFINITY)).ok_or_else(|| {
+        format!(
+            "gave up: the time or memory cap ran out before the position was solved ({} positions searched, {} memoised, {:.3} s CPU)",
+            solver.nodes(),
+            solver.memo_len(),
+            timer.elapsed()
+        )
+    })?;
+    let secs = timer.elapsed();
+    let mut out = describe(&board, &s);
+    out.push_str(&format!(
+        "{} positions searched, {} memoised, {:.3} s CPU\n",
+        s.nodes, s.memo_entries, secs
+    ));
+    Ok(out)
+}
+
+/// The benchmark boards: for seed `s`, random binary 7x7 boards of density
+/// 0.65 drawn from `SmallRng(s)` until one has 30-35 counters and no hinger.
+pub fn bench_board(seed: u64) -> Board {
+    use rand::SeedableRng;
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+    loop {
+        let b = super::Hinger::random_board(7, 7, 0.65, &mut rng).expect("7x7 fits");
+        if (30..=35).contains(&b.counters()) && !b.has_hinger() {
+            return b;
+        }
+    }
+}
+
+/// Median of a non-empty list.
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+/// `agent hinger bench`: one line per board, then the medians. A board the
+/// plain solver does not finish counts as its cap in the median (so that
+/// median is a lower bound, marked `>=`).
+pub fn bench(seed: u64, boards: u64, cap: f64, plain_cap: f64, out: &mut impl std::io::Write) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "Hinger exact solvers on random binary 7x7 boards (density 0.65, 30-35 counters, no hinger), CPU seconds"
+    )?;
+    writeln!(
+        out,
+        "{:>5} {:>8} {:>7} {:>6} {:>12} {:>9} {:>12} {:>9}",
+        "seed", "counters", "regions", "value", "sum nodes", "sum s", "plain nodes", "plain s"
+    )?;
+    let (mut sum_times, mut plain_times) = (Vec::new(), Vec::new());
+    let (mut sum_capped, mut plain_capped) = (false, false);
+    for k in 0..boards {
+        let b = bench_board(seed + k);
+        let timer = crate::clock::CpuTimer::start();
+        let mut solver = SumSolver::new();
+        let s = solver.solve_within(&b, cap);
+        let secs = timer.elapsed();
+        drop(solver);
+        sum_capped |= s.is_none();
+        sum_times.push(secs.min(cap));
+        let (value, nodes) = match &s {
+            Some(s) => (s.value.word().to_string(), s.nodes.to_string()),
+            None => ("?".to_string(), format!(">{cap}s")),
+        };
+        let (plain_nodes, plain_s) = if plain_cap > 0.0 {
+            let timer = crate::clock::CpuTimer::start();
+            let mut plain = Solver::new();
+            let p = plain.solve_within(&b, plain_cap);
+            let secs = timer.elapsed();
+            if let (Some(p), Some(s)) = (&p, &s) {
+                if p.value != s.value {
+                    writeln!(out, "MISMATCH on seed {}: plain says {}", seed + k, p.value.word())?;
+                }
+            }
+            plain_capped |= p.is_none();
+            plain_times.push(secs.min(plain_cap));
+            match p {
+                Some(p) => (p.nodes.to_string(), format!("{secs:.3}")),
+                None => ("-".to_string(), format!(">{plain_cap}")),
+            }
+        } else {
+            ("-".to_string(), "-".to_string())
+        };
+        writeln!(
+            out,
+            "{:>5} {:>8} {:>7} {:>6} {:>12} {:>9.3} {:>12} {:>9}",
+            seed + k,
+            b.counters(),
+            b.regions(),
+            value,
+            nodes,
+            secs,
+            plain_nodes,
+            plain_s
+        )?;
+        out.flush()?;
+    }
+    let ge = |capped: bool| if capped { ">=" } else { "" };
+    write!(out, "median: sum {}{:.3} s", ge(sum_capped), median(&mut sum_times))?;
+    if !plain_times.is_empty() {
+        write!(out, ", plain {}{:.3} s", ge(plain_capped), median(&mut plain_times))?;
+    }
+    writeln!(out)
+}
+
 /// `agent hinger win FILE`: the report text.
 pub fn win(file: &Path, seconds: Option<f64>) -> Result<String, String> {
     let (board, _) = read_board(file)?;
@@ -132,13 +307,7 @@ pub fn win(file: &Path, seconds: Option<f64>) -> Result<String, String> {
         )
     })?;
     let secs = timer.elapsed();
-    let mut out = format!("{}\n", s.value.word());
-    match (s.value, s.best) {
-        (_, None) => out.push_str("the board is empty: no move\n"),
-        (Value::Win, Some(i)) => out.push_str(&format!("winning move: {}\n", cell(&board, i))),
-        (Value::Draw, Some(i)) => out.push_str(&format!("drawing move: {}\n", cell(&board, i))),
-        (Value::Loss, Some(i)) => out.push_str(&format!("every move loses; longest resistance: {}\n", cell(&board, i))),
-    }
+    let mut out = describe(&board, &s);
     out.push_str(&format!(
         "{} positions searched, {} memoised, {:.3} s CPU\n",
         s.nodes, s.memo_entries, secs

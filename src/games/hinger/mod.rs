@@ -2,7 +2,10 @@
 //! board; moving on a hinger wins, emptying the board without one draws.
 //!
 //! - [`board`]: the bitboard rules (regions, hingers, move cost).
-//! - [`solver`]: the exact win/draw/loss solver (`agent hinger win`).
+//! - [`sum`]: the exact solver the agent plays with (`agent hinger solve`):
+//!   the game as a sum of independent regions, normal play plus parity.
+//! - [`solver`]: the plain exact win/draw/loss solver (`agent hinger win`),
+//!   kept as the simple oracle the tests check [`sum`] against.
 //! - [`path`]: the safe-path searches (`agent hinger path`) and
 //!   [`compare`]: their scaling study (`agent hinger compare`).
 //! - [`cli`]: the `agent hinger ...` subcommands.
@@ -16,6 +19,7 @@ pub mod cli;
 pub mod compare;
 pub mod path;
 pub mod solver;
+pub mod sum;
 
 use crate::protocol::{
     format_time, parse_header, BoardView, CellView, FileGame, GenOptions, Ground, Input, Lines, Mode, MoveError,
@@ -452,7 +456,7 @@ impl FileGame for Hinger {
                 .best;
         }
         let share = 0.6 * limits.after(timer.elapsed()).soft;
-        let mut s = solver::Solver::new();
+        let mut s = sum::SumSolver::new();
         if let Some(r) = s.solve_within(&self.board, share) {
             let value = match r.value {
                 solver::Value::Win => "a win",

@@ -25,7 +25,8 @@ pub enum Value {
 }
 
 impl Value {
-    fn negate(self) -> Value {
+    /// The value for the other side.
+    pub fn negate(self) -> Value {
         match self {
             Value::Loss => Value::Win,
             Value::Draw => Value::Draw,
