@@ -1,5 +1,6 @@
 //! The one place a [`Strategy`] is turned into a move, for any [`FileGame`].
 
+use crate::clock::CpuTimer;
 use crate::protocol::FileGame;
 use crate::search::{alphabeta::Searcher, greedy, mcts, minimax, Limits, Strategy};
 use crate::timing::{self, DEFAULT_NPS};
@@ -59,6 +60,7 @@ pub fn choose<G: FileGame>(
         state.legal_moves(&mut moves);
     }
     let first = *moves.first()?;
+    let special = CpuTimer::start();
     if let Some(best) = state.special_move(strategy, limits, on_improve) {
         return Some(Choice {
             best,
@@ -66,6 +68,9 @@ pub fn choose<G: FileGame>(
             nodes: 0,
         });
     }
+    // A solver that gave up has spent part of the move's time: the strategy
+    // gets what is left, so the two never add up to more than the budget.
+    let limits = &limits.after(special.elapsed());
     let chosen = match strategy {
         Strategy::Best | Strategy::AlphaBeta(_) => {
             let max_depth = match strategy {

@@ -1,6 +1,6 @@
 //! `agent halma ...`: Halma's developer tools on the command line.
 
-use super::{tools, Halma};
+use super::{race, tools, Halma};
 use crate::arena::tools::{self as common, CalibrateArgs, OpeningArgs, PerftArgs, Tool};
 use clap::Subcommand;
 use std::path::PathBuf;
@@ -34,6 +34,23 @@ pub enum HalmaCommand {
     Opening(OpeningArgs),
     /// Measure search speed and write calibration.txt for the time policy.
     Calibrate(CalibrateArgs),
+    /// The race endgame: the largest number of pieces outside the goal the
+    /// solver finishes within 0.1 s, and plays to finish separated
+    /// self-play positions without and with the solver against its minimum.
+    RaceBench {
+        /// Separated self-play positions to play out (0 skips that part).
+        #[arg(long, default_value_t = 100)]
+        positions: u32,
+        /// CPU seconds per move in the playouts.
+        #[arg(long, default_value_t = 0.05)]
+        move_seconds: f64,
+        /// Random races per piece count in the solver part.
+        #[arg(long, default_value_t = 9)]
+        samples: u32,
+        /// Seed of the random races and openings.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
 }
 
 /// Runs a subcommand, printing its report on stdout.
@@ -49,6 +66,21 @@ pub fn run(cmd: HalmaCommand) -> Result<(), String> {
         HalmaCommand::Check { input, output } => println!("{}", tools::check_command(&input, &output)?),
         HalmaCommand::Opening(a) => common::run::<Halma>(Tool::Opening(a))?,
         HalmaCommand::Calibrate(a) => common::run::<Halma>(Tool::Calibrate(a))?,
+        HalmaCommand::RaceBench {
+            positions,
+            move_seconds,
+            samples,
+            seed,
+        } => {
+            let opts = race::bench::RaceBenchOptions {
+                positions,
+                move_seconds,
+                samples,
+                seed,
+                ..Default::default()
+            };
+            print!("{}", race::bench::run(&opts)?)
+        }
     }
     Ok(())
 }

@@ -8,13 +8,14 @@ pub mod bitboard;
 pub mod cli;
 pub mod eval;
 pub mod format;
+pub mod race;
 pub mod simple;
 pub mod tools;
 
 use crate::protocol::{
     BoardView, ByPlayer, FileGame, GenOptions, Input, Mode, MoveError, MoveView, ParseError, Player,
 };
-use crate::search::{Game, Outcome};
+use crate::search::{Game, Limits, Outcome, Strategy};
 use bitboard::{col, row, Bitboard, CELLS, DIRS};
 
 /// Pieces per side.
@@ -632,6 +633,14 @@ impl FileGame for Halma {
 
     fn move_view(&self, mv: HMove) -> MoveView {
         format::move_view(self, mv)
+    }
+
+    fn special_move(&self, strategy: Strategy, limits: &Limits, on_improve: &mut dyn FnMut(HMove)) -> Option<HMove> {
+        match strategy {
+            // Once the armies have passed each other, a proven shortest finish.
+            Strategy::Best => race::race_move(self, limits, on_improve),
+            _ => None,
+        }
     }
 }
 

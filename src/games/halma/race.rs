@@ -1,0 +1,675 @@
+//! The race endgame: once the two armies have passed each other, each side's
+//! remaining game is a single-agent puzzle (fill the goal in as few plays as
+//! possible), and who wins is decided by comparing the two counts.
+//!
+//! Everything here works in BLACK's frame: a side's pieces are mapped so that
+//! they head for the bottom-right corner (white's pieces are turned by 180
+//! degrees, cell `c` -> `255 - c`), the goal is white's camp and the *level*
+//! of a cell is `x + y` (0 at black's corner, 30 at the goal corner).
+//!
+//! # Separation (why the race model is sound)
+//!
+//! Let `minB` be the lowest level of a black piece and `maxW` the highest
+//! level of a white piece (both in black's frame). [`race_sides`] calls the
+//! position separated when `minB - maxW >= 5`, and gives black the region of
+//! levels `>= floor_B` and white the region `<= ceil_W`, with
+//! `floor_B <= minB`, `ceil_W >= maxW` and `floor_B - ceil_W >= 3`.
+//!
+//! 1. Two cells are adjacent only if their levels differ by at most 2, so a
+//!    black piece and a white piece inside their regions are never adjacent:
+//!    neither can hop over the other, and no cell of one region is a cell
+//!    the other side may step, hop or land on. While both sides make only
+//!    *region plays* (every hop and the end inside the own region), each
+//!    side's plays are exactly the plays it would have with the opponent's
+//!    pieces removed: no piece can block, be blocked by, or jump over an
+//!    opposing piece.
+//! 2. The gap of 5 makes the very next play interaction-free whatever it is,
+//!    region play or not: with only own pieces to hop over, a hop over a
+//!    piece at level `>= minB` lands at level `>= minB - 2`, and a piece
+//!    there is adjacent only to levels `>= minB - 4 > maxW`, so by induction
+//!    over the hops of a chain no hop meets a white piece (and symmetrically
+//!    for white). The random tests check this against the real move
+//!    generator.
+//! 3. Black's goal holds no white piece: 19 black pieces at levels `>= minB`
+//!    need `minB <= 25` (only 15 cells lie at levels 26-30), so
+//!    `maxW <= 20` while the goal is at levels `>= 25`; so black must fill
+//!    its goal with its own 19 pieces (rule 5). Neither side has a piece in
+//!    its own camp (levels `<= 5`; 19 white pieces need `maxW >= 5`, so
+//!    `minB >= 10`), so rules 2 and 4 never apply inside a region.
+//!
+//! Hence, in the model where both sides keep to region plays, a side's
+//! number of plays to finish is exactly the single-agent minimum that
+//! [`Solver`] computes, and the side to move, needing `a` plays against the
+//! opponent's `b`, wins iff `a <= b`. A side that leaves its region can only
+//! do so by moving backwards, which a shortest finish never needs in
+//! practice; the model does not cover deliberate spoiling by retreat.
+//!
+//! # The solver
+//!
+//! IDA* over own-piece bitboards with a transposition table of learned lower
+//! bounds. The admissible bound ([`lower_bound`]) counts, for every goal level
+//! `t`, the goal cells at level `>= t` still to be filled (each play adds at
+//! most one piece to them), plus the plays the front needs to come within
+//! reach of level `t` (a play never lands more than 2 levels beyond the
+//! foremost piece: a step gains at most 2, and a hop lands 1-2 levels past
+//! the piece it jumps over). Moves are the narrow reading's (a piece in the
+//! goal keeps every hop inside it), so the first move of a solution is legal
+//! under every reading.
+
+pub mod bench;
+
+use super::bitboard::{col, row, Bitboard, CELLS, OPPOSITE};
+use super::{HMove, Halma, Reading, CAMP, PIECES};
+use crate::clock::process_cpu_seconds;
+use crate::protocol::{ByPlayer, Player};
+use crate::search::Limits;
+use rand::Rng;
+
+/// Highest level (the goal corner).
+const TOP: usize = 30;
+/// Lowest level of a goal cell.
+const GOAL_LOW: usize = 25;
+/// Minimum level gap between the armies for [`race_sides`].
+pub const GAP: u32 = 5;
+
+/// Level of a cell in black's frame.
+#[inline]
+pub const fn level(c: u8) -> u32 {
+    (col(c) + row(c)) as u32
+}
+
+/// The goal in black's frame (white's camp).
+const GOAL: Bitboard = *CAMP.get(Player::Two);
+
+const fn build_level_ge() -> [Bitboard; TOP + 2] {
+    let mut t = [Bitboard([0; 4]); TOP + 2];
+    let mut l = 0;
+    while l <= TOP + 1 {
+        let mut c = 0;
+        while c < CELLS {
+            if (c % 16 + c / 16) >= l {
+                t[l].0[c / 64] |= 1u64 << (c % 64);
+            }
+            c += 1;
+        }
+        l += 1;
+    }
+    t
+}
+
+/// `LEVEL_GE[l]`: the cells at level `>= l` (`LEVEL_GE[31]` is empty).
+static LEVEL_GE: [Bitboard; TOP + 2] = build_level_ge();
+
+const fn build_goal_counts() -> [u32; TOP + 1] {
+    let mut t = [0u32; TOP + 1];
+    let mut c = 0;
+    while c < CELLS {
+        let l = c % 16 + c / 16;
+        if GOAL.has(c as u8) {
+            let mut k = 0;
+            while k <= l {
+                t[k] += 1;
+                k += 1;
+            }
+        }
+        c += 1;
+    }
+    t
+}
+
+/// `GOAL_AT_LEAST[t]`: the number of goal cells at level `>= t`.
+const GOAL_AT_LEAST: [u32; TOP + 1] = build_goal_counts();
+
+const fn build_neighbours() -> [Bitboard; CELLS] {
+    let mut t = [Bitboard([0; 4]); CELLS];
+    let mut s = 0;
+    while s < CELLS {
+        let (sx, sy) = ((s % 16) as i32, (s / 16) as i32);
+        let mut dy = -1;
+        while dy <= 1 {
+            let mut dx = -1;
+            while dx <= 1 {
+                let (x, y) = (sx + dx, sy + dy);
+                if (dx != 0 || dy != 0) && x >= 0 && x < 16 && y >= 0 && y < 16 {
+                    let c = (y * 16 + x) as usize;
+                    t[s].0[c / 64] |= 1u64 << (c % 64);
+                }
+                dx += 1;
+            }
+            dy += 1;
+        }
+        s += 1;
+    }
+    t
+}
+
+static NEIGHBOURS: [Bitboard; CELLS] = build_neighbours();
+
+const fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+const fn build_keys() -> [u64; CELLS] {
+    let mut t = [0u64; CELLS];
+    let mut c = 0;
+    while c < CELLS {
+        t[c] = mix(0x5241_4345_0000 + c as u64);
+        c += 1;
+    }
+    t
+}
+
+/// Zobrist keys of the solver's transposition table.
+static KEYS: [u64; CELLS] = build_keys();
+
+/// A set of cells turned by 180 degrees (cell `c` -> `255 - c`).
+#[inline]
+pub fn rotate(b: Bitboard) -> Bitboard {
+    let w = b.0;
+    Bitboard([
+        w[3].reverse_bits(),
+        w[2].reverse_bits(),
+        w[1].reverse_bits(),
+        w[0].reverse_bits(),
+    ])
+}
+
+/// A colour's pieces in black's frame.
+#[inline]
+pub fn to_frame(colour: Player, b: Bitboard) -> Bitboard {
+    match colour {
+        Player::One => b,
+        Player::Two => rotate(b),
+    }
+}
+
+/// A move in black's frame back on the real board for `colour`.
+#[inline]
+pub fn from_frame(colour: Player, mv: HMove) -> HMove {
+    match colour {
+        Player::One => mv,
+        Player::Two => HMove::new(255 - mv.from, 255 - mv.to),
+    }
+}
+
+/// Lowest level of a non-empty set (in black's frame).
+#[inline]
+fn min_level(b: Bitboard) -> u32 {
+    // The largest l with every cell at level >= l.
+    let (mut lo, mut hi) = (0usize, TOP);
+    while lo < hi {
+        let mid = (lo + hi).div_ceil(2);
+        if (b & !LEVEL_GE[mid]).is_empty() {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    lo as u32
+}
+
+/// Highest level of a non-empty set (in black's frame).
+#[inline]
+fn max_level(b: Bitboard) -> u32 {
+    // The largest l with some cell at level >= l.
+    let (mut lo, mut hi) = (0usize, TOP);
+    while lo < hi {
+        let mid = (lo + hi).div_ceil(2);
+        if (b & LEVEL_GE[mid]).is_empty() {
+            hi = mid - 1;
+        } else {
+            lo = mid;
+        }
+    }
+    lo as u32
+}
+
+/// One side of a separated position, in black's frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RaceSide {
+    /// The side's pieces, turned into black's frame.
+    pub pieces: Bitboard,
+    /// Lowest level the side's plays may touch (its region, see the module
+    /// documentation).
+    pub floor: u32,
+}
+
+/// Both sides' races when the position is separated (module documentation),
+/// `None` otherwise.
+pub fn race_sides(pos: &Halma) -> Option<ByPlayer<RaceSide>> {
+    let black = pos.pieces(Player::One);
+    let white = pos.pieces(Player::Two);
+    if black.is_empty() || white.is_empty() {
+        return None;
+    }
+    let min_b = min_level(black);
+    let max_w = max_level(white);
+    if min_b < max_w + GAP {
+        return None;
+    }
+    // Share the slack beyond the 3 levels that keep the regions apart; two
+    // levels behind the rear piece are all a chain from the current
+    // position can use.
+    let slack = min_b - max_w - 3;
+    let black_slack = (slack / 2).min(2);
+    let white_slack = (slack - black_slack).min(2);
+    Some(ByPlayer::new(
+        RaceSide {
+            pieces: black,
+            floor: min_b - black_slack,
+        },
+        RaceSide {
+            pieces: rotate(white),
+            // White's ceiling maxW + slack, in white's own frame.
+            floor: TOP as u32 - (max_w + white_slack),
+        },
+    ))
+}
+
+/// Whether the position is separated (see [`race_sides`]).
+pub fn is_separated(pos: &Halma) -> bool {
+    race_sides(pos).is_some()
+}
+
+/// An admissible lower bound on the plays `pieces` (black's frame, 19 pieces)
+/// need to fill the goal: see the module documentation.
+#[inline]
+pub fn lower_bound(pieces: Bitboard) -> u32 {
+    let front = max_level(pieces) as usize;
+    let mut best = 0;
+    for t in GOAL_LOW..=TOP {
+        let have = (pieces & GOAL & LEVEL_GE[t]).count();
+        let deficit = GOAL_AT_LEAST[t].saturating_sub(have);
+        if deficit == 0 {
+            continue;
+        }
+        // Plays before any piece can land at level >= t.
+        let approach = (t.saturating_sub(2 + front)).div_ceil(2) as u32;
+        best = best.max(approach + deficit);
+    }
+    best.max((pieces & !GOAL).count() + band_plays(pieces))
+}
+
+/// Plays that must end outside the goal: one for each run of 4 empty levels
+/// (no piece at all) between the rearmost outsider and the goal. No play
+/// crosses such a band: a step gains 2 levels, and a hop from below it goes
+/// over a piece below it, so lands at most 2 levels past that piece, inside
+/// the band, from where the only pieces in reach are below it again. So
+/// some play ends inside each band (a different play for each), and such a
+/// play brings no piece into the goal, while each outsider needs a play that
+/// does.
+#[inline]
+fn band_plays(pieces: Bitboard) -> u32 {
+    let outside = pieces & !GOAL;
+    if outside.is_empty() {
+        return 0;
+    }
+    let rear = min_level(outside) as usize;
+    let mut levels = 0u32;
+    for c in pieces.iter() {
+        levels |= 1 << level(c);
+    }
+    let (mut bands, mut run) = (0, 0);
+    for l in rear + 1..GOAL_LOW {
+        if levels >> l & 1 == 0 {
+            run += 1;
+            if run == 4 {
+                bands += 1;
+                run = 0;
+            }
+        } else {
+            run = 0;
+        }
+    }
+    bands
+}
+
+/// The result of a solve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Finish {
+    /// The exact minimum number of plays, and the first play of a shortest
+    /// finish (in black's frame; `None` when already finished).
+    Exact {
+        /// Minimum plays.
+        plays: u32,
+        /// First play of a shortest finish.
+        first: Option<HMove>,
+    },
+    /// The budget ran out: the minimum is at least this.
+    AtLeast(u32),
+}
+
+impl Finish {
+    /// The proven lower bound (the exact value when solved).
+    pub fn bound(self) -> u32 {
+        match self {
+            Finish::Exact { plays, .. } => plays,
+            Finish::AtLeast(b) => b,
+        }
+    }
+}
+
+/// When a solve gives up.
+#[derive(Clone, Copy, Debug)]
+pub struct Budget {
+    /// Process CPU time (seconds, [`process_cpu_seconds`]) to stop at.
+    pub deadline: f64,
+    /// Node cap.
+    pub max_nodes: u64,
+}
+
+impl Budget {
+    /// `seconds` of CPU from now, no node cap.
+    pub fn seconds(seconds: f64) -> Budget {
+        Budget {
+            deadline: process_cpu_seconds() + seconds,
+            max_nodes: u64::MAX,
+        }
+    }
+}
+
+/// Longest solution the solver looks for (plays).
+const MAX_PLIES: usize = 96;
+/// Plays stored per ply: 19 pieces, each with at most the whole board.
+const MOVE_CAP: usize = 19 * 64;
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    bound: u8,
+}
+
+/// Why a depth-first pass stopped.
+enum Pass {
+    /// A finish within the threshold: its length.
+    Found,
+    /// No finish within the threshold; the node's distance is at least this.
+    Bound(u32),
+    /// Out of budget.
+    Abort,
+}
+
+/// The single-agent race solver (IDA* with a transposition table). Create it
+/// once and reuse it: solving allocates nothing.
+pub struct Solver {
+    table: Vec<Entry>,
+    mask: usize,
+    moves: Vec<(i16, HMove)>,
+    path: [HMove; MAX_PLIES],
+    nodes: u64,
+    budget: Budget,
+    next_check: u64,
+    found_len: u32,
+}
+
+impl Solver {
+    /// A solver with a table of `2^log2_entries` entries (16 bytes each).
+    pub fn new(log2_entries: u32) -> Solver {
+        let n = 1usize << log2_entries;
+        Solver {
+            table: vec![Entry::default(); n],
+            mask: n - 1,
+            moves: vec![(0, HMove::new(0, 0)); MAX_PLIES * MOVE_CAP],
+            path: [HMove::new(0, 0); MAX_PLIES],
+            nodes: 0,
+            budget: Budget {
+                deadline: f64::INFINITY,
+                max_nodes: u64::MAX,
+            },
+            next_check: 0,
+            found_len: 0,
+        }
+    }
+
+    /// Nodes visited by the last solve.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// The minimum number of plays for `side` to fill its goal with region
+    /// plays, within `budget`.
+    pub fn solve(&mut self, side: &RaceSide, budget: Budget) -> Finish {
+        self.table.iter_mut().for_each(|e| *e = Entry::default());
+        self.nodes = 0;
+        self.budget = budget;
+        self.next_check = 0;
+        let pieces = side.pieces;
+        if (pieces & GOAL) == GOAL {
+            return Finish::Exact { plays: 0, first: None };
+        }
+        let region = LEVEL_GE[side.floor.min(TOP as u32) as usize] & !CAMP[Player::One];
+        let key = pieces.iter().fold(0u64, |k, c| k ^ KEYS[c as usize]);
+        let mut threshold = lower_bound(pieces);
+        loop {
+            if threshold as usize >= MAX_PLIES {
+                return Finish::AtLeast(threshold);
+            }
+            match self.dfs(pieces, key, region, 0, threshold) {
+                Pass::Found => {
+                    return Finish::Exact {
+                        plays: self.found_len,
+                        first: Some(self.path[0]),
+                    }
+                }
+                Pass::Bound(b) => threshold = b.max(threshold + 1),
+                Pass::Abort => return Finish::AtLeast(threshold),
+            }
+        }
+    }
+
+    fn out_of_budget(&mut self) -> bool {
+        if self.nodes >= self.budget.max_nodes {
+            return true;
+        }
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + 1024;
+            return process_cpu_seconds() >= self.budget.deadline;
+        }
+        false
+    }
+
+    fn dfs(&mut self, pieces: Bitboard, key: u64, region: Bitboard, g: u32, threshold: u32) -> Pass {
+        self.nodes += 1;
+        if self.out_of_budget() {
+            return Pass::Abort;
+        }
+        if (pieces & GOAL) == GOAL {
+            self.found_len = g;
+            return Pass::Found;
+        }
+        let slot = key as usize & self.mask;
+        let mut h = lower_bound(pieces);
+        let e = self.table[slot];
+        if e.key == key {
+            h = h.max(e.bound as u32);
+        }
+        if g + h > threshold {
+            return Pass::Bound(h);
+        }
+        let ply = g as usize;
+        let n = generate(pieces, region, &mut self.moves[ply * MOVE_CAP..(ply + 1) * MOVE_CAP]);
+        let list = &mut self.moves[ply * MOVE_CAP..ply * MOVE_CAP + n];
+        // Most progress first: a finish is usually found among the first tries.
+        list.sort_unstable_by_key(|&(k, _)| std::cmp::Reverse(k));
+        let mut best = u32::MAX;
+        for i in 0..n {
+            let (_, mv) = self.moves[ply * MOVE_CAP + i];
+            let mut child = pieces;
+            child.clear(mv.from);
+            child.set(mv.to);
+            let ckey = key ^ KEYS[mv.from as usize] ^ KEYS[mv.to as usize];
+            match self.dfs(child, ckey, region, g + 1, threshold) {
+                Pass::Found => {
+                    self.path[ply] = mv;
+                    return Pass::Found;
+                }
+                Pass::Bound(b) => best = best.min(b.saturating_add(1)),
+                Pass::Abort => return Pass::Abort,
+            }
+        }
+        let bound = best.max(h);
+        self.table[slot] = Entry {
+            key,
+            bound: bound.min(255) as u8,
+        };
+        Pass::Bound(bound)
+    }
+}
+
+/// Writes the region plays of `pieces` (black's frame) into `out` with an
+/// ordering key (level gained, plus a bonus for entering the goal); returns
+/// how many. Narrow reading: a piece in the goal keeps every hop inside it.
+fn generate(pieces: Bitboard, region: Bitboard, out: &mut [(i16, HMove)]) -> usize {
+    let empty = !pieces;
+    // sources[d]: cells whose neighbour in direction d holds a piece.
+    let mut sources = [Bitboard::EMPTY; 8];
+    for (d, s) in sources.iter_mut().enumerate() {
+        *s = pieces.step(OPPOSITE[d]);
+    }
+    let mut n = 0;
+    for from in pieces.iter() {
+        let in_goal = GOAL.has(from);
+        let allowed = if in_goal { GOAL } else { region };
+        let start = Bitboard::single(from);
+        let land_ok = empty & allowed;
+        let mut targets = NEIGHBOURS[from as usize] & land_ok;
+        // Jump chains: a flood fill over landing cells; the start cell is
+        // empty while its piece is under way, so no hop goes over it.
+        let mut reached = start;
+        let mut frontier = start;
+        loop {
+            let mut next = Bitboard::EMPTY;
+            for (d, s) in sources.iter().enumerate() {
+                let f = frontier & *s & !start.step(OPPOSITE[d]);
+                if !f.is_empty() {
+                    next |= f.step2(d);
+                }
+            }
+            next &= land_ok & !reached;
+            if next.is_empty() {
+                break;
+            }
+            reached |= next;
+            frontier = next;
+        }
+        targets |= reached & !start;
+        let lf = level(from) as i16;
+        for to in targets.iter() {
+            let mut k = (level(to) as i16 - lf) * 4;
+            if !in_goal && GOAL.has(to) {
+                k += 8;
+            }
+            if n < out.len() {
+                out[n] = (k, HMove::new(from, to));
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+/// The race seen from the side to move of a separated position, when both
+/// finishing counts are known exactly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RaceResult {
+    /// Plays the side to move needs.
+    pub mine: u32,
+    /// Plays the opponent needs.
+    pub theirs: u32,
+}
+
+impl RaceResult {
+    /// The side to move finishes on its `mine`-th play, before the
+    /// opponent's `theirs`-th play iff `mine <= theirs`.
+    pub fn side_to_move_wins(self) -> bool {
+        self.mine <= self.theirs
+    }
+}
+
+/// The first play of a shortest finish for the side to move of a separated
+/// position, on the real board, with the number of plays it needs; `None`
+/// when the position is not separated or the budget runs out.
+pub fn best_finish(solver: &mut Solver, pos: &Halma, budget: Budget) -> Option<(HMove, u32)> {
+    let sides = race_sides(pos)?;
+    let me = pos.side();
+    match solver.solve(&sides[me], budget) {
+        Finish::Exact { plays, first: Some(m) } => Some((from_frame(me, m), plays)),
+        _ => None,
+    }
+}
+
+/// Share of a move's time the solver may spend before the ordinary search
+/// takes over (the search then gets what is left).
+const SOLVER_SHARE: f64 = 0.5;
+/// Solver time when the limits set none (depth-limited tests and tools).
+const UNTIMED_SECONDS: f64 = 1.0;
+/// Solver nodes per CPU second, roughly, for sizing its table.
+const SOLVER_NPS: f64 = 2e6;
+
+/// Table size (log2 of entries) for a solve of `seconds`: about one entry
+/// per node it can visit, between 4 K and 1 M entries (16 MiB).
+fn table_log2(seconds: f64) -> u32 {
+    let nodes = (seconds * SOLVER_NPS).max(1.0);
+    (nodes.log2().ceil() as u32).clamp(12, 20)
+}
+
+/// The agent's move in a separated position: the first play of a shortest
+/// finish for the side to move, if the solver proves one within a share of
+/// the move's time; `None` (the ordinary search decides) when the position
+/// is not separated or the solver runs out of time. `on_improve` hears the
+/// move as soon as it is proven, so `output.txt` has it at once.
+pub fn race_move(pos: &Halma, limits: &Limits, on_improve: &mut dyn FnMut(HMove)) -> Option<HMove> {
+    let sides = race_sides(pos)?;
+    let me = pos.side();
+    let time = limits.soft.min(limits.hard);
+    let seconds = if time.is_finite() {
+        time.max(0.0) * SOLVER_SHARE
+    } else {
+        UNTIMED_SECONDS
+    };
+    let mut solver = Solver::new(table_log2(seconds));
+    let r = solver.solve(&sides[me], Budget::seconds(seconds));
+    log::debug!("race solver: {r:?} after {} nodes", solver.nodes());
+    let Finish::Exact { first: Some(m), .. } = r else {
+        return None;
+    };
+    let m = from_frame(me, m);
+    // The solver's rules are a subset of the agent's; a disagreement would be
+    // a bug, and the ordinary search is the safe answer to it.
+    if !pos.is_legal(m, Reading::Narrow) {
+        log::warn!("race solver proposed an illegal play; using the search");
+        return None;
+    }
+    on_improve(m);
+    Some(m)
+}
+
+/// A random race for black (tests and the bench): `outside` pieces on random
+/// non-goal cells at levels `lo..=24`, the other pieces on random goal cells.
+pub fn random_race(rng: &mut impl Rng, outside: u32, lo: u32) -> Bitboard {
+    let goal: Vec<u8> = GOAL.iter().collect();
+    let mut b = Bitboard::EMPTY;
+    let mut placed = 0;
+    while placed < PIECES - outside {
+        let c = goal[rng.gen_range(0..goal.len())];
+        if !b.has(c) {
+            b.set(c);
+            placed += 1;
+        }
+    }
+    let mut out = 0;
+    while out < outside {
+        let c: u8 = rng.gen();
+        if !GOAL.has(c) && !b.has(c) && (lo..=24).contains(&level(c)) {
+            b.set(c);
+            out += 1;
+        }
+    }
+    b
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,262 @@
+//! `agent halma race-bench`: how far the race solver reaches in its time, and
+//! how many plays the agent needs to finish separated positions from
+//! self-play with and without it, against the solver's minimum.
+
+use super::{race_sides, random_race, to_frame, Budget, Finish, RaceSide, Solver, GOAL};
+use crate::arena::{choose, openings::random_opening, ChooseOptions};
+use crate::clock::CpuTimer;
+use crate::games::halma::bitboard::Bitboard;
+use crate::games::halma::Halma;
+use crate::protocol::{ByPlayer, GenOptions, Player};
+use crate::search::{Game, Limits, Strategy};
+use fxhash::FxHashSet;
+use rand::rngs::SmallRng;
+use rand::SeedableRng;
+use std::fmt::Write;
+
+/// What the bench measures and how long it may take.
+#[derive(Clone, Debug)]
+pub struct RaceBenchOptions {
+    /// Largest number of pieces outside the goal tried in the solver part.
+    pub max_outside: u32,
+    /// Random races per piece count.
+    pub samples: u32,
+    /// The solver's time per race (CPU seconds) in the solver part.
+    pub solve_seconds: f64,
+    /// Separated positions to collect from self-play (0: skip that part).
+    pub positions: u32,
+    /// CPU seconds per move of both agents in the playouts.
+    pub move_seconds: f64,
+    /// The solver's time for the minimum of each collected position.
+    pub minimum_seconds: f64,
+    /// Seed of the random races and the self-play openings.
+    pub seed: u64,
+}
+
+impl Default for RaceBenchOptions {
+    fn default() -> Self {
+        RaceBenchOptions {
+            max_outside: 14,
+            samples: 9,
+            solve_seconds: 1.0,
+            positions: 100,
+            move_seconds: 0.05,
+            minimum_seconds: 2.0,
+            seed: 1,
+        }
+    }
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    if v.is_empty() {
+        f64::NAN
+    } else {
+        v[v.len() / 2]
+    }
+}
+
+/// Runs the bench and returns its report.
+pub fn run(opts: &RaceBenchOptions) -> Result<String, String> {
+    let mut out = String::new();
+    let mut visited = Vec::new();
+    if opts.positions > 0 {
+        playouts(opts, &mut out, &mut visited)?;
+        let _ = writeln!(
+            out,
+            "# solver on the {} positions the old agent went through in those playouts",
+            visited.len()
+        );
+        solver_reach(opts, &mut out, |n, _| {
+            visited
+                .iter()
+                .filter(|b| (**b & !GOAL).count() == n)
+                .take(opts.samples as usize)
+                .copied()
+                .collect()
+        });
+    }
+    let _ = writeln!(
+        out,
+        "# solver on random races: outsiders on random cells of levels 15-24, the rest on random goal cells"
+    );
+    solver_reach(opts, &mut out, |n, rng| {
+        (0..opts.samples).map(|_| random_race(rng, n, 15)).collect()
+    });
+    Ok(out)
+}
+
+/// The median CPU time of an exact solve per number of pieces outside the
+/// goal over the races `races(n, rng)` gives, and the largest count whose
+/// median is within 0.1 s.
+fn solver_reach(opts: &RaceBenchOptions, out: &mut String, mut races: impl FnMut(u32, &mut SmallRng) -> Vec<Bitboard>) {
+    let mut solver = Solver::new(20);
+    let mut largest = 0;
+    let _ = writeln!(
+        out,
+        "median CPU seconds to an exact answer, up to {} races per count (unsolved within {} s count as {} s)",
+        opts.samples, opts.solve_seconds, opts.solve_seconds
+    );
+    let _ = writeln!(out, "outside  median_s  solved<=0.1s  median_plays  median_nodes");
+    for n in 1..=opts.max_outside {
+        let mut rng = SmallRng::seed_from_u64(opts.seed.wrapping_mul(1000) + u64::from(n));
+        let (mut times, mut plays, mut nodes) = (Vec::new(), Vec::new(), Vec::new());
+        let mut fast = 0;
+        let set = races(n, &mut rng);
+        if set.is_empty() {
+            continue;
+        }
+        for &pieces in &set {
+            // Floor 10: the lowest a black rear can be at separation.
+            let side = RaceSide { pieces, floor: 10 };
+            let t = CpuTimer::start();
+            let r = solver.solve(&side, Budget::seconds(opts.solve_seconds));
+            let s = t.elapsed();
+            nodes.push(solver.nodes() as f64);
+            match r {
+                Finish::Exact { plays: p, .. } => {
+                    times.push(s);
+                    plays.push(f64::from(p));
+                    if s <= 0.1 {
+                        fast += 1;
+                    }
+                }
+                Finish::AtLeast(_) => times.push(opts.solve_seconds),
+            }
+        }
+        let m = median(&mut times);
+        let _ = writeln!(
+            out,
+            "{n:7}  {m:8.4}  {fast:5}/{:<5}  {:12.1}  {:12.0}",
+            set.len(),
+            median(&mut plays),
+            median(&mut nodes)
+        );
+        if m <= 0.1 {
+            largest = n;
+        } else if m >= opts.solve_seconds {
+            break;
+        }
+    }
+    let _ = writeln!(out, "largest N solved exactly within 0.1 s CPU (median): {largest}");
+}
+
+/// The first separated position of a self-play game from a random opening
+/// (both sides the ordinary search at a few milliseconds a move), if the
+/// game gets there within 400 plies.
+fn separated_position(seed: u64) -> Result<Option<Halma>, String> {
+    let mut pos: Halma = random_opening(&GenOptions::default(), 4, seed)?;
+    let limits = Limits::time(0.005, 0.01);
+    let opts = ChooseOptions::default();
+    for _ in 0..400 {
+        if race_sides(&pos).is_some() {
+            return Ok(Some(pos));
+        }
+        if pos.outcome().is_some() {
+            return Ok(None);
+        }
+        let Some(c) = choose(&pos, Strategy::AlphaBeta(3), &limits, &opts, &mut |_| {}) else {
+            return Ok(None);
+        };
+        pos.play(c.best);
+    }
+    Ok(None)
+}
+
+/// Plays for `me` to fill its goal from `start` with `strategy` at
+/// `seconds` a move, the opponent standing still (in a separated position
+/// it cannot interfere); `None` past 200 plays.
+fn playout(start: &Halma, me: Player, strategy: Strategy, seconds: f64, visited: &mut Vec<Bitboard>) -> Option<u32> {
+    let mut pos = *start;
+    let mut seen = FxHashSet::default();
+    for plays in 0..200 {
+        if pos.has_won(me) {
+            return Some(plays);
+        }
+        visited.push(to_frame(me, pos.pieces(me)));
+        let opts = ChooseOptions {
+            seen: Some(seen.clone()),
+            ..ChooseOptions::default()
+        };
+        seen.insert(pos.hash());
+        let c = choose(&pos, strategy, &Limits::time(seconds, seconds), &opts, &mut |_| {})?;
+        pos.play(c.best);
+        let mut sets = ByPlayer::new(pos.pieces(Player::One), pos.pieces(Player::Two));
+        sets[me] = pos.pieces(me);
+        pos = Halma::from_pieces(sets[Player::One], sets[Player::Two], me);
+    }
+    None
+}
+
+/// One collected position: pieces outside the goal, the solver's answer,
+/// and the plays of the old and the new agent.
+type Row = (u32, Finish, Option<u32>, Option<u32>);
+
+/// Part 2: separated positions from self-play; for the side to move, the
+/// solver's minimum and the plays of the agent without the race solver (the
+/// ordinary search, as before) and with it.
+fn playouts(opts: &RaceBenchOptions, out: &mut String, visited: &mut Vec<Bitboard>) -> Result<(), String> {
+    let mut solver = Solver::new(20);
+    let mut rows = Vec::new();
+    let mut seed = opts.seed.wrapping_mul(7919);
+    let mut games = 0;
+    while rows.len() < opts.positions as usize && games < 4 * opts.positions {
+        games += 1;
+        seed += 1;
+        let Some(pos) = separated_position(seed)? else { continue };
+        let me = pos.side();
+        let sides = race_sides(&pos).expect("collected positions are separated");
+        let outside = (sides[me].pieces & !GOAL).count();
+        let min = solver.solve(&sides[me], Budget::seconds(opts.minimum_seconds));
+        // Without the solver: the same search, reached through a strategy
+        // the race hook leaves alone.
+        let old = playout(&pos, me, Strategy::AlphaBeta(64), opts.move_seconds, visited);
+        let new = playout(&pos, me, Strategy::Best, opts.move_seconds, &mut Vec::new());
+        rows.push((outside, min, old, new));
+        eprintln!(
+            "position {}: {outside} outside, minimum {min:?}, old {old:?}, new {new:?}",
+            rows.len()
+        );
+    }
+    let _ = writeln!(
+        out,
+        "# playouts: {} separated positions from {games} self-play games, {} CPU s a move; the side to move plays alone",
+        rows.len(),
+        opts.move_seconds
+    );
+    let exact: Vec<_> = rows.iter().filter(|r| matches!(r.1, Finish::Exact { .. })).collect();
+    let sum = |f: &dyn Fn(&Row) -> Option<u32>, rs: &[&Row]| -> (u64, usize) {
+        let mut t = 0u64;
+        let mut n = 0;
+        for r in rs {
+            if let Some(v) = f(r) {
+                t += u64::from(v);
+                n += 1;
+            }
+        }
+        (t, n)
+    };
+    let all: Vec<_> = rows.iter().collect();
+    for (name, set) in [
+        ("all positions (minimum = solver's bound where unsolved)", &all),
+        ("positions solved exactly", &exact),
+    ] {
+        let (min_t, _) = sum(&|r| Some(r.1.bound()), set);
+        let (old_t, old_n) = sum(&|r| r.2, set);
+        let (new_t, new_n) = sum(&|r| r.3, set);
+        let old_hit = set.iter().filter(|r| r.2 == Some(r.1.bound())).count();
+        let new_hit = set.iter().filter(|r| r.3 == Some(r.1.bound())).count();
+        let _ = writeln!(
+            out,
+            "{name}: {} positions; plays: minimum {min_t}, old agent {old_t} ({old_n} finished, {old_hit} at the minimum), new agent {new_t} ({new_n} finished, {new_hit} at the minimum)",
+            set.len()
+        );
+    }
+    let mut outs: Vec<f64> = rows.iter().map(|r| f64::from(r.0)).collect();
+    let _ = writeln!(
+        out,
+        "median pieces outside the goal at separation: {}",
+        median(&mut outs)
+    );
+    Ok(())
+}

@@ -1,0 +1,261 @@
+//! The race solver against a plain breadth-first search over the real move
+//! generator, and the separation detector against the real move generator.
+
+use super::*;
+use crate::games::halma::Reading;
+use crate::protocol::FileGame;
+use fxhash::FxHashSet;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+/// A black-only position with black to move (the opponent left out).
+fn alone(pieces: Bitboard) -> Halma {
+    Halma::from_pieces(pieces, Bitboard::EMPTY, Player::One)
+}
+
+/// Shortest number of plays for black alone to fill its goal, by
+/// breadth-first search over the real move generator; `None` beyond
+/// `max_depth` plays or `max_states` positions.
+fn bfs(start: Bitboard, max_depth: u32, max_states: usize) -> Option<u32> {
+    if (start & GOAL) == GOAL {
+        return Some(0);
+    }
+    let mut seen = FxHashSet::default();
+    seen.insert(start);
+    let mut layer = vec![start];
+    let mut moves = Vec::new();
+    for depth in 1..=max_depth {
+        let mut next = Vec::new();
+        for &b in &layer {
+            let pos = alone(b);
+            moves.clear();
+            pos.moves(Reading::Narrow, &mut moves);
+            for &m in &moves {
+                let mut c = b;
+                c.clear(m.from);
+                c.set(m.to);
+                if (c & GOAL) == GOAL {
+                    return Some(depth);
+                }
+                if seen.insert(c) {
+                    next.push(c);
+                }
+            }
+            if seen.len() > max_states {
+                return None;
+            }
+        }
+        layer = next;
+    }
+    None
+}
+
+const PIECES_ALL: u32 = crate::games::halma::PIECES;
+
+#[test]
+fn lower_bound_is_zero_only_at_home_and_never_above_the_truth() {
+    assert_eq!(lower_bound(GOAL), 0);
+    let mut rng = SmallRng::seed_from_u64(7);
+    for _ in 0..60 {
+        let outside = rng.gen_range(1..=3);
+        let b = random_race(&mut rng, outside, 20);
+        assert!(lower_bound(b) >= 1);
+        if let Some(d) = bfs(b, 5, 100_000) {
+            assert!(lower_bound(b) <= d, "bound {} above BFS {d}:{b:?}", lower_bound(b));
+        }
+    }
+}
+
+#[test]
+fn solver_agrees_with_breadth_first_search() {
+    let mut rng = SmallRng::seed_from_u64(16);
+    let mut solver = Solver::new(16);
+    let mut checked = 0;
+    let mut longest = 0;
+    for _ in 0..80 {
+        let outside = rng.gen_range(1..=3);
+        let b = random_race(&mut rng, outside, 21);
+        let Some(want) = bfs(b, 5, 80_000) else { continue };
+        // Floor 0: the BFS's plays are unrestricted; pieces this far
+        // forward cannot reach down to the own camp within a few plays.
+        let side = RaceSide { pieces: b, floor: 0 };
+        let got = solver.solve(&side, Budget::seconds(60.0));
+        let Finish::Exact { plays, first } = got else {
+            panic!("no exact answer for {b:?}: {got:?}")
+        };
+        assert_eq!(plays, want, "solver vs BFS on {b:?}");
+        // The first play is a legal play and leaves a position one shorter.
+        let m = first.expect("a first play when not finished");
+        assert!(alone(b).is_legal(m, Reading::Narrow), "{m:?} illegal in {b:?}");
+        let mut after = b;
+        after.clear(m.from);
+        after.set(m.to);
+        assert_eq!(
+            bfs(after, 5, 80_000),
+            Some(want - 1),
+            "first play {m:?} of {b:?} is not on a shortest finish"
+        );
+        checked += 1;
+        longest = longest.max(want);
+    }
+    assert!(checked >= 40, "only {checked} positions were small enough for the BFS");
+    assert!(
+        longest >= 3,
+        "the random positions were all trivial (longest {longest})"
+    );
+}
+
+/// Black pieces at levels >= `lo_b`, white pieces at levels <= `hi_w`
+/// (black's frame), 19 each, random.
+fn random_split(rng: &mut SmallRng, lo_b: u32, hi_w: u32) -> Halma {
+    let mut sets = [Bitboard::EMPTY; 2];
+    for (i, set) in sets.iter_mut().enumerate() {
+        let mut n = 0;
+        while n < PIECES_ALL {
+            let c: u8 = rng.gen();
+            let ok = if i == 0 { level(c) >= lo_b } else { level(c) <= hi_w };
+            if ok && !set.has(c) {
+                set.set(c);
+                n += 1;
+            }
+        }
+    }
+    let side = if rng.gen_bool(0.5) { Player::One } else { Player::Two };
+    Halma::from_pieces(sets[0], sets[1], side)
+}
+
+fn move_set(pos: &Halma, reading: Reading) -> Vec<HMove> {
+    let mut v = Vec::new();
+    pos.moves(reading, &mut v);
+    v.sort();
+    v
+}
+
+/// The side to move's plays in `pos`, and with the opponent's pieces taken off.
+fn with_and_without_opponent(pos: &Halma, reading: Reading) -> (Vec<HMove>, Vec<HMove>) {
+    let me = pos.side();
+    let mut sets = ByPlayer::new(Bitboard::EMPTY, Bitboard::EMPTY);
+    sets[me] = pos.pieces(me);
+    let bare = Halma::from_pieces(sets[Player::One], sets[Player::Two], me);
+    (move_set(pos, reading), move_set(&bare, reading))
+}
+
+fn adjacent(a: Bitboard, b: Bitboard) -> bool {
+    !(a.neighbours() & b).is_empty()
+}
+
+#[test]
+fn separated_positions_have_no_interaction() {
+    let mut rng = SmallRng::seed_from_u64(5);
+    let mut separated = 0;
+    let mut refused = 0;
+    for _ in 0..3000 {
+        let lo_b = rng.gen_range(10..=20);
+        let hi_w = lo_b - rng.gen_range(1..=8).min(lo_b - 5);
+        let pos = random_split(&mut rng, lo_b, hi_w);
+        let Some(sides) = race_sides(&pos) else {
+            refused += 1;
+            continue;
+        };
+        separated += 1;
+        // The next play of either side, whatever it is, is the same with
+        // and without the opponent's pieces on the board.
+        for side in Player::ALL {
+            let p = Halma::from_pieces(pos.pieces(Player::One), pos.pieces(Player::Two), side);
+            for reading in [Reading::Narrow, Reading::Wide] {
+                let (with, without) = with_and_without_opponent(&p, reading);
+                assert_eq!(
+                    with,
+                    without,
+                    "an opponent piece changes {side:?}'s plays:\n{}",
+                    p.render()
+                );
+            }
+        }
+        // Region plays by both sides, at random, never bring opposing
+        // pieces next to each other, and the opponent never takes away a
+        // region play.
+        let mut cur = sides;
+        let mut buf = vec![(0i16, HMove::new(0, 0)); MOVE_CAP];
+        let mut side = pos.side();
+        for _ in 0..40 {
+            let region = LEVEL_GE[cur[side].floor as usize] & !CAMP[Player::One];
+            let n = generate(cur[side].pieces, region, &mut buf);
+            let real = Halma::from_pieces(
+                to_frame(Player::One, cur[Player::One].pieces),
+                to_frame(Player::Two, cur[Player::Two].pieces),
+                side,
+            );
+            let mut legal = Vec::new();
+            real.moves(Reading::Narrow, &mut legal);
+            for &(_, m) in &buf[..n] {
+                assert!(legal.contains(&from_frame(side, m)), "region play {m:?} not legal");
+            }
+            if n == 0 {
+                break;
+            }
+            let (_, m) = buf[rng.gen_range(0..n)];
+            cur[side].pieces.clear(m.from);
+            cur[side].pieces.set(m.to);
+            let black = cur[Player::One].pieces;
+            let white = rotate(cur[Player::Two].pieces);
+            assert!(!adjacent(black, white), "region plays brought the armies together");
+            side = side.other();
+        }
+    }
+    assert!(
+        separated >= 500 && refused >= 500,
+        "{separated} separated, {refused} refused"
+    );
+}
+
+#[test]
+fn detector_refuses_touching_armies_and_accepts_a_finished_crossing() {
+    // The start: nothing is separated.
+    assert!(race_sides(&Halma::start(Player::One)).is_none());
+    // Each army in the other's camp region: separated, each needs 0 plays.
+    let pos = Halma::from_pieces(CAMP[Player::Two], CAMP[Player::One], Player::One);
+    let sides = race_sides(&pos).expect("swapped camps are separated");
+    let mut solver = Solver::new(10);
+    for c in Player::ALL {
+        assert_eq!(sides[c].pieces, GOAL);
+        assert_eq!(
+            solver.solve(&sides[c], Budget::seconds(1.0)),
+            Finish::Exact { plays: 0, first: None }
+        );
+    }
+}
+
+#[test]
+fn white_is_solved_in_the_turned_frame() {
+    // White's goal is black's camp: move one white piece out to a cell two
+    // steps from its hole; the solver finds a 2-play finish for white and
+    // its first play is legal on the real board.
+    let mut white = CAMP[Player::One];
+    let hole = crate::games::halma::bitboard::cell(4, 1);
+    white.clear(hole);
+    white.set(crate::games::halma::bitboard::cell(6, 3));
+    let pos = Halma::from_pieces(CAMP[Player::Two], white, Player::Two);
+    let mut solver = Solver::new(12);
+    let (m, plays) = best_finish(&mut solver, &pos, Budget::seconds(5.0)).expect("separated and solved");
+    assert!(pos.is_legal(m, Reading::Narrow), "{m:?}");
+    let sides = race_sides(&pos).unwrap();
+    let want = bfs(sides[Player::Two].pieces, 4, 100_000).unwrap();
+    assert_eq!(plays, want);
+    assert!(plays >= 1);
+}
+
+#[test]
+fn budget_runs_out_with_a_bound_not_a_guess() {
+    let mut rng = SmallRng::seed_from_u64(99);
+    let b = random_race(&mut rng, 12, 12);
+    let mut solver = Solver::new(12);
+    let r = solver.solve(
+        &RaceSide { pieces: b, floor: 10 },
+        Budget {
+            deadline: f64::INFINITY,
+            max_nodes: 50,
+        },
+    );
+    assert!(matches!(r, Finish::AtLeast(n) if n >= 12), "{r:?}");
+}
