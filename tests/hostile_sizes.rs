@@ -145,11 +145,14 @@ fn hinger_sizes_that_wrap_are_refused_at_once() {
         5,
         "too large",
     );
+    // Too long even for a 64-bit number: still "too large" with the limit,
+    // not "expected rows cols".
     assert_refused(
         "hinger-too-many-digits",
         "HINGER\nSINGLE\n1\n1.0\n1 99999999999999999999999\n",
         5,
-        "rows cols",
+        "99999999999999999999999 is too large for the board size `rows cols` (two positive integers): \
+         rows * (cols + 1) must be at most 128 (10x10 fits)",
     );
 }
 
@@ -182,6 +185,7 @@ fn connect_square_sizes_that_wrap_are_refused() {
         ("cs-rows", "18446744073709551615 4"),
         ("cs-cols", "4 18446744073709551615"),
         ("cs-half", "9223372036854775807 2"),
+        ("cs-digits", "99999999999999999999999 2"),
     ] {
         assert_refused(
             name,
@@ -190,6 +194,12 @@ fn connect_square_sizes_that_wrap_are_refused() {
             "too large",
         );
     }
+    assert_refused(
+        "cs-digits-limit",
+        "CONNECTSQUARE\nSINGLE\nR\n1.0\n4 99999999999999999999999\n",
+        5,
+        "must be at most 128 bitboard bits",
+    );
 }
 
 #[test]
@@ -201,10 +211,22 @@ fn hashi_and_fifteen_sizes_are_refused_with_their_line() {
         "board size",
     );
     assert_refused(
+        "hashi-size-digits",
+        "HASHI\nSINGLE\n1\n1.0\n0 0\n99999999999999999999999\n",
+        6,
+        "too large for the board size n (one integer): it must be between 1 and 16",
+    );
+    assert_refused(
         "hashi-bridges",
         "HASHI\nSINGLE\n1\n1.0\n0 0\n2\n1 1\n. .\n18446744073709551615\n",
         9,
         "bridge lines",
+    );
+    assert_refused(
+        "hashi-bridges-digits",
+        "HASHI\nSINGLE\n1\n1.0\n0 0\n2\n1 1\n. .\n99999999999999999999999\n",
+        9,
+        "too large for the number of bridge lines (one integer): at most 1, the number of pairs",
     );
     assert_refused(
         "hashi-points",

@@ -17,6 +17,9 @@ use std::sync::Mutex;
 
 /// Separator line between positions in a multi-position file.
 pub const SEPARATOR: &str = "---";
+/// The most bytes read from one file of openings (tens of thousands of
+/// positions); it is opened without blocking and must be a regular file.
+pub const MAX_OPENINGS_BYTES: u64 = 64 << 20;
 
 /// Where openings come from, as given on the command line.
 #[derive(Clone, Debug, PartialEq)]
@@ -86,7 +89,8 @@ pub fn load(path: &Path) -> Result<Vec<Opening>, String> {
     }
     let mut out = Vec::new();
     for f in files {
-        let text = std::fs::read_to_string(&f).map_err(|e| format!("cannot read opening {}: {e}", f.display()))?;
+        let text = agent::protocol::read_capped(&f, MAX_OPENINGS_BYTES)
+            .map_err(|e| format!("cannot read opening {}: {e}", f.display()))?;
         let parts = split_positions(&text);
         let name = f.display().to_string();
         let several = parts.len() > 1;

@@ -4,7 +4,7 @@
 use crate::agentinfo::AgentInfo;
 use serde::{Deserialize, Serialize};
 use std::fs::OpenOptions;
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::{Seek, SeekFrom, Write};
 use std::path::Path;
 
 /// Why a player lost by forfeit (not by the game's rules).
@@ -162,19 +162,21 @@ pub fn append(path: &Path, rec: &GameRecord) -> std::io::Result<()> {
     f.sync_data()
 }
 
-/// Reads every record of a file. A final line without its newline (a write
-/// cut short by a kill) is dropped from the file, so that game is replayed;
-/// any other unreadable line is an error naming the line.
+/// The most bytes read from one file of game records (about 100,000 long
+/// games with per-move details); a bigger file is refused, not loaded.
+pub const MAX_RECORDS_BYTES: u64 = 1 << 30;
+
+/// Reads every record of a file (a missing file holds none). The file is
+/// opened without blocking and must be a regular file of at most
+/// [`MAX_RECORDS_BYTES`]. A final line without its newline (a write cut
+/// short by a kill) is dropped from the file, so that game is replayed; any
+/// other unreadable line is an error naming the line.
 pub fn load(path: &Path, repair: bool) -> Result<Vec<GameRecord>, String> {
-    let mut text = String::new();
-    match std::fs::File::open(path) {
-        Ok(mut f) => {
-            f.read_to_string(&mut text)
-                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        }
+    let mut text = match agent::protocol::read_capped(path, MAX_RECORDS_BYTES) {
+        Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
-    }
+    };
     if !text.is_empty() && !text.ends_with('\n') {
         let keep = text.rfind('\n').map_or(0, |i| i + 1);
         if repair {

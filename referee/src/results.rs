@@ -116,9 +116,10 @@ pub fn tables(view: &RunView<'_>, recs: &[GameRecord]) -> String {
 
 /// The SPRT line under the tables.
 pub fn sprt_line(r: &SprtReport) -> String {
+    let pairs = r.pairs.map(|c| c.to_string()).join("/");
     format!(
-        "SPRT [{}, {}] ({}): pairs {:?}, LLR {:.3} in [{:.3}, {:.3}]: {}",
-        r.elo0, r.elo1, r.model, r.pairs, r.llr, r.lower, r.upper, r.decision
+        "SPRT [{}, {}] ({}): pairs scoring 0/0.5/1/1.5/2: {pairs}, LLR {:.3} in [{:.3}, {:.3}]: {}",
+        r.elo0, r.elo1, r.model, r.llr, r.lower, r.upper, r.decision
     )
 }
 

@@ -79,6 +79,15 @@ pub enum Exit {
     Signal(i32),
 }
 
+impl std::fmt::Display for Exit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Exit::Code(c) => write!(f, "exit status {c}"),
+            Exit::Signal(s) => write!(f, "killed by signal {s}"),
+        }
+    }
+}
+
 /// What happened during one run.
 #[derive(Clone, Debug)]
 pub struct RunResult {

@@ -287,7 +287,7 @@ pub fn calibrate(
             c.calibration = Some(file);
         } else {
             eprintln!(
-                "referee: {} wrote no calibration.txt ({:?}); playing without it",
+                "referee: {} wrote no calibration.txt ({}); playing without it",
                 c.name, r.exit
             );
         }

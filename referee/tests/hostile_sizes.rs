@@ -208,3 +208,54 @@ fn a_million_counter_hinger_start_is_played_to_the_move_cap() {
     }
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// Makes a FIFO at `path` (no writer ever opens it: a blocking read hangs).
+fn mkfifo(path: &Path) {
+    let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo only reads the NUL-terminated path we own.
+    assert_eq!(
+        unsafe { libc::mkfifo(c.as_ptr(), 0o600) },
+        0,
+        "mkfifo {}",
+        path.display()
+    );
+}
+
+#[test]
+fn special_files_as_start_openings_or_records_are_refused_at_once() {
+    // A FIFO with no writer blocked the referee forever and /dev/zero read
+    // until memory ran out; now they are refused as not regular files.
+    let dir = tmp("special");
+    let fifo = dir.join("fifo.txt");
+    mkfifo(&fifo);
+    let fifo_s = fifo.to_str().unwrap();
+    for path in [fifo_s, "/dev/zero"] {
+        assert_refused(
+            &format!("start-{}", path.len()),
+            &["--game", "hinger", "--start", path],
+            &["cannot read --start", path, "not a regular file"],
+        );
+        assert_refused(
+            &format!("openings-{}", path.len()),
+            &["--game", "hinger", "--openings", path],
+            &["cannot read opening", path, "not a regular file"],
+        );
+        let (code, stderr) = referee(
+            "report",
+            &["report", path, "--output", dir.join("r.html").to_str().unwrap()],
+        );
+        assert_eq!(code, Some(2), "report {path}: {stderr}");
+        assert!(stderr.contains("not a regular file"), "report {path}: {stderr}");
+        assert!(!dir.join("r.html").exists());
+    }
+    // A directory of openings skips its FIFO (only regular files are positions).
+    let suite = dir.join("suite");
+    std::fs::create_dir(&suite).unwrap();
+    mkfifo(&suite.join("a.txt"));
+    assert_refused(
+        "openings-dir",
+        &["--game", "hinger", "--openings", suite.to_str().unwrap()],
+        &["holds no position files"],
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -49,6 +49,29 @@ impl<'a> Line<'a> {
             })
             .collect()
     }
+
+    /// Parses the line as exactly `n` sizes or counts (non-negative integers),
+    /// `what` naming them. A number too long for any size (all digits, but
+    /// beyond `usize`) is called too large with `limit`, the game's documented
+    /// bound, rather than "not a number": that is what a person needs to fix.
+    pub fn parse_sizes(&self, n: usize, what: &str, limit: &str) -> Result<Vec<usize>, ParseError> {
+        let toks: Vec<&str> = self.tokens().collect();
+        if toks.len() != n {
+            return Err(self.error(format!("expected {what} ({n} values), found {:?}", self.text)));
+        }
+        toks.iter()
+            .map(|t| {
+                t.parse::<usize>().map_err(|_| {
+                    let digits = t.strip_prefix('+').unwrap_or(t);
+                    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+                        self.error(format!("{t} is too large for {what}: {limit}"))
+                    } else {
+                        self.error(format!("expected {what}, found {t:?} in {:?}", self.text))
+                    }
+                })
+            })
+            .collect()
+    }
 }
 
 /// Iterator over the meaningful lines of a file.
@@ -113,6 +136,35 @@ mod tests {
         let e = Line { number: 3, text: "3" }.player_number().unwrap_err();
         assert_eq!(e.line, 3);
         assert!(e.message.contains("1 or 2"));
+    }
+
+    #[test]
+    fn parse_sizes_calls_an_overlong_number_too_large_with_the_limit() {
+        let l = Line {
+            number: 5,
+            text: "3 99999999999999999999999",
+        };
+        let e = l.parse_sizes(2, "the board size", "at most 10x10").unwrap_err();
+        assert_eq!(e.line, 5);
+        assert_eq!(
+            e.message,
+            "99999999999999999999999 is too large for the board size: at most 10x10"
+        );
+        let e = Line {
+            number: 5,
+            text: "3 -4",
+        }
+        .parse_sizes(2, "the board size", "at most 10x10")
+        .unwrap_err();
+        assert!(
+            e.message.contains("expected the board size, found \"-4\""),
+            "{}",
+            e.message
+        );
+        assert_eq!(
+            Line { number: 1, text: "3 4" }.parse_sizes(2, "r c", "").unwrap(),
+            vec![3, 4]
+        );
     }
 
     #[test]

@@ -353,6 +353,13 @@ pub const MAX_INPUT_BYTES: u64 = 1 << 20;
 /// errors say what is wrong with the file in words; a missing file keeps
 /// the `NotFound` kind.
 pub fn read_bounded(path: &Path) -> std::io::Result<String> {
+    read_capped(path, MAX_INPUT_BYTES)
+}
+
+/// [`read_bounded`] with another cap: the referee reads its `--start`,
+/// `--openings` and record files through this, so a FIFO, a device or a
+/// runaway file cannot hang it or exhaust its memory either.
+pub fn read_capped(path: &Path, cap: u64) -> std::io::Result<String> {
     use std::io::{Error, ErrorKind};
     use std::os::unix::fs::OpenOptionsExt;
     let file = std::fs::OpenOptions::new()
@@ -375,26 +382,28 @@ pub fn read_bounded(path: &Path) -> std::io::Result<String> {
             format!("it is {what}, not a regular file"),
         ));
     }
-    if meta.len() > MAX_INPUT_BYTES {
-        return Err(too_big());
+    if meta.len() > cap {
+        return Err(too_big(cap));
     }
     let mut bytes = Vec::new();
     // Read one byte past the cap so a file that grows meanwhile is caught too.
-    file.take(MAX_INPUT_BYTES + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_INPUT_BYTES {
-        return Err(too_big());
+    file.take(cap + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > cap {
+        return Err(too_big(cap));
     }
     let body = bytes.strip_prefix(b"\xEF\xBB\xBF".as_slice()).unwrap_or(&bytes);
     Ok(String::from_utf8_lossy(body).into_owned())
 }
 
-fn too_big() -> std::io::Error {
+fn too_big(cap: u64) -> std::io::Error {
+    let size = if cap >= 1 << 20 {
+        format!("{} MiB", cap >> 20)
+    } else {
+        format!("{} KiB", cap >> 10)
+    };
     std::io::Error::new(
         std::io::ErrorKind::InvalidInput,
-        format!(
-            "it is larger than {} KiB, more than any game's file",
-            MAX_INPUT_BYTES / 1024
-        ),
+        format!("it is larger than {size}, the most read from a file of this kind"),
     )
 }
 

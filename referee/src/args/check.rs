@@ -18,7 +18,11 @@ impl GameOpts {
     pub fn starts(&self) -> Result<Starts, String> {
         let text = match &self.start {
             Some(p) => {
-                Some(std::fs::read_to_string(p).map_err(|e| format!("cannot read --start {}: {e}", p.display()))?)
+                // Bounded and non-blocking, like the agent's own input.txt.
+                Some(
+                    agent::protocol::read_bounded(p)
+                        .map_err(|e| format!("cannot read --start {}: {e}", p.display()))?,
+                )
             }
             None => None,
         };

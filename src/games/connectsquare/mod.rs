@@ -29,6 +29,10 @@ use grid::{Coin, Grid};
 
 /// Bits available for `cols * (rows + 1)`.
 pub const MAX_BITS: usize = crate::protocol::limits::BITBOARD_BITS;
+/// The board-size limit in words, for messages.
+pub const SIZE_LIMIT: &str = "columns x (rows + 1) must be at most 128 bitboard bits (e.g. 8x14, 10x11, 15x8)";
+// SIZE_LIMIT spells MAX_BITS out (a const string cannot be formatted).
+const _: () = assert!(MAX_BITS == 128);
 /// Default board of the referee's `generate` (Connect Four's).
 pub const DEFAULT_ROWS: usize = 6;
 /// Default board columns.
@@ -47,9 +51,7 @@ pub fn check_size(rows: usize, cols: usize) -> Result<(), String> {
     }
     // Checked: a hostile `18446744073709551615 4` must not wrap to a small product.
     if !crate::protocol::limits::fits_bitboard(cols, rows) {
-        return Err(format!(
-            "a {rows}x{cols} board is too large: columns x (rows + 1) must be at most {MAX_BITS} bitboard bits (e.g. 8x14, 10x11, 15x8)"
-        ));
+        return Err(format!("a {rows}x{cols} board is too large: {SIZE_LIMIT}"));
     }
     Ok(())
 }
@@ -428,7 +430,7 @@ impl FileGame for ConnectSquare {
             }
         };
         let size = lines.next_line("the board size (rows cols)")?;
-        let rc = size.parse_n::<usize>(2, "the board size: rows and columns")?;
+        let rc = size.parse_sizes(2, "the board size (rows and columns)", SIZE_LIMIT)?;
         let (rows, cols) = (rc[0], rc[1]);
         check_size(rows, cols).map_err(|e| size.error(e))?;
         let mut grid = Grid::empty(rows, cols);

@@ -20,7 +20,8 @@ fn parse_body(lines: &mut Lines<'_>, side: Player) -> Result<Hashi, ParseError> 
         return Err(pl.error(format!("points must be within ±{MAX_POINTS}, found {:?}", pl.text)));
     }
     let nl = lines.next_line("the board size n")?;
-    let n: usize = nl.parse_n::<usize>(1, "the board size n (one integer)")?[0];
+    let limit = format!("it must be between 1 and {}", super::MAX_N);
+    let n = nl.parse_sizes(1, "the board size n (one integer)", &limit)?[0];
     if n == 0 || n > super::MAX_N {
         return Err(nl.error(format!(
             "the board size must be between 1 and {}, found {n}",
@@ -67,14 +68,15 @@ fn parse_body(lines: &mut Lines<'_>, side: Player) -> Result<Hashi, ParseError> 
 
     // The bridge count line may be missing when there are no bridges.
     let Some(cl) = lines.next() else { return Ok(h) };
-    let count: usize = cl.parse_n::<usize>(1, "the number of bridge lines (one integer)")?[0];
-    if count > h.topology().pairs.len() {
+    let pairs = h.topology().pairs.len();
+    let limit = format!("at most {pairs}, the number of pairs of facing islands on the board");
+    let count = cl.parse_sizes(1, "the number of bridge lines (one integer)", &limit)?[0];
+    if count > pairs {
         return Err(cl.error(format!(
-            "{count} bridge lines announced but the board has only {} pairs of facing islands",
-            h.topology().pairs.len()
+            "{count} bridge lines announced but the board has only {pairs} pairs of facing islands"
         )));
     }
-    let mut seen = vec![false; h.topology().pairs.len()];
+    let mut seen = vec![false; pairs];
     for k in 0..count {
         let l = lines.next_line(&format!("bridge line {} of {count}", k + 1))?;
         let v: Vec<usize> = l.parse_n(5, "a bridge: ROW1 COL1 ROW2 COL2 COUNT")?;

@@ -12,6 +12,8 @@ use std::fmt;
 /// size; this one keeps the total of a full board (at most 128 cells) below
 /// 2^31, so counter sums fit a `u32` with room to spare.
 pub const MAX_PILE: u32 = 1 << 24;
+/// The board-size limit in words, for messages.
+pub const SIZE_LIMIT: &str = "rows * (cols + 1) must be at most 128 (10x10 fits)";
 
 /// A Hinger board: pile sizes plus bitboards of the active cells and of the
 /// cells holding two or more counters.
@@ -51,9 +53,7 @@ impl Board {
             ));
         }
         if !crate::protocol::limits::fits_bitboard(rows, cols) {
-            return Err(format!(
-                "a {rows}x{cols} board is too large: rows * (cols + 1) must be at most 128 (10x10 fits)"
-            ));
+            return Err(format!("a {rows}x{cols} board is too large: {SIZE_LIMIT}"));
         }
         let stride = cols + 1;
         let mut mask = 0u128;

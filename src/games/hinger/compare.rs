@@ -144,7 +144,8 @@ pub fn run(opts: &CompareOptions, out: &mut impl Write) -> std::io::Result<()> {
             .map(|j| suite_pair(opts.seed, n, j, opts.max_pile))
             .collect();
         let counters: Vec<u32> = pairs.iter().map(|p| p.0.counters() - p.1.counters()).collect();
-        writeln!(out, "\n{n}x{n}: moves per pair {counters:?}")?;
+        let counters: Vec<String> = counters.iter().map(u32::to_string).collect();
+        writeln!(out, "\n{n}x{n}: moves per pair {}", counters.join(" "))?;
         writeln!(
             out,
             "  {:<9} {:>8} {:>6} {:>7} {:>8} {:>6} {:>6} {:>10} {:>9} {:>9} {:>9}",

@@ -99,7 +99,11 @@ impl Hinger {
 /// Reads a `rows cols` line and the grid below it from `lines`.
 pub fn parse_board(lines: &mut Lines<'_>) -> Result<Board, ParseError> {
     let dims = lines.next_line("the board size `rows cols`")?;
-    let rc: Vec<usize> = dims.parse_n(2, "the board size `rows cols` (two positive integers)")?;
+    let rc = dims.parse_sizes(
+        2,
+        "the board size `rows cols` (two positive integers)",
+        board::SIZE_LIMIT,
+    )?;
     let (rows, cols) = (rc[0], rc[1]);
     let mut board = Board::new(rows, cols).map_err(|e| dims.error(e))?;
     for r in 0..rows {
