@@ -9,22 +9,29 @@ use crate::driver::{self, AgentOptions, TurnError};
 use crate::playdata::PlayData;
 use crate::protocol::FileGame;
 use crate::search::Strategy;
-use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Remaining time given to the agent's turn: small, so that a fuzzer runs
 /// hundreds of turns a second, yet above the 0.005 s the time policy keeps.
 const TURN_SECONDS: f64 = 0.01;
 
-/// A scratch directory for this process (the turn writes `output.txt`,
-/// and GAME mode `playdata.txt`, there).
-fn scratch() -> &'static Path {
-    static DIR: OnceLock<PathBuf> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let d = std::env::temp_dir().join(format!("agent-fuzz-{}", std::process::id()));
-        std::fs::create_dir_all(&d).expect("cannot create the fuzzing scratch directory");
-        d
-    })
+/// A scratch directory for this thread (the turn writes `output.txt`, and
+/// GAME mode `playdata.txt`, there). Per thread, not per process: the
+/// corpus replays run as parallel tests, and the temporary file a turn
+/// renames onto `output.txt` is named after the process, so two threads
+/// sharing a directory took each other's file.
+fn scratch() -> PathBuf {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    thread_local! {
+        static DIR: PathBuf = {
+            let n = NEXT.fetch_add(1, Ordering::Relaxed);
+            let d = std::env::temp_dir().join(format!("agent-fuzz-{}-{n}", std::process::id()));
+            std::fs::create_dir_all(&d).expect("cannot create the fuzzing scratch directory");
+            d
+        };
+    }
+    DIR.with(PathBuf::clone)
 }
 
 /// `input.txt` of game `G`: parse; a parsed position must write back to a
@@ -58,7 +65,7 @@ pub fn input_turn<G: FileGame>(data: &[u8]) {
     let _ = std::fs::remove_file(dir.join("playdata.txt"));
     let _ = std::fs::remove_file(dir.join("output.txt"));
     let opts = AgentOptions {
-        dir: dir.to_path_buf(),
+        dir,
         strategy: Strategy::Best,
         time_scale: 1.0,
     };
@@ -93,7 +100,7 @@ pub fn playdata(data: &[u8]) {
 pub fn calibration(data: &[u8]) {
     let dir = scratch();
     std::fs::write(dir.join("calibration.txt"), data).expect("cannot write calibration.txt");
-    if let Some(nps) = crate::timing::read_calibration(dir) {
+    if let Some(nps) = crate::timing::read_calibration(&dir) {
         assert!(nps.is_finite() && nps > 0.0, "accepted nodes_per_second {nps}");
     }
 }

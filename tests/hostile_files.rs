@@ -77,6 +77,22 @@ fn a_failed_write_leaves_no_temporary_file() {
 }
 
 #[test]
+fn a_failed_playdata_write_leaves_no_temporary_file_and_still_moves() {
+    let d = scratch("playdata-fails");
+    std::fs::write(d.join("input.txt"), EMPTY_6X7.replace("SINGLE", "GAME")).unwrap();
+    // playdata.txt is a non-empty directory: reading it is skipped as a
+    // hint, and the rename of .playdata.txt.tmpPID onto it fails.
+    std::fs::create_dir_all(d.join("playdata.txt/keep")).unwrap();
+    let r = run(&d, &["-v"], WALL);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("could not write playdata.txt"), "{}", r.stderr);
+    let out = std::fs::read_to_string(d.join("output.txt")).unwrap();
+    assert!(out.trim().parse::<u32>().is_ok_and(|c| c < 7), "{out:?}");
+    assert_eq!(temp_files(&d), Vec::<String>::new());
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
 fn messages_and_the_verbose_log_carry_no_debug_text() {
     let d = scratch("words");
     // R has completed a 2x2 square: the game is over.
@@ -94,6 +110,17 @@ fn messages_and_the_verbose_log_carry_no_debug_text() {
         "{}",
         r.stderr
     );
+    // A full board without a square: over as a draw (once "(None)").
+    std::fs::write(d.join("input.txt"), "CONNECTSQUARE\nSINGLE\nR\n1.0\n2 2\nRY\nYR\n").unwrap();
+    let r = run(&d, &[], WALL);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("already over") && r.stderr.contains("without a winner"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("None"), "{}", r.stderr);
+    assert!(!d.join("output.txt").exists());
     std::fs::write(d.join("input.txt"), EMPTY_6X7).unwrap();
     let r = run(&d, &["-v"], WALL);
     assert_eq!(r.code, 0, "{}", r.stderr);
@@ -106,4 +133,55 @@ fn messages_and_the_verbose_log_carry_no_debug_text() {
     }
     assert!(r.stderr.contains("planned"), "{}", r.stderr);
     std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn messages_number_rows_and_columns_from_zero() {
+    // One convention (README "Messages"): lines 1-based, rows and columns
+    // 0-based as the move formats write them. A bad symbol at the second
+    // cell of a row is column 1 in every game (Halma once said column 2).
+    let halma_rows: Vec<String> = (0..16)
+        .map(|y| {
+            if y == 15 {
+                format!(".Z{}", ".".repeat(14))
+            } else {
+                ".".repeat(16)
+            }
+        })
+        .collect();
+    let cases = [
+        (
+            "HINGER\nSINGLE\n1\n1.0\n2 2\n1 x\n1 1\n".to_string(),
+            "line 6: ",
+            "row 0, column 1",
+        ),
+        (
+            "CONNECTSQUARE\nSINGLE\nR\n1.0\n2 2\n.x\n..\n".to_string(),
+            "line 6: ",
+            "row 0 column 1",
+        ),
+        (
+            "HASHI\nSINGLE\n1\n1.0\n0 0\n3\n1x1\n...\n1.1\n".to_string(),
+            "line 7: ",
+            "row 0 column 1",
+        ),
+        (
+            format!("SINGLE\nBLACK\n1.0\n{}\n", halma_rows.join("\n")),
+            "line 19: ",
+            "cell 1,15 (board row 15, column 1)",
+        ),
+    ];
+    for (i, (input, line, place)) in cases.iter().enumerate() {
+        let d = scratch(&format!("numbering-{i}"));
+        std::fs::write(d.join("input.txt"), input).unwrap();
+        let r = run(&d, &[], WALL);
+        assert_eq!(r.code, 2, "{}", r.stderr);
+        assert!(
+            r.stderr.contains(line) && r.stderr.contains(place),
+            "{place:?}: {}",
+            r.stderr
+        );
+        assert!(!d.join("output.txt").exists());
+        std::fs::remove_dir_all(&d).unwrap();
+    }
 }

@@ -463,14 +463,24 @@ pub fn parse_time(lines: &mut Lines<'_>) -> Result<f64, ParseError> {
     }
 }
 
+/// Times from here on (about 31 years) are written in whole seconds.
+pub const WHOLE_SECONDS_FROM: f64 = 1e9;
+
 /// Formats a remaining time the way the contest writes it (at least one
 /// decimal), never above what is left: digits are cut, not rounded
 /// (0.0015 is written `0.001`), and a positive time never reads as zero
 /// (0.0004 is written `0.0004`; anything below a nanosecond `0.000000001`).
 /// Zero or less is `0.0` (an agent with no time left is not asked to move).
+/// From [`WHOLE_SECONDS_FROM`] on only whole seconds are written.
 pub fn format_time(t: f64) -> String {
     if t.is_nan() || t <= 0.0 {
         return "0.0".into();
+    }
+    if t >= WHOLE_SECONDS_FROM {
+        // Counting thousandths in an f64 is exact only below 2^53: above it
+        // `units -= 1.0` below stops changing anything and looped forever
+        // (a fuzzed 2.7e117 s). The floor is exact and printed digit for digit.
+        return format!("{:.1}", t.floor());
     }
     const MOST: u32 = 9;
     let mut decimals = 3;
@@ -602,6 +612,14 @@ mod tests {
         assert_eq!(format_time(1e-12), "0.000000001");
         assert_eq!(format_time(0.0), "0.0");
         assert_eq!(format_time(-1.0), "0.0");
+        // Huge but finite times (the hashi fuzzer's 2.7e117 hung here) are
+        // whole seconds, never above the time left.
+        for t in [1e9, 1e9 + 0.75, 4.5e15 + 0.5, 2.666e117, f64::MAX] {
+            let s = format_time(t);
+            let v: f64 = s.parse().unwrap();
+            assert!(v <= t && t - v < 1.0 + t * f64::EPSILON, "{t} -> {s}");
+            assert!(s.ends_with(".0"), "{t} -> {s}");
+        }
         for i in 1..2000 {
             let t = i as f64 * 0.000_37;
             let s = format_time(t);

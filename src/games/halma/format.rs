@@ -48,10 +48,10 @@ pub fn parse_input(text: &str) -> Result<Input<Halma>, ParseError> {
                 'W' => pieces[Player::Two].set(cell(x, y)),
                 '.' => {}
                 other => {
+                    // 0-based like every row and column in messages (README).
                     return Err(l.error(format!(
-                        "column {}: expected B, W or '.', found {other:?} in board row {y}",
-                        x + 1
-                    )))
+                        "cell {x},{y} (board row {y}, column {x}): expected B, W or '.', found {other:?}"
+                    )));
                 }
             }
         }
