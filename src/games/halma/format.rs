@@ -498,7 +498,7 @@ BBBBB...........\nBBBBB...........\nBBBB............\nBBB.............\nBB......
         // A bad symbol on the third board row (line 6).
         let e = err(&START_WHITE.replacen("BBBB............", "BBBB.....x......", 1));
         assert_eq!(e.line, 6);
-        assert!(e.message.contains("column 10") && e.message.contains("'x'"), "{e}");
+        assert!(e.message.contains("cell 9,2 (board row 2, column 9)") && e.message.contains("'x'"), "{e}");
         // A short row.
         let e = err(&START_WHITE.replacen("BBB.............", "BBB............", 1));
         assert_eq!(e.line, 7);
