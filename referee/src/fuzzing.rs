@@ -4,7 +4,8 @@
 //! only on a real bug; refusing bad input with a message is expected.
 
 use crate::record;
-use crate::schedule::{Job, Starts};
+use crate::schedule::Job;
+use crate::starts::Starts;
 use agent::protocol::{FileGame, GenOptions, Mode};
 use agent::search::Game;
 use std::path::PathBuf;

@@ -10,7 +10,9 @@
 //!   the agent were hostile.
 //! - [`game_loop`]: one game, generic over [`agent::protocol::FileGame`].
 //! - [`roundrobin`]: the lazy schedule (round robin or gauntlet);
-//!   [`schedule`]: many games at once, seats, start positions, records.
+//!   [`schedule`]: many games at once, seats, records.
+//! - [`starts`]: start positions (`--start`, an opening suite or generated),
+//!   checked before the first game.
 //! - [`args`]: the subcommands' arguments and their validation.
 //! - [`orchestrate`]: `match` and `tournament` (one round-robin path:
 //!   manifest, `--resume`, progress, SPRT stop, results).
@@ -54,6 +56,7 @@ pub mod schedule;
 pub mod shard;
 pub mod signals;
 pub mod sprt;
+pub mod starts;
 pub mod summary;
 pub mod tables;
 
@@ -73,10 +76,41 @@ macro_rules! for_game {
                     "the game {} is not built into this referee yet (its module has not landed in the agent library)",
                     k.name()
                 ))),
-                None => Err(format!(
-                    "unknown game {name:?}: expected halma, hinger, connectsquare, fifteen or hashi (or testnim, the test fixture)"
-                )),
+                None => Err($crate::unknown_game(name)),
             }
         }
     }};
+}
+
+/// The message for a `--game` that names no game: the closest name when one
+/// is close, and the list of games.
+pub fn unknown_game(name: &str) -> String {
+    use agent::games::GameKind;
+    use agent::protocol::FileGame;
+    let fixture = <agent::games::testnim::TestNim as FileGame>::NAME;
+    let names: Vec<&str> = GameKind::ALL.iter().map(|k| k.name()).collect();
+    let lower = name.to_ascii_lowercase();
+    let closest = names
+        .iter()
+        .chain([&fixture])
+        .map(|n| (strsim::jaro_winkler(&lower, n), *n))
+        .filter(|(score, _)| *score > 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0));
+    let hint = closest.map(|(_, n)| format!("did you mean {n}? ")).unwrap_or_default();
+    format!(
+        "unknown game {name:?}: {hint}the games are {} (and {fixture}, the test fixture)",
+        names.join(", ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_mistyped_game_gets_the_closest_name() {
+        let m = super::unknown_game("fiften");
+        assert!(m.contains("did you mean fifteen?"), "{m}");
+        assert!(m.contains("halma, hinger, connectsquare, fifteen, hashi"), "{m}");
+        assert!(super::unknown_game("Conect-Square").contains("did you mean connectsquare?"));
+        assert!(!super::unknown_game("chess").contains("did you mean"));
+    }
 }

@@ -12,7 +12,8 @@ use crate::progress::Progress;
 use crate::record::{self, GameRecord};
 use crate::results::RunView;
 use crate::roundrobin::RoundRobin;
-use crate::schedule::{self, Job, Openings, RunConfig, Starts};
+use crate::schedule::{self, Job, RunConfig};
+use crate::starts::{Openings, Starts};
 use crate::shard::Shard;
 use crate::signals;
 use crate::sprt::Sprt;
@@ -198,6 +199,7 @@ pub fn run(mut plan: RunPlan) -> Result<i32, String> {
             plan.contestants.len()
         )
     })?;
+    for_game!(&plan.game, |G| plan.starts.check::<G>())?;
     // Held until the run ends: a second referee on this --out is refused.
     let _lock = crate::outdir::lock(&plan.out)?;
     let recs = open_out(&plan)?;

@@ -1,6 +1,7 @@
 //! `referee play` (one game drawn move by move, a seat may be a person) and
 //! `referee replay` (a recorded game step by step).
 
+use crate::args::check::seat;
 use crate::args::{GameOpts, PlayArgs, ReplayArgs};
 use crate::board_text::{result_line, seat_labels, Narrator, Show};
 use crate::for_game;
@@ -8,7 +9,7 @@ use crate::game_loop::{play_game, seat_line, Contestant, GameSetup, Rules, SeatK
 use crate::human::{seat_label, HumanIo};
 use crate::record::{self, GameRecord};
 use crate::signals;
-use agent::protocol::{FileGame, GenOptions, Player};
+use agent::protocol::{FileGame, GenOptions, Param, Player};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -20,7 +21,7 @@ pub fn run_play(a: &PlayArgs, io: HumanIo) -> Result<i32, String> {
 
 fn play_one<G: FileGame>(a: &PlayArgs, mut io: HumanIo) -> Result<i32, String> {
     let mut rules = a.time.rules()?;
-    let seats = [SeatKind::parse(&a.seat1), SeatKind::parse(&a.seat2)];
+    let seats = [seat(&a.seat1, "first seat's")?, seat(&a.seat2, "second seat's")?];
     let any_human = seats.contains(&SeatKind::Human);
     let mut game_opts = a.game.clone();
     if any_human {
@@ -32,6 +33,7 @@ fn play_one<G: FileGame>(a: &PlayArgs, mut io: HumanIo) -> Result<i32, String> {
         None => Player::One,
     };
     let mut starts = game_opts.starts()?;
+    starts.check::<G>()?;
     starts.gen.first = first;
     let start: G = match &starts.text {
         Some(t) => G::parse_input(t).map_err(|e| format!("--start: {e}"))?.state,
@@ -96,48 +98,44 @@ fn play_one<G: FileGame>(a: &PlayArgs, mut io: HumanIo) -> Result<i32, String> {
     Ok(0)
 }
 
-/// Asks a person for the game's parameters that were not given (board size)
-/// and sets the person's move time.
+/// Asks a person for the game's parameters that were not given (those the
+/// game has a question for, e.g. a board size) and sets the agents' move
+/// time the game wants when a person plays.
 fn ask_game_options<G: FileGame>(opts: &mut GameOpts, rules: &mut Rules, io: &mut HumanIo) -> Result<(), String> {
-    if opts.size.is_none() && opts.start.is_none() {
-        match G::NAME {
-            "fifteen" => {
-                let s = io
-                    .choose("Board size, 4 or 6? ", &["4", "6"])
-                    .ok_or("the input ended before the board size was given")?;
-                opts.size = s.parse().ok();
+    if opts.start.is_none() {
+        let mut gen = opts.gen_options();
+        for p in G::PARAMS {
+            if let (Some(question), false) = (p.prompt, p.key.is_set(&gen)) {
+                gen = ask_param::<G>(p, question, gen, io)?;
             }
-            "hashi" => opts.size = Some(ask_size::<G>(opts.seed, io)?),
-            _ => {}
         }
+        opts.set_gen_options(&gen);
     }
-    if G::NAME == "fifteen" && rules.move_time.is_none() {
-        // The Fifteen brief's interactive flow allows 30 s per move.
-        rules.move_time = Some(30.0);
+    if rules.move_time.is_none() {
+        rules.move_time = G::HUMAN_MOVE_TIME;
     }
     Ok(())
 }
 
-/// Asks for a board size until the game can generate a board of that size.
-fn ask_size<G: FileGame>(seed: u64, io: &mut HumanIo) -> Result<usize, String> {
+/// Asks for one parameter until the game can generate a position with it.
+fn ask_param<G: FileGame>(p: &Param, question: &str, gen: GenOptions, io: &mut HumanIo) -> Result<GenOptions, String> {
     loop {
-        let s = io
-            .ask("Board size (e.g. 7)? ")
-            .ok_or("the input ended before the board size was given")?;
-        let Ok(n) = s.parse::<usize>() else {
-            let _ = writeln!(io.output, "Please type a whole number such as 7.");
+        let answer = if p.choices.is_empty() {
+            io.ask(question)
+        } else {
+            io.choose(question, p.choices)
+        };
+        let answer = answer.ok_or_else(|| format!("the input ended before the {} was given", p.about))?;
+        let mut probe = gen.clone();
+        if let Err(e) = p.key.set(&mut probe, &answer) {
+            let _ = writeln!(io.output, "Please answer again: {e}.");
             continue;
-        };
-        // Let the game say which sizes it can generate.
-        let probe = GenOptions {
-            size: Some(n),
-            seed,
-            ..Default::default()
-        };
+        }
+        // Let the game say which values it can generate.
         match G::generate(&probe) {
-            Ok(_) => return Ok(n),
+            Ok(_) => return Ok(probe),
             Err(e) => {
-                let _ = writeln!(io.output, "{e}. Please choose another size.");
+                let _ = writeln!(io.output, "{e}. Please choose another value.");
             }
         }
     }
@@ -199,6 +197,14 @@ fn short_name(cmd: &str) -> String {
 
 /// `referee replay`.
 pub fn run_replay(a: &ReplayArgs, mut io: HumanIo) -> Result<i32, String> {
+    match std::fs::metadata(&a.file) {
+        Ok(m) if m.is_file() => {}
+        Ok(_) => return Err(format!("{} is not a file of game records", a.file.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(format!("no such file: {}", a.file.display()))
+        }
+        Err(e) => return Err(format!("cannot read {}: {e}", a.file.display())),
+    }
     let recs = record::load(&a.file, false)?;
     if recs.is_empty() {
         return Err(format!("{} holds no game records", a.file.display()));
@@ -279,4 +285,45 @@ fn replay_one<G: FileGame>(rec: &GameRecord, a: &ReplayArgs, io: &mut HumanIo) -
     let _ = writeln!(io.output, "\n{}", narrator.ending(rec));
     let _ = io.output.flush();
     Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use agent::games::fifteen::Fifteen;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        game: GameOpts,
+    }
+
+    fn scripted(answers: &str) -> HumanIo {
+        HumanIo {
+            input: Box::new(std::io::Cursor::new(answers.to_string().into_bytes())),
+            output: Box::new(std::io::sink()),
+        }
+    }
+
+    #[test]
+    fn a_person_is_asked_the_games_own_questions() {
+        // Fifteen asks for its size (4 or 6; "5" is asked again) and gives agents 30 s a move.
+        let mut opts = Cli::parse_from(["x", "--game", "fifteen"]).game;
+        let mut rules = Rules::default();
+        ask_game_options::<Fifteen>(&mut opts, &mut rules, &mut scripted("5\n4\n")).unwrap();
+        assert_eq!((opts.size, rules.move_time), (Some(4), Some(30.0)));
+        // Given on the command line: not asked; a --move-time given is kept.
+        let mut opts = Cli::parse_from(["x", "--game", "fifteen", "--size", "6"]).game;
+        let mut rules = Rules {
+            move_time: Some(2.0),
+            ..Rules::default()
+        };
+        ask_game_options::<Fifteen>(&mut opts, &mut rules, &mut scripted("")).unwrap();
+        assert_eq!((opts.size, rules.move_time), (Some(6), Some(2.0)));
+        // The input ending before an answer is an error naming what was asked.
+        let mut opts = Cli::parse_from(["x", "--game", "fifteen"]).game;
+        let e = ask_game_options::<Fifteen>(&mut opts, &mut Rules::default(), &mut scripted("")).unwrap_err();
+        assert!(e.contains("board size"), "{e}");
+    }
 }

@@ -2,13 +2,13 @@
 //! assignment, working directories, records, stopping.
 
 use crate::game_loop::{play_game, Contestant, GameError, GameSetup, Rules, SeatKind};
-use crate::openings::{Opening, RandomSuite};
 use crate::record::{self, GameRecord, RunInfo, REFEREE_VERSION};
 use crate::runner::{self, Homes, RunSpec};
-use agent::protocol::{FileGame, GenOptions, Player};
+use crate::starts::Starts;
+use agent::protocol::{FileGame, Player};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::{mpsc, Mutex};
 
 /// One game to play: contestants `a` and `b` (indices), and the game's
 /// number within their pairing, which decides who moves first.
@@ -25,62 +25,6 @@ pub struct Job {
     /// The game pair's index in the whole schedule: picks the opening and
     /// the shard (both games of a pair share them).
     pub pair: u64,
-}
-
-/// How start positions are made.
-#[derive(Clone, Debug)]
-pub struct Starts {
-    /// A fixed start (`--start FILE` contents), else generated.
-    pub text: Option<String>,
-    /// Options for generated starts; the seed is advanced per game pair.
-    pub gen: GenOptions,
-    /// An opening suite (`--openings`): pair p of the run starts from
-    /// opening p (cycling through a file suite when the run is longer).
-    pub openings: Option<Arc<Openings>>,
-}
-
-/// An opening suite.
-#[derive(Debug)]
-pub enum Openings {
-    /// Positions from files.
-    Files(Vec<Opening>),
-    /// Random positions, made on demand.
-    Random(RandomSuite),
-}
-
-impl Starts {
-    /// The start position of a game and the id of its opening (with a
-    /// suite). Both games of a pair get the same position with the agents
-    /// swapped.
-    pub fn position<G: FileGame>(&self, job: &Job) -> Result<(G, Option<String>), String> {
-        if let Some(o) = &self.openings {
-            return match &**o {
-                Openings::Files(list) => {
-                    // Checked non-empty when loaded.
-                    let op = &list[(job.pair % list.len() as u64) as usize];
-                    let g = G::parse_input(&op.text)
-                        .map(|i| i.state)
-                        .map_err(|e| format!("opening {}: {e}", op.id))?;
-                    Ok((g, Some(op.id.clone())))
-                }
-                Openings::Random(suite) => {
-                    let n = usize::try_from(job.pair).map_err(|_| "too many openings".to_string())?;
-                    Ok((suite.get::<G>(n)?, Some(suite.id(n))))
-                }
-            };
-        }
-        match &self.text {
-            Some(t) => G::parse_input(t)
-                .map(|i| (i.state, None))
-                .map_err(|e| format!("start position: {e}")),
-            None => {
-                let mut o = self.gen.clone();
-                o.seed = o.seed.wrapping_add(job.number / 2);
-                o.first = Player::One;
-                G::generate(&o).map(|g| (g, None))
-            }
-        }
-    }
 }
 
 /// Settings shared by all games of a run.

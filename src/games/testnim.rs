@@ -70,6 +70,13 @@ impl Game for TestNim {
 
 impl FileGame for TestNim {
     const NAME: &'static str = "testnim";
+    const TAG: Option<&'static str> = Some("TESTNIM");
+    const PARAMS: &'static [crate::protocol::Param] = &[crate::protocol::Param {
+        key: crate::protocol::ParamKey::Size,
+        about: "counters in the pile (default 21)",
+        prompt: None,
+        choices: &[],
+    }];
 
     fn parse_input(text: &str) -> Result<Input<Self>, ParseError> {
         let mut lines = Lines::new(text);

@@ -4,9 +4,11 @@
 
 pub mod limits;
 pub mod lines;
+pub mod params;
 pub mod view;
 
 pub use lines::{Line, Lines};
+pub use params::{Param, ParamKey};
 pub use view::{BoardView, CellView, Ground, LinkView, MoveView, PieceView};
 
 use crate::search::{Game, Limits, Strategy};
@@ -322,6 +324,21 @@ pub trait FileGame: Game + Sized {
     /// What a legal move of the side to move touches and what it causes,
     /// for marking the last move in a drawing.
     fn move_view(&self, mv: Self::Move) -> MoveView;
+
+    // The game as the referee presents it (one registry: the referee never
+    // compares game names).
+
+    /// Line 1 of this game's `input.txt` (`HINGER`, ...); `None` for Halma,
+    /// whose line 1 is the mode.
+    const TAG: Option<&'static str>;
+
+    /// The parameters of generated start positions ([`GenOptions`] fields
+    /// this game reads), with the questions put to a person who has not given them.
+    const PARAMS: &'static [Param] = &[];
+
+    /// CPU seconds an agent gets per move when a person plays it at `referee
+    /// play` and no `--move-time` is given (`None`: the whole clock).
+    const HUMAN_MOVE_TIME: Option<f64> = None;
 }
 
 /// Writes `contents` to `dir/name` through a temporary file and a rename, so

@@ -6,9 +6,9 @@ use crate::agentspec::{resolve_in_home, AgentSpec};
 use crate::game_loop::{resolve_command, Contestant, Rules, SeatKind};
 use crate::openings::{self, OpeningSpec, RandomSuite};
 use crate::orchestrate::{RunKind, RunPlan};
-use crate::schedule::{Openings, Starts};
 use crate::shard::Shard;
 use crate::sprt::Sprt;
+use crate::starts::{Openings, Starts};
 use agent::protocol::{GenOptions, Mode, Player};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -33,31 +33,60 @@ impl GameOpts {
         }
         Ok(Starts {
             text,
-            gen: GenOptions {
-                rows: self.rows,
-                cols: self.cols,
-                size: self.size,
-                density: self.density,
-                seed: self.seed,
-                first: Player::One,
-            },
+            gen: self.gen_options(),
             openings: None,
         })
     }
+
+    /// The options for generated start positions (the first mover is set per game).
+    pub fn gen_options(&self) -> GenOptions {
+        GenOptions {
+            rows: self.rows,
+            cols: self.cols,
+            size: self.size,
+            density: self.density,
+            seed: self.seed,
+            first: Player::One,
+        }
+    }
+
+    /// Takes the board parameters of `gen` (e.g. answers a person gave).
+    pub fn set_gen_options(&mut self, gen: &GenOptions) {
+        self.rows = gen.rows;
+        self.cols = gen.cols;
+        self.size = gen.size;
+        self.density = gen.density;
+    }
 }
+
+/// The most CPU seconds `--time`, `--time-a/-b` and `--move-time` accept
+/// (about 11.6 days): every move keeps a finite kill limit.
+pub const MAX_SECONDS: f64 = 1_000_000.0;
+/// The most `--grace` seconds accepted (one hour).
+pub const MAX_GRACE: f64 = 3600.0;
+/// The most games played at once (each is a thread and two agent processes).
+pub const MAX_CONCURRENCY: usize = 256;
+/// The largest `--wall-factor` accepted.
+pub const MAX_WALL_FACTOR: f64 = 100.0;
 
 impl TimeOpts {
     /// The judging rules.
     pub fn rules(&self) -> Result<Rules, String> {
         positive_seconds(self.time, "--time")?;
-        if !(self.grace.is_finite() && self.grace >= 0.0) {
-            return Err(format!("--grace must be zero or more seconds, found {}", self.grace));
+        if !(self.grace.is_finite() && (0.0..=MAX_GRACE).contains(&self.grace)) {
+            return Err(format!(
+                "--grace must be between 0 and {MAX_GRACE} seconds, found {}",
+                self.grace
+            ));
         }
         if let Some(m) = self.move_time {
             positive_seconds(m, "--move-time")?;
         }
-        if !(self.wall_factor.is_finite() && self.wall_factor >= 1.0) {
-            return Err(format!("--wall-factor must be at least 1, found {}", self.wall_factor));
+        if !(self.wall_factor.is_finite() && (1.0..=MAX_WALL_FACTOR).contains(&self.wall_factor)) {
+            return Err(format!(
+                "--wall-factor must be between 1 and {MAX_WALL_FACTOR}, found {}",
+                self.wall_factor
+            ));
         }
         if self.max_plies == 0 {
             return Err("--max-plies must be at least 1".into());
@@ -78,18 +107,32 @@ impl TimeOpts {
     }
 }
 
-/// A time in seconds that must be finite and above zero.
+/// A time in seconds that must be above zero and at most [`MAX_SECONDS`].
 pub fn positive_seconds(v: f64, what: &str) -> Result<(), String> {
-    if v.is_finite() && v > 0.0 {
+    if v.is_finite() && v > 0.0 && v <= MAX_SECONDS {
         Ok(())
     } else {
-        Err(format!("{what} must be a positive number of seconds, found {v}"))
+        Err(format!(
+            "{what} must be a positive number of seconds up to {MAX_SECONDS} (about 11 days), found {v}"
+        ))
     }
+}
+
+/// A seat given on the command line: `human` or a non-empty agent command.
+pub fn seat(arg: &str, which: &str) -> Result<SeatKind, String> {
+    if arg.trim().is_empty() {
+        return Err(format!(
+            "the {which} command is empty: give the shell command that runs the agent, such as ./target/release/agent"
+        ));
+    }
+    Ok(SeatKind::parse(arg))
 }
 
 impl MatchArgs {
     /// The match as a round robin of its two agents.
     pub fn plan(&self) -> Result<RunPlan, String> {
+        // --time first: --time-a/--time-b default to it.
+        self.time.rules()?;
         let names: Vec<&str> = self.names.split(',').map(|s| s.trim()).collect();
         if names.len() != 2 || names.iter().any(|n| n.is_empty()) || names[0] == names[1] {
             return Err(format!(
@@ -97,17 +140,20 @@ impl MatchArgs {
                 self.names
             ));
         }
-        let positional: Vec<&String> = self.cmd_a.iter().chain(self.cmd_b.iter()).collect();
+        let positional = [(&self.cmd_a, "first agent's"), (&self.cmd_b, "second agent's")];
         let mut contestants: Vec<Contestant> = positional
             .iter()
+            .filter_map(|(cmd, which)| cmd.as_ref().map(|c| (c, *which)))
             .zip(&names)
-            .map(|(cmd, name)| Contestant {
-                name: name.to_string(),
-                kind: SeatKind::parse(cmd),
-                calibration: None,
-                home: None,
+            .map(|((cmd, which), name)| {
+                Ok(Contestant {
+                    name: name.to_string(),
+                    kind: seat(cmd, which)?,
+                    calibration: None,
+                    home: None,
+                })
             })
-            .collect();
+            .collect::<Result<_, String>>()?;
         let mut own_times: Vec<Option<f64>> = vec![None; contestants.len()];
         for (c, t) in agent_entries(&self.run.agent)? {
             if contestants.iter().any(|o| o.name == c.name) {
@@ -255,8 +301,11 @@ fn plan(
     if run.games == 0 {
         return Err("--games must be at least 1".into());
     }
-    if run.concurrency == 0 {
-        return Err("--concurrency must be at least 1".into());
+    if !(1..=MAX_CONCURRENCY).contains(&run.concurrency) {
+        return Err(format!(
+            "--concurrency must be between 1 and {MAX_CONCURRENCY} games at once, found {}",
+            run.concurrency
+        ));
     }
     let sprt = run.sprt.as_deref().map(Sprt::parse).transpose()?;
     if sprt.is_some() && contestants.len() != 2 {

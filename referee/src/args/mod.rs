@@ -48,10 +48,10 @@ pub struct TimeOpts {
     /// Confinement and limits of the agents.
     #[command(flatten)]
     pub sandbox: crate::sandbox::SandboxOpts,
-    /// CPU seconds per agent per game.
+    /// CPU seconds per agent per game (at most 1000000).
     #[arg(long, default_value_t = 100.0, allow_negative_numbers = true)]
     pub time: f64,
-    /// CPU seconds past the remaining time before an agent is killed.
+    /// CPU seconds past the remaining time before an agent is killed (0 to 3600).
     #[arg(long, default_value_t = 10.0, allow_negative_numbers = true)]
     pub grace: f64,
     /// Plies after which a game ends and the player with more time left wins.
@@ -63,7 +63,7 @@ pub struct TimeOpts {
     /// Per-move CPU cap: agents get min(remaining, this) and lose on exceeding it.
     #[arg(long, allow_negative_numbers = true)]
     pub move_time: Option<f64>,
-    /// Wall-clock kill at (allowed CPU + grace) × this + 5 s.
+    /// Wall-clock kill at (allowed CPU + grace) × this + 5 s (1 to 100).
     #[arg(long, default_value_t = 3.0, allow_negative_numbers = true)]
     pub wall_factor: f64,
 }
@@ -72,10 +72,10 @@ pub struct TimeOpts {
 #[derive(Args, Clone, Debug)]
 pub struct RunOpts {
     /// Games per pairing (colours and first move alternate; odd: the first-named agent gets the extra first move).
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, allow_negative_numbers = true)]
     pub games: u64,
-    /// Games played at once (at most the number of games to play).
-    #[arg(long, default_value_t = 1)]
+    /// Games played at once (1 to 256; never more than the games left to play).
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     pub concurrency: usize,
     /// Continue an interrupted run from the records in --out (same arguments as the first run).
     #[arg(long)]

@@ -416,6 +416,21 @@ impl Game for ConnectSquare {
 
 impl FileGame for ConnectSquare {
     const NAME: &'static str = "connectsquare";
+    const TAG: Option<&'static str> = Some("CONNECTSQUARE");
+    const PARAMS: &'static [crate::protocol::Param] = &[
+        crate::protocol::Param {
+            key: crate::protocol::ParamKey::Rows,
+            about: "board rows (default 6)",
+            prompt: None,
+            choices: &[],
+        },
+        crate::protocol::Param {
+            key: crate::protocol::ParamKey::Cols,
+            about: "board columns (default 7)",
+            prompt: None,
+            choices: &[],
+        },
+    ];
 
     fn parse_input(text: &str) -> Result<Input<Self>, ParseError> {
         let mut lines = Lines::new(text);

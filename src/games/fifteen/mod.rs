@@ -548,6 +548,15 @@ fn parse_card_token(tok: &str) -> Option<(Player, u8)> {
 
 impl FileGame for Fifteen {
     const NAME: &'static str = "fifteen";
+    const TAG: Option<&'static str> = Some("FIFTEEN");
+    const PARAMS: &'static [crate::protocol::Param] = &[crate::protocol::Param {
+        key: crate::protocol::ParamKey::Size,
+        about: "board size, 4 or 6 (default 6)",
+        prompt: Some("Board size, 4 or 6? "),
+        choices: &["4", "6"],
+    }];
+    // The Fifteen brief's interactive flow allows 30 s per move.
+    const HUMAN_MOVE_TIME: Option<f64> = Some(30.0);
 
     fn parse_input(text: &str) -> Result<Input<Self>, ParseError> {
         let mut lines = Lines::new(text);

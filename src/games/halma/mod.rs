@@ -564,6 +564,7 @@ pub fn colour_name(c: Player) -> &'static str {
 
 impl FileGame for Halma {
     const NAME: &'static str = "halma";
+    const TAG: Option<&'static str> = None;
     // Positive: re-entering a seen position is good for the side to move
     // there, i.e. bad for the mover who walked back into it.
     const REPEAT_SCORE: i32 = 150;

@@ -158,6 +158,13 @@ fn parse_usize(tok: &str, what: &str) -> Result<usize, MoveError> {
 
 impl FileGame for Hashi {
     const NAME: &'static str = "hashi";
+    const TAG: Option<&'static str> = Some("HASHI");
+    const PARAMS: &'static [crate::protocol::Param] = &[crate::protocol::Param {
+        key: crate::protocol::ParamKey::Size,
+        about: "board size n for an n x n grid (default 7)",
+        prompt: Some("Board size (e.g. 7)? "),
+        choices: &[],
+    }];
 
     fn parse_input(text: &str) -> Result<Input<Self>, ParseError> {
         let mut lines = Lines::new(text);

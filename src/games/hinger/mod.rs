@@ -242,6 +242,27 @@ impl Game for Hinger {
 
 impl FileGame for Hinger {
     const NAME: &'static str = "hinger";
+    const TAG: Option<&'static str> = Some("HINGER");
+    const PARAMS: &'static [crate::protocol::Param] = &[
+        crate::protocol::Param {
+            key: crate::protocol::ParamKey::Rows,
+            about: "board rows (default 5)",
+            prompt: None,
+            choices: &[],
+        },
+        crate::protocol::Param {
+            key: crate::protocol::ParamKey::Cols,
+            about: "board columns (default 5)",
+            prompt: None,
+            choices: &[],
+        },
+        crate::protocol::Param {
+            key: crate::protocol::ParamKey::Density,
+            about: "share of cells holding counters, 0 to 1 (default 0.6)",
+            prompt: None,
+            choices: &[],
+        },
+    ];
 
     fn parse_input(text: &str) -> Result<Input<Self>, ParseError> {
         let mut lines = Lines::new(text);

@@ -1,0 +1,226 @@
+//! Command-line regression tests: every bad argument is refused by the real
+//! `referee` binary with exit status 2 and a message naming the option and
+//! what it expects, never a panic, a hang or a huge allocation.
+
+use referee::record;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+const MOCK: &str = env!("CARGO_BIN_EXE_mock-agent");
+const REFEREE: &str = env!("CARGO_BIN_EXE_referee");
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("referee-args-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn referee(args: &[&str]) -> Output {
+    Command::new(REFEREE).args(args).stdin(Stdio::null()).output().unwrap()
+}
+
+/// Asserts a clean refusal: exit status 2, `expected` in the message, no panic.
+fn refused(args: &[&str], expected: &str) {
+    let o = referee(args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert!(err.contains(expected), "{args:?}: expected {expected:?} in {err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+}
+
+/// A match of the test game between two mock agents with `extra` options.
+fn nim_match(extra: &[&str]) -> Vec<String> {
+    let mut v: Vec<String> = ["match", "--game", "testnim", "--size", "4"].map(String::from).to_vec();
+    v.extend(extra.iter().map(|s| s.to_string()));
+    v
+}
+
+fn strs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+#[test]
+fn times_must_be_positive_finite_and_bounded() {
+    let a = format!("{MOCK} play");
+    for (opt, val, msg) in [
+        ("--time", "-1", "--time must be a positive number of seconds"),
+        (
+            "--time",
+            "1e308",
+            "--time must be a positive number of seconds up to 1000000",
+        ),
+        ("--time", "inf", "--time must be"),
+        ("--time", "NaN", "--time must be"),
+        ("--time-a", "-1", "--time-a must be"),
+        ("--time-b", "2e6", "--time-b must be"),
+        ("--move-time", "-0.5", "--move-time must be"),
+        ("--grace", "1e308", "--grace must be between 0 and 3600"),
+        ("--grace", "-1", "--grace must be between 0 and 3600"),
+        ("--wall-factor", "1e9", "--wall-factor must be between 1 and 100"),
+    ] {
+        // Negative numbers work as separate words (`--time -1`), not only as `--time=-1`.
+        let args = nim_match(&[opt, val, &a, &a]);
+        refused(&strs(&args), msg);
+    }
+}
+
+#[test]
+fn games_and_concurrency_are_checked() {
+    let a = format!("{MOCK} play");
+    refused(
+        &strs(&nim_match(&["--games", "0", &a, &a])),
+        "--games must be at least 1",
+    );
+    refused(
+        &strs(&nim_match(&["--games", "-3", &a, &a])),
+        "invalid value '-3' for '--games",
+    );
+    refused(
+        &strs(&nim_match(&["--concurrency", "0", &a, &a])),
+        "--concurrency must be between 1 and 256",
+    );
+    refused(
+        &strs(&nim_match(&["--concurrency", "18446744073709551615", &a, &a])),
+        "--concurrency must be between 1 and 256",
+    );
+    let specs: Vec<String> = (0..7).map(|i| format!("p{i}={MOCK} play")).collect();
+    let mut args = vec!["tournament", "--game", "testnim", "--games", "18446744073709551615"];
+    args.extend(specs.iter().map(String::as_str));
+    refused(&args, "more games than can be counted");
+}
+
+#[test]
+fn a_huge_game_count_is_scheduled_lazily() {
+    // 10^18 games: nothing is allocated per game up front; the SPRT ends the
+    // run after a few games (the second agent always fails).
+    let out = tmp("huge");
+    let out_s = out.display().to_string();
+    let (a, b) = (format!("{MOCK} play"), format!("{MOCK} fail-after 1"));
+    let args = nim_match(&[
+        "--games",
+        "1000000000000000000",
+        "--sprt",
+        "0,100",
+        "--concurrency",
+        "2",
+        "--out",
+        &out_s,
+        &a,
+        &b,
+    ]);
+    let o = referee(&strs(&args));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("of 1000000000000000000 games recorded"), "{text}");
+    let n = record::load(&out.join("records.jsonl"), false).unwrap().len();
+    assert!((2..100).contains(&n), "{n} games");
+    std::fs::remove_dir_all(out).unwrap();
+}
+
+#[test]
+fn concurrency_is_capped_at_the_games_and_warned_above_the_cores() {
+    let out = tmp("conc");
+    let out_s = out.display().to_string();
+    let a = format!("{MOCK} play");
+    // Two games asked to run 256 at once: two threads, and a warning only
+    // when two games are more than this machine's cores.
+    let args = nim_match(&["--games", "2", "--concurrency", "256", "--out", &out_s, &a, &a]);
+    let o = referee(&strs(&args));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    let cores = std::thread::available_parallelism().unwrap().get();
+    assert_eq!(err.contains("warning: 2 games at once"), cores < 2, "{err}");
+    assert!(!err.contains("256"), "{err}");
+    assert_eq!(record::load(&out.join("records.jsonl"), false).unwrap().len(), 2);
+    std::fs::remove_dir_all(out).unwrap();
+}
+
+#[test]
+fn empty_agent_commands_are_refused() {
+    let a = format!("{MOCK} play");
+    refused(&strs(&nim_match(&["", &a])), "the first agent's command is empty");
+    refused(&strs(&nim_match(&[&a, "  "])), "the second agent's command is empty");
+    refused(
+        &["play", "--game", "testnim", "--first", "1", &a, ""],
+        "the second seat's command is empty",
+    );
+    refused(
+        &["tournament", "--game", "testnim", "x=", "y=z"],
+        "both parts non-empty",
+    );
+}
+
+#[test]
+fn a_start_position_already_over_is_refused() {
+    let dir = tmp("over");
+    let start = dir.join("over.txt");
+    std::fs::write(&start, "TESTNIM\nGAME\n1\n10.0\n0\n").unwrap();
+    let start_s = start.display().to_string();
+    let a = format!("{MOCK} play");
+    let args = nim_match(&[
+        "--start",
+        &start_s,
+        "--out",
+        &dir.join("out").display().to_string(),
+        &a,
+        &a,
+    ]);
+    refused(
+        &strs(&args),
+        "the --start position is already over: player 2 has already won",
+    );
+    assert!(!dir.join("out").exists(), "nothing is created for a refused run");
+    refused(
+        &["play", "--game", "testnim", "--start", &start_s, &a, &a],
+        "already over",
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn board_options_a_game_does_not_take_are_refused() {
+    let a = format!("{MOCK} play");
+    refused(
+        &["match", "--game", "fifteen", "--rows", "5", &a, &a],
+        "--rows does not apply to fifteen; it takes --size (board size, 4 or 6",
+    );
+    refused(
+        &["match", "--game", "halma", "--size", "5", &a, &a],
+        "halma has no board options",
+    );
+    refused(&["match", "--game", "fifteen", "--size", "5", &a, &a], "4 or 6");
+}
+
+#[test]
+fn an_unknown_game_gets_the_closest_name() {
+    refused(&["match", "--game", "fiften", "a", "b"], "did you mean fifteen?");
+    refused(&["match", "--game", "chess", "a", "b"], "the games are halma, hinger");
+}
+
+#[test]
+fn replaying_a_missing_file_says_so() {
+    refused(
+        &["replay", "/nonexistent/missing.jsonl"],
+        "no such file: /nonexistent/missing.jsonl",
+    );
+    let dir = tmp("replay-dir");
+    refused(&["replay", &dir.display().to_string()], "is not a file of game records");
+    let empty = dir.join("empty.jsonl");
+    std::fs::write(&empty, "").unwrap();
+    refused(&["replay", &empty.display().to_string()], "holds no game records");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn resume_of_a_match_needs_its_directory() {
+    let a = format!("{MOCK} play");
+    refused(
+        &strs(&nim_match(&["--resume", &a, &a])),
+        "--resume needs the --out directory",
+    );
+    refused(
+        &strs(&nim_match(&["--names", "A,", &a, &a])),
+        "--names expects two different names",
+    );
+}
