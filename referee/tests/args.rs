@@ -6,7 +6,7 @@ use referee::record;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
-const MOCK: &str = env!("CARGO_BIN_EXE_mock-agent");
+const MOCK: &str = env!("MOCK_AGENT");
 const REFEREE: &str = env!("CARGO_BIN_EXE_referee");
 
 fn tmp(name: &str) -> PathBuf {
