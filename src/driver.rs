@@ -95,9 +95,7 @@ pub fn run_turn(opts: &AgentOptions) -> Result<TurnReport, TurnError> {
 
 /// Plays one turn of the game `kind` from its `input.txt` text.
 pub fn dispatch_turn(kind: GameKind, text: &str, opts: &AgentOptions) -> Result<TurnReport, TurnError> {
-    crate::with_game!(kind, |G| turn::<G>(text, opts), missing(k) => {
-        Err(TurnError::NoMove(format!("the game {} is not built into this agent", k.name())))
-    })
+    with_game!(kind, |G| turn::<G>(text, opts))
 }
 
 /// "player 1 has won" in the game's own seat names.

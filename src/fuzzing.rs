@@ -84,7 +84,7 @@ pub fn input_turn<G: FileGame>(data: &[u8]) {
 /// `playdata.txt`: whatever parses must write back to the same record.
 pub fn playdata(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
-    for game in ["halma", "hinger", "connectsquare", "fifteen", "hashi"] {
+    for game in crate::games::GameKind::ALL.iter().map(|k| k.name()) {
         if let Some(p) = PlayData::parse(&text, game) {
             assert_eq!(
                 PlayData::parse(&p.to_text(), game).as_ref(),
@@ -110,7 +110,7 @@ pub fn calibration(data: &[u8]) {
 pub fn any_input(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     if let Ok(kind) = crate::games::GameKind::detect(&text) {
-        crate::with_game!(kind, |G| input_turn::<G>(data), missing(_k) => ())
+        with_game!(kind, |G| input_turn::<G>(data))
     }
 }
 

@@ -13,11 +13,15 @@
 //! - [`driver`]: turns one `input.txt` into one `output.txt` for any game.
 //! - [`fuzzing`]: byte-level entry points for the fuzz targets in `fuzz/`.
 
+// First, so that the registry's `with_game!` is in scope for the modules below
+// (a macro made by a macro cannot be named by path inside its own crate).
+#[macro_use]
+pub mod games;
+
 pub mod arena;
 pub mod clock;
 pub mod driver;
 pub mod fuzzing;
-pub mod games;
 pub mod playdata;
 pub mod protocol;
 pub mod search;

@@ -88,9 +88,7 @@ fn duel(args: DuelArgs) -> Result<(), String> {
         let names: Vec<&str> = GameKind::ALL.iter().map(|k| k.name()).collect();
         format!("unknown game {:?}: expected one of {}", args.game, names.join(", "))
     })?;
-    agent::with_game!(kind, |G| run_duel::<G>(&args), missing(k) => {
-        Err(format!("the game {} is not built into this agent", k.name()))
-    })
+    agent::with_game!(kind, |G| run_duel::<G>(&args))
 }
 
 fn main() -> ExitCode {

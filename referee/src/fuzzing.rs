@@ -11,9 +11,6 @@ use agent::search::Game;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-/// Games a start file or a record may name.
-const GAMES: [&str; 6] = ["halma", "hinger", "connectsquare", "fifteen", "hashi", "testnim"];
-
 /// A records file of this process's own, in the temp directory.
 fn records_file() -> &'static PathBuf {
     static PATH: OnceLock<PathBuf> = OnceLock::new();
@@ -69,7 +66,7 @@ pub fn start(data: &[u8]) {
         gen: GenOptions::default(),
         openings: None,
     };
-    for game in GAMES {
+    for game in crate::game_names() {
         let starts = load(text.clone());
         let _: Result<(), String> = crate::for_game!(game, |G| {
             if let Ok((pos, _)) = starts.position::<G>(&job) {

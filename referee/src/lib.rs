@@ -72,14 +72,19 @@ macro_rules! for_game {
             $body
         } else {
             match agent::games::GameKind::from_name(name) {
-                Some(kind) => agent::with_game!(kind, |$G| $body, missing(k) => Err(format!(
-                    "the game {} is not built into this referee yet (its module has not landed in the agent library)",
-                    k.name()
-                ))),
+                Some(kind) => agent::with_game!(kind, |$G| $body),
                 None => Err($crate::unknown_game(name)),
             }
         }
     }};
+}
+
+/// Every `--game` name the referee accepts: the registry's games, then the
+/// test fixture.
+pub fn game_names() -> impl Iterator<Item = &'static str> {
+    use agent::protocol::FileGame;
+    let fixture = <agent::games::testnim::TestNim as FileGame>::NAME;
+    agent::games::GameKind::ALL.iter().map(|k| k.name()).chain([fixture])
 }
 
 /// The message for a `--game` that names no game: the closest name when one

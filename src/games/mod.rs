@@ -2,112 +2,98 @@
 //! Each game implements [`crate::search::Game`] (for the search) and
 //! [`crate::protocol::FileGame`] (for the file protocol and the referee).
 
-pub mod connectsquare;
-pub mod fifteen;
-pub mod halma;
-pub mod hashi;
-pub mod hinger;
 pub mod testnim;
 
-use crate::protocol::{Lines, ParseError};
+use crate::protocol::{FileGame, Lines, ParseError};
 
-/// Which game an `input.txt` holds, from its first meaningful line (SPEC §1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameKind {
-    /// Line 1 is SINGLE or GAME.
-    Halma,
-    /// `HINGER`
-    Hinger,
-    /// `CONNECTSQUARE`
-    ConnectSquare,
-    /// `FIFTEEN`
-    Fifteen,
-    /// `HASHI`
-    Hashi,
+/// The registry: every contest game, once, as `Variant => module::Type`.
+/// It declares the game's module, its [`GameKind`] and its arm of
+/// [`with_game!`](crate::with_game); everything else (names, `input.txt`
+/// tags, board parameters, prompts) comes from the game's [`FileGame`] items.
+/// The `$` first is the dollar sign the generated macro needs.
+macro_rules! registry {
+    ($d:tt $($variant:ident => $module:ident :: $ty:ident),+ $(,)?) => {
+        $(pub mod $module;)+
+
+        /// Which game an `input.txt` holds or a command line names.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum GameKind {
+            $(
+                #[doc = concat!("[`", stringify!($module), "::", stringify!($ty), "`]")]
+                $variant,
+            )+
+        }
+
+        impl GameKind {
+            /// All games, in registry order.
+            pub const ALL: &'static [GameKind] = &[$(GameKind::$variant),+];
+        }
+
+        /// Runs `$body` with the type alias `$G` bound to the game type of
+        /// `$kind` (a [`GameKind`]): the one place that maps kinds to types;
+        /// the driver, the duel, the fuzz entry points and the referee
+        /// dispatch through it. Generated from the registry in `games/mod.rs`.
+        ///
+        /// ```ignore
+        /// with_game!(kind, |G| run::<G>())
+        /// ```
+        #[macro_export]
+        macro_rules! with_game {
+            ($d kind:expr, |$d G:ident| $d body:expr) => {
+                match $d kind {
+                    $(
+                        $d crate::games::GameKind::$variant => {
+                            type $d G = $d crate::games::$module::$ty;
+                            $d body
+                        }
+                    )+
+                }
+            };
+        }
+    };
+}
+
+registry! {$
+    Halma => halma::Halma,
+    Hinger => hinger::Hinger,
+    ConnectSquare => connectsquare::ConnectSquare,
+    Fifteen => fifteen::Fifteen,
+    Hashi => hashi::Hashi,
 }
 
 impl GameKind {
-    /// All games, in documentation order.
-    pub const ALL: [GameKind; 5] = [
-        GameKind::Halma,
-        GameKind::Hinger,
-        GameKind::ConnectSquare,
-        GameKind::Fifteen,
-        GameKind::Hashi,
-    ];
-
-    /// Command-line name.
+    /// Command-line name: the game's [`FileGame::NAME`].
     pub fn name(self) -> &'static str {
-        match self {
-            GameKind::Halma => "halma",
-            GameKind::Hinger => "hinger",
-            GameKind::ConnectSquare => "connectsquare",
-            GameKind::Fifteen => "fifteen",
-            GameKind::Hashi => "hashi",
-        }
+        with_game!(self, |G| G::NAME)
     }
 
-    /// Parses a command-line name.
+    /// Line 1 of the game's `input.txt` ([`FileGame::TAG`]; `None`: the mode).
+    pub fn tag(self) -> Option<&'static str> {
+        with_game!(self, |G| G::TAG)
+    }
+
+    /// Parses a command-line name (any letter case).
     pub fn from_name(s: &str) -> Option<GameKind> {
-        GameKind::ALL.into_iter().find(|k| k.name() == s.to_ascii_lowercase())
+        GameKind::ALL.iter().copied().find(|k| k.name().eq_ignore_ascii_case(s))
     }
 
-    /// Detects the game of an `input.txt`.
+    /// Detects the game of an `input.txt` from its first meaningful line:
+    /// a game's tag, or SINGLE/GAME for the game without one (SPEC §1).
     pub fn detect(text: &str) -> Result<GameKind, ParseError> {
+        let tags: Vec<&str> = GameKind::ALL.iter().filter_map(|k| k.tag()).collect();
+        let expected = format!("SINGLE, GAME or a game tag ({})", tags.join(", "));
         let mut lines = Lines::new(text);
-        let first = lines.next_line("SINGLE, GAME or a game tag (HINGER, CONNECTSQUARE, FIFTEEN, HASHI)")?;
-        match first.text {
-            "SINGLE" | "GAME" => Ok(GameKind::Halma),
-            "HINGER" => Ok(GameKind::Hinger),
-            "CONNECTSQUARE" => Ok(GameKind::ConnectSquare),
-            "FIFTEEN" => Ok(GameKind::Fifteen),
-            "HASHI" => Ok(GameKind::Hashi),
-            other => Err(ParseError::at(
-                first.number,
-                format!("expected SINGLE, GAME or a game tag (HINGER, CONNECTSQUARE, FIFTEEN, HASHI), found {other:?}"),
-            )),
-        }
+        let first = lines.next_line(&expected)?;
+        let wanted = match first.text {
+            "SINGLE" | "GAME" => None,
+            tag => Some(tag),
+        };
+        GameKind::ALL
+            .iter()
+            .copied()
+            .find(|k| k.tag() == wanted)
+            .ok_or_else(|| ParseError::at(first.number, format!("expected {expected}, found {:?}", first.text)))
     }
-}
-
-/// Runs `$body` with the type alias `$G` bound to the game type of `$kind`
-/// (a [`GameKind`]); a kind that is not built in evaluates `$missing` with
-/// `$k` bound to it. The one place that maps kinds to types: the driver and
-/// the referee dispatch through it.
-///
-/// ```ignore
-/// with_game!(kind, |G| run::<G>(), missing(k) => Err(format!("{} not built in", k.name())))
-/// ```
-#[macro_export]
-macro_rules! with_game {
-    ($kind:expr, |$G:ident| $body:expr, missing($k:ident) => $missing:expr) => {{
-        #[allow(unreachable_patterns)]
-        match $kind {
-            // One arm per game, e.g.:
-            // $crate::games::GameKind::Halma => { type $G = $crate::games::halma::Halma; $body }
-            $crate::games::GameKind::Halma => {
-                type $G = $crate::games::halma::Halma;
-                $body
-            }
-            $crate::games::GameKind::ConnectSquare => {
-                type $G = $crate::games::connectsquare::ConnectSquare;
-                $body
-            }
-            $crate::games::GameKind::Fifteen => {
-                type $G = $crate::games::fifteen::Fifteen;
-                $body
-            }
-            $crate::games::GameKind::Hashi => {
-                type $G = $crate::games::hashi::Hashi;
-                $body
-            }
-            $crate::games::GameKind::Hinger => {
-                type $G = $crate::games::hinger::Hinger;
-                $body
-            }
-            $k => $missing,
-        }
-    }};
 }
 
 #[cfg(test)]
@@ -122,5 +108,28 @@ mod tests {
         assert_eq!(e.line, 2);
         assert!(e.message.contains("CHESS"));
         assert_eq!(GameKind::detect("").unwrap_err().line, 0);
+        let e = GameKind::detect("CHESS\n").unwrap_err();
+        assert!(
+            e.message.contains("HINGER, CONNECTSQUARE, FIFTEEN, HASHI"),
+            "{}",
+            e.message
+        );
+    }
+
+    #[test]
+    fn every_registered_game_is_named_and_detected_by_its_own_items() {
+        use crate::protocol::{GenOptions, Mode};
+        for &k in GameKind::ALL {
+            assert_eq!(GameKind::from_name(k.name()), Some(k));
+            assert_eq!(GameKind::from_name(&k.name().to_uppercase()), Some(k));
+            let text = with_game!(k, |G| G::generate(&GenOptions::default())
+                .unwrap_or_else(|e| panic!("{}: {e}", k.name()))
+                .write_input(Mode::Game, 1.0));
+            assert_eq!(GameKind::detect(&text).unwrap(), k, "{text}");
+        }
+        let mut names: Vec<&str> = GameKind::ALL.iter().map(|k| k.name()).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), GameKind::ALL.len(), "two games share a name");
     }
 }
