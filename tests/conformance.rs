@@ -313,13 +313,12 @@ fn every_registered_game_conforms() {
     // One thread per game: the machine's cores share the work.
     std::thread::scope(|s| {
         let runs: Vec<_> = GameKind::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .map(|kind| {
                 s.spawn(move || {
                     let plan = boards(kind);
-                    let cov = agent::with_game!(kind, |G| conform::<G>(&plan), missing(k) => {
-                        panic!("{} is listed in GameKind::ALL but not built in", k.name())
-                    });
+                    let cov = agent::with_game!(kind, |G| conform::<G>(&plan));
                     (kind, cov)
                 })
             })
