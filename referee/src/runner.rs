@@ -149,6 +149,38 @@ fn cpath(p: &Path) -> std::io::Result<CString> {
         .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidInput, "a path contains a NUL byte"))
 }
 
+/// The shell script of a move: the command and its extra argument, if any.
+fn script(spec: &RunSpec<'_>) -> std::io::Result<CString> {
+    let script = match spec.extra_arg {
+        Some(a) => format!("{} {}", spec.cmd, a),
+        None => spec.cmd.to_string(),
+    };
+    CString::new(script)
+        .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidInput, "the command contains a NUL byte"))
+}
+
+/// The full sandbox's mounts for a move: the agent's programs, its home and
+/// the read-only extras visible in `root` (the other agents' homes hidden),
+/// its working directory `dir` writable.
+fn mount_plan(root: &Path, spec: &RunSpec<'_>, dir: &Path) -> MountPlan {
+    let sb = spec.sandbox;
+    let mut programs = namespaces::command_paths(spec.cmd);
+    let home = spec.homes.own;
+    programs.extend(home.filter(|h| *h != Path::new("/")).map(Path::to_path_buf));
+    programs.extend(sb.read_only.iter().cloned());
+    let mut hide = sb.hide.clone();
+    // An opponent's home nested in this agent's home, or in a directory
+    // shown to all, is covered; one holding this agent's home cannot be.
+    hide.extend(
+        spec.homes
+            .others
+            .iter()
+            .filter(|o| home.is_none_or(|h| !h.starts_with(o)))
+            .cloned(),
+    );
+    MountPlan::new(root, dir, &programs, &hide, sb.limits.file_size.saturating_mul(4))
+}
+
 /// Runs one move. Returns an error only when the process cannot be started.
 pub fn run(spec: &RunSpec<'_>, stop: &AtomicBool) -> std::io::Result<RunResult> {
     let sb = spec.sandbox;
@@ -158,12 +190,7 @@ pub fn run(spec: &RunSpec<'_>, stop: &AtomicBool) -> std::io::Result<RunResult> 
     let (mut out, out_w) = Capture::new(&dir, "stdout.txt", cap)?;
     let (mut err, err_w) = Capture::new(&dir, "stderr.txt", cap)?;
     let null = std::fs::File::open("/dev/null")?;
-    let script = match spec.extra_arg {
-        Some(a) => format!("{} {}", spec.cmd, a),
-        None => spec.cmd.to_string(),
-    };
-    let script = CString::new(script)
-        .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidInput, "the command contains a NUL byte"))?;
+    let script = script(spec)?;
     let jail = match (&sb.level, &sb.jail) {
         (Level::Full, Some(j)) => Some(j),
         _ => None,
@@ -171,23 +198,7 @@ pub fn run(spec: &RunSpec<'_>, stop: &AtomicBool) -> std::io::Result<RunResult> 
     let leaf = jail
         .map(|j| j.cgroup.leaf(sb.limits.memory, sb.limits.max_procs))
         .transpose()?;
-    let plan = jail.map(|j| {
-        let mut programs = namespaces::command_paths(spec.cmd);
-        let home = spec.homes.own;
-        programs.extend(home.filter(|h| *h != Path::new("/")).map(Path::to_path_buf));
-        programs.extend(sb.read_only.iter().cloned());
-        let mut hide = sb.hide.clone();
-        // An opponent's home nested in this agent's home, or in a directory
-        // shown to all, is covered; one holding this agent's home cannot be.
-        hide.extend(
-            spec.homes
-                .others
-                .iter()
-                .filter(|o| home.is_none_or(|h| !h.starts_with(o)))
-                .cloned(),
-        );
-        MountPlan::new(&j.root, &dir, &programs, &hide, sb.limits.file_size.saturating_mul(4))
-    });
+    let plan = jail.map(|j| mount_plan(&j.root, spec, &dir));
     let confine = match (jail, &leaf, &plan) {
         (Some(j), Some(leaf), Some(plan)) => {
             // The agent runs as the unprivileged user and writes only here.

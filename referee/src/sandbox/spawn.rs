@@ -208,6 +208,12 @@ pub(crate) fn spawn(l: &Launch<'_>) -> std::io::Result<Started> {
         let e = std::io::ErrorKind::TimedOut;
         return Err(std::io::Error::new(e, "the agent's sandbox was not ready within 60 s"));
     }
+    Err(start_error(l, &msg))
+}
+
+/// The child's report (stage, step, errno; see `report`) as an error that
+/// says which part of starting the agent failed.
+fn start_error(l: &Launch<'_>, msg: &[u8; 12]) -> std::io::Error {
     let word = |i: usize| u32::from_ne_bytes([msg[4 * i], msg[4 * i + 1], msg[4 * i + 2], msg[4 * i + 3]]);
     let os = std::io::Error::from_raw_os_error(word(2) as i32);
     let step = word(1) as usize;
@@ -222,10 +228,10 @@ pub(crate) fn spawn(l: &Launch<'_>) -> std::io::Result<Started> {
         5 => "entering the working directory".into(),
         _ => "starting /bin/sh".into(),
     };
-    Err(std::io::Error::new(
+    std::io::Error::new(
         os.kind(),
         format!("the agent could not be started: {what} failed: {os}"),
-    ))
+    )
 }
 
 fn read_full(f: &mut File, buf: &mut [u8]) -> usize {
