@@ -81,6 +81,85 @@ fn arg_f64(args: &[String], i: usize) -> f64 {
     args.get(i).and_then(|s| s.parse().ok()).unwrap_or(1.0)
 }
 
+/// Moves, leaving a child burning `secs` of CPU behind.
+fn orphan(secs: f64) {
+    let me = std::env::current_exe().expect("own path");
+    let child = std::process::Command::new(me)
+        .arg("burn-only")
+        .arg(secs.to_string())
+        .spawn()
+        .expect("spawn");
+    std::fs::write("orphan.pid", child.id().to_string()).expect("write");
+    // Leave only once the orphan has burned 0.2 s of CPU (its charge
+    // is then known to be at least that).
+    let t = Instant::now();
+    while orphan_ticks(child.id()) < 20 && t.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    legal_move();
+    std::mem::forget(child);
+}
+
+/// Moves, leaving a burner behind in a session of its own.
+fn escape() {
+    // setsid + double fork: a burner in its own session whose parent
+    // is gone. Move only once it has burned 0.2 s, then leave it
+    // burning: the referee must charge it and end it.
+    let mut fds = [0; 2];
+    // SAFETY: single-threaded program: fork, setsid, pipe and write
+    // are safe here; the grandchild only burns.
+    let burner = unsafe {
+        libc::pipe(fds.as_mut_ptr());
+        if libc::fork() == 0 {
+            libc::setsid();
+            let pid = libc::fork();
+            if pid == 0 {
+                loop {
+                    std::hint::black_box(0u64);
+                }
+            }
+            libc::write(fds[1], (&pid as *const i32).cast(), 4);
+            libc::_exit(0);
+        }
+        let mut pid = 0i32;
+        libc::read(fds[0], (&mut pid as *mut i32).cast(), 4);
+        libc::wait(std::ptr::null_mut());
+        pid as u32
+    };
+    let t = Instant::now();
+    while orphan_ticks(burner) < 20 && t.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    legal_move();
+}
+
+/// Reserves and touches `mib` MiB, then moves.
+fn hog(mib: usize) {
+    // Reserve and touch this many MiB; say so if refused.
+    let mut v: Vec<u8> = Vec::new();
+    if v.try_reserve_exact(mib << 20).is_err() {
+        eprintln!("mock-agent: allocation of {mib} MiB refused");
+        std::process::exit(3);
+    }
+    v.resize(mib << 20, 1);
+    std::hint::black_box(&v);
+    legal_move();
+}
+
+/// Legal moves for the first `n` calls in this directory, then garbage.
+fn fail_after(n: u32) {
+    let done: u32 = std::fs::read_to_string("count.txt")
+        .ok()
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(0);
+    std::fs::write("count.txt", (done + 1).to_string()).expect("write");
+    if done < n {
+        legal_move();
+    } else {
+        std::fs::write("output.txt", "garbage\n").expect("write");
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     // The referee's `--calibrate` runs `CMD calibrate`: answer it whatever
@@ -138,85 +217,16 @@ fn main() {
         }
         "silent" => {}
         "empty" => std::fs::write("output.txt", "").expect("write"),
-        "orphan" => {
-            let me = std::env::current_exe().expect("own path");
-            let child = std::process::Command::new(me)
-                .arg("burn-only")
-                .arg(arg_f64(&args, 2).to_string())
-                .spawn()
-                .expect("spawn");
-            std::fs::write("orphan.pid", child.id().to_string()).expect("write");
-            // Leave only once the orphan has burned 0.2 s of CPU (its charge
-            // is then known to be at least that).
-            let t = Instant::now();
-            while orphan_ticks(child.id()) < 20 && t.elapsed() < Duration::from_secs(30) {
-                std::thread::sleep(Duration::from_millis(5));
-            }
-            legal_move();
-            std::mem::forget(child);
-        }
-        "escape" => {
-            // setsid + double fork: a burner in its own session whose parent
-            // is gone. Move only once it has burned 0.2 s, then leave it
-            // burning: the referee must charge it and end it.
-            let mut fds = [0; 2];
-            // SAFETY: single-threaded program: fork, setsid, pipe and write
-            // are safe here; the grandchild only burns.
-            let burner = unsafe {
-                libc::pipe(fds.as_mut_ptr());
-                if libc::fork() == 0 {
-                    libc::setsid();
-                    let pid = libc::fork();
-                    if pid == 0 {
-                        loop {
-                            std::hint::black_box(0u64);
-                        }
-                    }
-                    libc::write(fds[1], (&pid as *const i32).cast(), 4);
-                    libc::_exit(0);
-                }
-                let mut pid = 0i32;
-                libc::read(fds[0], (&mut pid as *mut i32).cast(), 4);
-                libc::wait(std::ptr::null_mut());
-                pid as u32
-            };
-            let t = Instant::now();
-            while orphan_ticks(burner) < 20 && t.elapsed() < Duration::from_secs(30) {
-                std::thread::sleep(Duration::from_millis(5));
-            }
-            legal_move();
-        }
-        "hog" => {
-            // Reserve and touch this many MiB; say so if refused.
-            let mib: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1024);
-            let mut v: Vec<u8> = Vec::new();
-            if v.try_reserve_exact(mib << 20).is_err() {
-                eprintln!("mock-agent: allocation of {mib} MiB refused");
-                std::process::exit(3);
-            }
-            v.resize(mib << 20, 1);
-            std::hint::black_box(&v);
-            legal_move();
-        }
+        "orphan" => orphan(arg_f64(&args, 2)),
+        "escape" => escape(),
+        "hog" => hog(args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1024)),
         "check-calibration" => {
             // Loses (no output) unless the referee copied calibration.txt in.
             if Path::new("calibration.txt").exists() {
                 legal_move();
             }
         }
-        "fail-after" => {
-            let n: u32 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1);
-            let done: u32 = std::fs::read_to_string("count.txt")
-                .ok()
-                .and_then(|s| s.trim().parse().ok())
-                .unwrap_or(0);
-            std::fs::write("count.txt", (done + 1).to_string()).expect("write");
-            if done < n {
-                legal_move();
-            } else {
-                std::fs::write("output.txt", "garbage\n").expect("write");
-            }
-        }
+        "fail-after" => fail_after(args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1)),
         "calibrate" => std::fs::write("calibration.txt", "nodes_per_second 1000000\n").expect("write"),
         other => {
             eprintln!("mock-agent: unknown behaviour {other:?}");
