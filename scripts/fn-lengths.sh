@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Lists functions longer than a limit (default 80 lines, signature to closing
 # brace) in the non-test code of the agent (src/) and the referee
-# (referee/src, and its examples: the mock agent), and fails when there is one (issue 10: no function over 80
-# lines outside tests and tables).
+# (referee/src, and referee/examples: the mock agent), and fails when there
+# is one (issue 10: no function over 80 lines outside tests and tables).
 #
 # Relies on rustfmt's layout: a body ends at the first `}` alone on a line at
 # the `fn`'s own indentation. Skipped: tests.rs files, tests/ folders, the
