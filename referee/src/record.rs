@@ -208,6 +208,39 @@ pub fn load(path: &Path, repair: bool) -> Result<Vec<GameRecord>, String> {
 }
 
 #[cfg(test)]
+impl GameRecord {
+    /// A testnim record for the tests of tables, summaries and results:
+    /// `agents` as seated (seat 0 moved first), `winner` by seat, a forfeit
+    /// for `loss` when given, by the rules otherwise; no moves.
+    pub(crate) fn for_test(
+        key: &str,
+        agents: [&str; 2],
+        winner: Option<usize>,
+        loss: Option<LossReason>,
+    ) -> GameRecord {
+        GameRecord {
+            key: key.into(),
+            game: "testnim".into(),
+            agents: [agents[0].into(), agents[1].into()],
+            commands: ["a".into(), "b".into()],
+            seat_names: ["1".into(), "2".into()],
+            first: 0,
+            mode: "GAME".into(),
+            time: [1.0, 1.0],
+            start: String::new(),
+            moves: Vec::new(),
+            winner,
+            ending: if loss.is_some() { Ending::Forfeit } else { Ending::Rules },
+            loss,
+            reason: String::new(),
+            clocks: [1.0, 1.0],
+            dirs: [String::new(), String::new()],
+            run: RunInfo::default(),
+        }
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
 

@@ -165,25 +165,7 @@ mod tests {
     use crate::record::{Ending, RunInfo};
 
     fn game(key: &str, agents: [&str; 2], winner: Option<usize>) -> GameRecord {
-        GameRecord {
-            key: key.into(),
-            game: "testnim".into(),
-            agents: [agents[0].into(), agents[1].into()],
-            commands: ["a".into(), "b".into()],
-            seat_names: ["1".into(), "2".into()],
-            first: 0,
-            mode: "GAME".into(),
-            time: [1.0, 1.0],
-            start: String::new(),
-            moves: Vec::new(),
-            winner,
-            ending: Ending::Rules,
-            loss: None,
-            reason: String::new(),
-            clocks: [1.0, 1.0],
-            dirs: [String::new(), String::new()],
-            run: RunInfo::default(),
-        }
+        GameRecord::for_test(key, agents, winner, None)
     }
 
     #[test]

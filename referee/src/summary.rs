@@ -222,36 +222,14 @@ mod tests {
     use crate::record::{Ending, GameRecord};
     use crate::tables::table;
 
-    fn game(key: &str, agents: [&str; 2], winner: Option<usize>, loss: Option<LossReason>) -> GameRecord {
-        GameRecord {
-            key: key.into(),
-            game: "testnim".into(),
-            agents: [agents[0].into(), agents[1].into()],
-            commands: ["a".into(), "b".into()],
-            seat_names: ["1".into(), "2".into()],
-            first: 0,
-            mode: "GAME".into(),
-            time: [1.0, 1.0],
-            start: String::new(),
-            moves: Vec::new(),
-            winner,
-            ending: if loss.is_some() { Ending::Forfeit } else { Ending::Rules },
-            loss,
-            reason: String::new(),
-            clocks: [1.0, 1.0],
-            dirs: [String::new(), String::new()],
-            run: Default::default(),
-        }
-    }
-
     #[test]
     fn counts_results_reasons_and_pairs() {
         let recs = vec![
-            game("g0000", ["A", "B"], Some(0), None),
-            game("g0001", ["B", "A"], Some(0), Some(LossReason::OverTime)),
-            game("g0002", ["A", "B"], None, None),
-            game("g0003", ["B", "A"], Some(1), None),
-            game("g0004", ["A", "B"], Some(0), Some(LossReason::Crash)),
+            GameRecord::for_test("g0000", ["A", "B"], Some(0), None),
+            GameRecord::for_test("g0001", ["B", "A"], Some(0), Some(LossReason::OverTime)),
+            GameRecord::for_test("g0002", ["A", "B"], None, None),
+            GameRecord::for_test("g0003", ["B", "A"], Some(1), None),
+            GameRecord::for_test("g0004", ["A", "B"], Some(0), Some(LossReason::Crash)),
         ];
         let ids = vec![("A".to_string(), "a".to_string()), ("B".to_string(), "b".to_string())];
         let s = summarize(&ids, &recs);

@@ -138,43 +138,21 @@ mod tests {
     use crate::record::{Ending, LossReason};
     use crate::summary::{gauntlet, summarize};
 
-    fn game(key: &str, agents: [&str; 2], winner: Option<usize>, loss: Option<LossReason>) -> GameRecord {
-        GameRecord {
-            key: key.into(),
-            game: "testnim".into(),
-            agents: [agents[0].into(), agents[1].into()],
-            commands: ["a".into(), "b".into()],
-            seat_names: ["1".into(), "2".into()],
-            first: 0,
-            mode: "GAME".into(),
-            time: [1.0, 1.0],
-            start: String::new(),
-            moves: Vec::new(),
-            winner,
-            ending: if loss.is_some() { Ending::Forfeit } else { Ending::Rules },
-            loss,
-            reason: String::new(),
-            clocks: [1.0, 1.0],
-            dirs: [String::new(), String::new()],
-            run: Default::default(),
-        }
-    }
-
     #[test]
     fn tables_never_print_infinities_or_negative_zero() {
         let ids = vec![("A".to_string(), "a".to_string()), ("B".to_string(), "b".to_string())];
         // All wins for A, then all draws, then a short mixed record.
         let all_won = vec![
-            game("g0000", ["A", "B"], Some(0), None),
-            game("g0001", ["B", "A"], Some(1), None),
+            GameRecord::for_test("g0000", ["A", "B"], Some(0), None),
+            GameRecord::for_test("g0001", ["B", "A"], Some(1), None),
         ];
         let all_drawn = vec![
-            game("g0000", ["A", "B"], None, None),
-            game("g0001", ["B", "A"], None, None),
+            GameRecord::for_test("g0000", ["A", "B"], None, None),
+            GameRecord::for_test("g0001", ["B", "A"], None, None),
         ];
         let short = vec![
-            game("g0000", ["A", "B"], Some(0), None),
-            game("g0001", ["B", "A"], None, None),
+            GameRecord::for_test("g0000", ["A", "B"], Some(0), None),
+            GameRecord::for_test("g0001", ["B", "A"], None, None),
         ];
         for recs in [all_won, all_drawn, short, Vec::new()] {
             let t = table(&summarize(&ids, &recs));
@@ -183,12 +161,15 @@ mod tests {
         let t = table(&summarize(
             &ids,
             &[
-                game("g0000", ["A", "B"], Some(0), None),
-                game("g0001", ["B", "A"], Some(1), None),
+                GameRecord::for_test("g0000", ["A", "B"], Some(0), None),
+                GameRecord::for_test("g0001", ["B", "A"], Some(1), None),
             ],
         ));
         assert!(t.contains("won all") && t.contains("lost all"), "{t}");
-        let t = table(&summarize(&ids, &[game("g0000", ["A", "B"], None, None)]));
+        let t = table(&summarize(
+            &ids,
+            &[GameRecord::for_test("g0000", ["A", "B"], None, None)],
+        ));
         assert!(
             t.contains("100.0%") && t.contains("0 ± 0"),
             "draw ratio and a zero Elo: {t}"
@@ -202,11 +183,11 @@ mod tests {
             .map(|n| (n.to_string(), format!("./{n}")))
             .collect();
         let recs = vec![
-            game("x/g0000", ["base", "x"], Some(0), None),
-            game("x/g0001", ["x", "base"], None, None),
-            game("y/g0000", ["base", "y"], Some(1), Some(LossReason::Crash)),
-            game("y/g0001", ["y", "base"], Some(0), None),
-            game("y/g0002", ["base", "y"], Some(0), None),
+            GameRecord::for_test("x/g0000", ["base", "x"], Some(0), None),
+            GameRecord::for_test("x/g0001", ["x", "base"], None, None),
+            GameRecord::for_test("y/g0000", ["base", "y"], Some(1), Some(LossReason::Crash)),
+            GameRecord::for_test("y/g0001", ["y", "base"], Some(0), None),
+            GameRecord::for_test("y/g0002", ["base", "y"], Some(0), None),
         ];
         let rows = gauntlet("base", &ids, &recs);
         assert_eq!(rows.len(), 2);
