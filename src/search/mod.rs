@@ -40,7 +40,8 @@ pub trait Game: Clone + Send + Sync + 'static {
     const HISTORY_SIZE: usize = 1;
 
     /// Appends the legal moves of the side to move to `out` (which the caller
-    /// has cleared). Must not allocate beyond `out`'s growth.
+    /// has cleared): none once the game is over. Must not allocate beyond
+    /// `out`'s growth.
     fn legal_moves(&self, out: &mut Vec<Self::Move>);
 
     /// Plays a legal move for the side to move; the other side moves next.
