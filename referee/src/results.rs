@@ -162,7 +162,6 @@ pub fn write(path: &Path, res: &Results<'_>) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::{Ending, RunInfo};
 
     fn game(key: &str, agents: [&str; 2], winner: Option<usize>) -> GameRecord {
         GameRecord::for_test(key, agents, winner, None)

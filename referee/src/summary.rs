@@ -219,7 +219,7 @@ pub fn all_loss_labels() -> Vec<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::{Ending, GameRecord};
+    use crate::record::GameRecord;
     use crate::tables::table;
 
     #[test]

@@ -135,7 +135,7 @@ pub fn head_to_head(names: &[(String, String)], records: &[GameRecord]) -> Strin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::{Ending, LossReason};
+    use crate::record::{GameRecord, LossReason};
     use crate::summary::{gauntlet, summarize};
 
     #[test]
