@@ -114,6 +114,33 @@ pub fn any_input(data: &[u8]) {
     }
 }
 
+/// Replays a fuzz corpus as a regression test: calls `f` on every file of
+/// `fuzz/corpus/<target>` under the workspace root `root`, in name order,
+/// and fails naming the first input on which `f` panics, or when the corpus
+/// holds fewer than `min` inputs (a missing or emptied corpus fails rather
+/// than passing silently). Shared by the agent's and the referee's corpus
+/// tests.
+pub fn replay_corpus(root: &Path, target: &str, min: usize, f: impl Fn(&[u8])) {
+    let dir = root.join("fuzz/corpus").join(target);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot read the corpus {}: {e}", dir.display()))
+        .map(|e| e.map(|e| e.path()).unwrap_or_else(|e| panic!("{}: {e}", dir.display())))
+        .collect();
+    files.sort();
+    assert!(
+        files.len() >= min,
+        "{}: {} inputs, expected at least {min}",
+        dir.display(),
+        files.len()
+    );
+    for path in files {
+        let data = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        // Name the input that fails; the panic itself says why.
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&data)));
+        assert!(r.is_ok(), "{target}: {} fails", path.display());
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

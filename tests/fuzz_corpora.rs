@@ -5,33 +5,8 @@
 
 use std::path::Path;
 
-/// Every file of `fuzz/corpus/<target>`, at least `min` of them (a missing
-/// or emptied corpus fails rather than passing silently).
-fn corpus(target: &str, min: usize) -> Vec<(String, Vec<u8>)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus").join(target);
-    let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| {
-            let p = e.unwrap().path();
-            (p.display().to_string(), std::fs::read(&p).unwrap())
-        })
-        .collect();
-    v.sort();
-    assert!(
-        v.len() >= min,
-        "{}: {} inputs, expected at least {min}",
-        dir.display(),
-        v.len()
-    );
-    v
-}
-
 fn replay(target: &str, min: usize, f: impl Fn(&[u8])) {
-    for (name, data) in corpus(target, min) {
-        // Name the input that fails; the panic itself says why.
-        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(&data)));
-        assert!(r.is_ok(), "{target}: {name} fails");
-    }
+    agent::fuzzing::replay_corpus(Path::new(env!("CARGO_MANIFEST_DIR")), target, min, f);
 }
 
 #[test]

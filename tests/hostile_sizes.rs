@@ -5,24 +5,16 @@
 //! the exit code, the message, that nothing panicked, and which files are
 //! left in the directory.
 
+mod common;
+
 use agent::games::hinger::Hinger;
 use agent::protocol::FileGame;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
-
-const AGENT: &str = env!("CARGO_BIN_EXE_agent");
+use std::time::Duration;
 
 /// Generous: a loaded 2-core machine can stretch wall time many times over
 /// the CPU time; a hang (the old Hinger size wrap spun forever) still shows.
 const WALL_LIMIT: Duration = Duration::from_secs(120);
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("hostile-sizes-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 /// What one run of the agent did.
 struct Run {
@@ -36,44 +28,11 @@ struct Run {
 }
 
 /// Runs the agent with no arguments on `input` in a fresh directory,
-/// killing it (and failing the test) if it outlives [`WALL_LIMIT`].
+/// failing the test (the agent killed) if it outlives [`WALL_LIMIT`].
 fn run(name: &str, input: &str) -> (Run, PathBuf) {
-    let dir = scratch(name);
+    let dir = common::scratch(&format!("sizes-{name}"));
     std::fs::write(dir.join("input.txt"), input).unwrap();
-    let err_path = dir.join("stderr.log");
-    // Reaped by wait4 below, which also gives the child's CPU time.
-    #[allow(clippy::zombie_processes)]
-    let child = Command::new(AGENT)
-        .current_dir(&dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(std::fs::File::create(&err_path).unwrap())
-        .spawn()
-        .unwrap();
-    let pid = child.id() as libc::pid_t;
-    let start = Instant::now();
-    let mut status = 0;
-    // SAFETY: a zeroed rusage is a valid value; wait4 fills it for our own child.
-    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
-    loop {
-        let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut ru) };
-        if r == pid {
-            break;
-        }
-        assert_eq!(r, 0, "wait4 failed");
-        if start.elapsed() > WALL_LIMIT {
-            unsafe { libc::kill(pid, libc::SIGKILL) };
-            unsafe { libc::wait4(pid, &mut status, 0, &mut ru) };
-            panic!("{name}: the agent hung (killed after {WALL_LIMIT:?})");
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    let cpu = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
-    let code = if libc::WIFEXITED(status) {
-        Some(libc::WEXITSTATUS(status))
-    } else {
-        None
-    };
+    let r = common::run(&dir, &[], WALL_LIMIT);
     let mut files: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -81,9 +40,9 @@ fn run(name: &str, input: &str) -> (Run, PathBuf) {
         .collect();
     files.sort();
     let run = Run {
-        code,
-        stderr: std::fs::read_to_string(&err_path).unwrap(),
-        cpu: cpu(ru.ru_utime) + cpu(ru.ru_stime),
+        code: (r.code >= 0).then_some(r.code),
+        stderr: r.stderr,
+        cpu: r.cpu,
         files,
     };
     (run, dir)

@@ -312,7 +312,7 @@ mod tests {
         let mut opts = Cli::parse_from(["x", "--game", "fifteen"]).game;
         let mut rules = Rules::default();
         ask_game_options::<Fifteen>(&mut opts, &mut rules, &mut scripted("5\n4\n")).unwrap();
-        assert_eq!((opts.size, rules.move_time), (Some(4), Some(30.0)));
+        assert_eq!((opts.board.size, rules.move_time), (Some(4), Some(30.0)));
         // Given on the command line: not asked; a --move-time given is kept.
         let mut opts = Cli::parse_from(["x", "--game", "fifteen", "--size", "6"]).game;
         let mut rules = Rules {
@@ -320,7 +320,7 @@ mod tests {
             ..Rules::default()
         };
         ask_game_options::<Fifteen>(&mut opts, &mut rules, &mut scripted("")).unwrap();
-        assert_eq!((opts.size, rules.move_time), (Some(6), Some(2.0)));
+        assert_eq!((opts.board.size, rules.move_time), (Some(6), Some(2.0)));
         // The input ending before an answer is an error naming what was asked.
         let mut opts = Cli::parse_from(["x", "--game", "fifteen"]).game;
         let e = ask_game_options::<Fifteen>(&mut opts, &mut Rules::default(), &mut scripted("")).unwrap_err();

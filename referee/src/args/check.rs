@@ -9,7 +9,7 @@ use crate::orchestrate::{RunKind, RunPlan};
 use crate::shard::Shard;
 use crate::sprt::Sprt;
 use crate::starts::{Openings, Starts};
-use agent::protocol::{GenOptions, Mode, Player};
+use agent::protocol::{GenOptions, Mode};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -26,7 +26,7 @@ impl GameOpts {
             }
             None => None,
         };
-        if let Some(d) = self.density {
+        if let Some(d) = self.board.density {
             if !(0.0..=1.0).contains(&d) {
                 return Err(format!("--density must be between 0 and 1, found {d}"));
             }
@@ -40,22 +40,15 @@ impl GameOpts {
 
     /// The options for generated start positions (the first mover is set per game).
     pub fn gen_options(&self) -> GenOptions {
-        GenOptions {
-            rows: self.rows,
-            cols: self.cols,
-            size: self.size,
-            density: self.density,
-            seed: self.seed,
-            first: Player::One,
-        }
+        self.board.gen(self.seed)
     }
 
     /// Takes the board parameters of `gen` (e.g. answers a person gave).
     pub fn set_gen_options(&mut self, gen: &GenOptions) {
-        self.rows = gen.rows;
-        self.cols = gen.cols;
-        self.size = gen.size;
-        self.density = gen.density;
+        self.board.rows = gen.rows;
+        self.board.cols = gen.cols;
+        self.board.size = gen.size;
+        self.board.density = gen.density;
     }
 }
 

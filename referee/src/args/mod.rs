@@ -19,18 +19,10 @@ pub struct GameOpts {
     /// Start every game from this input.txt instead of a generated position.
     #[arg(long)]
     pub start: Option<PathBuf>,
-    /// Board rows (Hinger, Connect Square).
-    #[arg(long)]
-    pub rows: Option<usize>,
-    /// Board columns (Hinger, Connect Square).
-    #[arg(long)]
-    pub cols: Option<usize>,
-    /// Square board size (Fifteen 4 or 6, Hashi n).
-    #[arg(long)]
-    pub size: Option<usize>,
-    /// Fill density 0..1 (Hinger).
-    #[arg(long)]
-    pub density: Option<f64>,
+    /// Board options of generated positions (the agent's own `BoardArgs`,
+    /// so `agent duel` and the referee take the same flags).
+    #[command(flatten)]
+    pub board: agent::arena::tools::BoardArgs,
 }
 
 /// `--mode`.
