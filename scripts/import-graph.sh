@@ -21,7 +21,8 @@ target_of() {
   a=${p%%::*}
   if [[ $a == games ]]; then
     b=${p#games::}; b=${b%%::*}
-    case $b in halma|hinger|connectsquare|fifteen|hashi) echo "games::$b"; return;; esac
+    # Any game module (a folder or file under games/), not a list to keep.
+    if [[ -d games/$b || -f games/$b.rs ]]; then echo "games::$b"; return; fi
   fi
   echo "$a"
 }
