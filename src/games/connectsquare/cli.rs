@@ -15,9 +15,10 @@ use std::path::PathBuf;
 /// Connect Square tools.
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Exact value (win/draw/loss for the side to move, plies to the end)
-    /// of the position in FILE (the input.txt format), or of the empty
-    /// board of --rows x --cols with R to move.
+    /// Exact value (win/draw/loss for the side to move; with --plies also
+    /// the plies to the end) and a best move of the position in FILE (the
+    /// input.txt format), or of the empty board of --rows x --cols with R to
+    /// move; prints the nodes searched and the CPU seconds.
     Solve {
         /// A CONNECTSQUARE input file.
         file: Option<PathBuf>,
@@ -33,6 +34,33 @@ pub enum Command {
         /// Transposition table of 2^BITS entries of 16 bytes.
         #[arg(long, default_value_t = 24)]
         tt_bits: u32,
+        /// Also find the plies to the end (the fastest win, the slowest
+        /// loss) by narrowing the score window: more searches.
+        #[arg(long)]
+        plies: bool,
+        /// Without the follow-up bounds (see the solver's doc): the search
+        /// alone, to measure it.
+        #[arg(long)]
+        plain_search: bool,
+    },
+    /// Solves empty boards RUNS times each with a fresh solver and prints
+    /// the value and the median nodes and CPU seconds per board.
+    Bench {
+        /// Boards as ROWSxCOLS, comma-separated.
+        #[arg(long, default_value = "4x4,5x5,4x7,6x6,5x7,6x7")]
+        boards: String,
+        /// Runs per board (the median is printed).
+        #[arg(long, default_value_t = 3)]
+        runs: usize,
+        /// Transposition table of 2^BITS entries of 16 bytes.
+        #[arg(long, default_value_t = 24)]
+        tt_bits: u32,
+        /// Give up on a board after this many CPU seconds (per run).
+        #[arg(long, default_value_t = 600.0)]
+        seconds: f64,
+        /// Without the follow-up bounds: the search alone.
+        #[arg(long)]
+        plain_search: bool,
     },
     /// Plays the default agent against the brief's greedy player from
     /// random positions the solver marks as won for the default agent's
@@ -85,6 +113,8 @@ pub fn run(cmd: Command) -> Result<(), String> {
             cols,
             seconds,
             tt_bits,
+            plies,
+            plain_search,
         } => {
             let pos = match &file {
                 Some(path) => {
@@ -96,8 +126,15 @@ pub fn run(cmd: Command) -> Result<(), String> {
                 }
                 None => ConnectSquare::new(rows, cols, Player::One)?,
             };
-            solve_and_print(&pos, seconds, tt_bits)
+            solve_and_print(&pos, seconds, tt_bits, plies, !plain_search)
         }
+        Command::Bench {
+            boards,
+            runs,
+            tt_bits,
+            seconds,
+            plain_search,
+        } => bench(&boards, runs, tt_bits, seconds, !plain_search),
         Command::Common(tool) => crate::arena::tools::run::<ConnectSquare>(tool),
         Command::Wincheck {
             rows,
@@ -148,25 +185,42 @@ fn coin_name(p: Player) -> &'static str {
 }
 
 fn describe(v: &Value, side: Player) -> String {
+    let in_plies = v.plies.map_or(String::new(), |p| format!(" in {p} plies"));
     match v.verdict {
-        Verdict::Win => format!("win for {} (the side to move) in {} plies", coin_name(side), v.plies),
+        Verdict::Win => format!("win for {} (the side to move){in_plies}", coin_name(side)),
         Verdict::Loss => format!(
-            "loss for {} (the side to move): {} wins in {} plies",
+            "loss for {} (the side to move): {} wins{in_plies}",
             coin_name(side),
             coin_name(side.other()),
-            v.plies
         ),
-        Verdict::Draw => format!("draw (the board fills up in {} plies)", v.plies),
+        Verdict::Draw => format!("draw (the board fills up{in_plies})"),
     }
 }
 
-fn solve_and_print(pos: &ConnectSquare, seconds: f64, tt_bits: u32) -> Result<(), String> {
+fn check_tt_bits(tt_bits: u32) -> Result<(), String> {
     if tt_bits > 28 {
         return Err(format!("--tt-bits {tt_bits} is too large (at most 28: 4 GiB)"));
     }
+    Ok(())
+}
+
+fn solve_and_print(
+    pos: &ConnectSquare,
+    seconds: f64,
+    tt_bits: u32,
+    plies: bool,
+    follow_up: bool,
+) -> Result<(), String> {
+    check_tt_bits(tt_bits)?;
     let timer = CpuTimer::start();
     let mut solver = Solver::new(tt_bits);
-    let Some((value, mv)) = solver.best_move(pos, seconds) else {
+    solver.set_follow_up(follow_up);
+    let found = if plies {
+        solver.best_move_exact(pos, seconds)
+    } else {
+        solver.best_move(pos, seconds)
+    };
+    let Some((value, mv)) = found else {
         return Err(format!(
             "no result within {seconds} CPU seconds ({} nodes)",
             solver.nodes
@@ -190,7 +244,64 @@ fn solve_and_print(pos: &ConnectSquare, seconds: f64, tt_bits: u32) -> Result<()
             }
         }
     }
-    println!("score {}, nodes {}, CPU {:.3} s", value.score, solver.nodes, cpu);
+    println!("nodes {}, CPU {:.3} s", solver.nodes, cpu);
+    Ok(())
+}
+
+/// Parses "6x7" (rows x columns).
+fn parse_board(text: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("expected a board as ROWSxCOLS such as 6x7, found {text:?}");
+    let (r, c) = text.trim().split_once('x').ok_or_else(bad)?;
+    Ok((
+        r.trim().parse().map_err(|_| bad())?,
+        c.trim().parse().map_err(|_| bad())?,
+    ))
+}
+
+fn median(xs: &mut [f64]) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    xs[xs.len() / 2]
+}
+
+/// `agent connectsquare bench`: median CPU seconds of empty-board solves.
+fn bench(boards: &str, runs: usize, tt_bits: u32, seconds: f64, follow_up: bool) -> Result<(), String> {
+    check_tt_bits(tt_bits)?;
+    if runs == 0 {
+        return Err("--runs must be at least 1".into());
+    }
+    let sizes = boards.split(',').map(parse_board).collect::<Result<Vec<_>, _>>()?;
+    println!("board  value (first player)  best move  nodes (median)  CPU s (median of {runs}; all runs)");
+    for (rows, cols) in sizes {
+        let pos = ConnectSquare::new(rows, cols, Player::One)?;
+        let (mut cpus, mut nodes) = (Vec::new(), Vec::new());
+        let mut answer = None;
+        for _ in 0..runs {
+            let timer = CpuTimer::start();
+            let mut solver = Solver::new(tt_bits);
+            solver.set_follow_up(follow_up);
+            let found = solver.best_move(&pos, seconds);
+            cpus.push(timer.elapsed());
+            nodes.push(solver.nodes as f64);
+            match found {
+                Some((v, mv)) => answer = Some((v.verdict, mv)),
+                None => {
+                    answer = None;
+                    break;
+                }
+            }
+        }
+        let all = cpus.iter().map(|c| format!("{c:.2}")).collect::<Vec<_>>().join(" ");
+        match answer {
+            Some((verdict, mv)) => println!(
+                "{rows}x{cols}  {:<22}  {:<9}  {:>14}  {:.2} ({all})",
+                verdict.word(),
+                mv.map_or("-".into(), |c| format!("column {c}")),
+                median(&mut nodes) as u64,
+                median(&mut cpus)
+            ),
+            None => println!("{rows}x{cols}  not solved within {seconds} CPU s"),
+        }
+    }
     Ok(())
 }
 
@@ -303,7 +414,7 @@ pub fn wincheck(o: &WincheckOptions) -> Result<WincheckReport, String> {
         if pos.status() != Status::Playing {
             continue;
         }
-        let Some(v) = solver.solve(&pos, o.solve_seconds) else {
+        let Some(v) = solver.solve_exact(&pos, o.solve_seconds) else {
             report.unsolved += 1;
             continue;
         };
@@ -315,7 +426,7 @@ pub fn wincheck(o: &WincheckOptions) -> Result<WincheckReport, String> {
             Verdict::Win => pos.side(),
             Verdict::Loss => pos.side().other(),
         };
-        if v.plies < o.min_win_plies {
+        if v.plies.is_some_and(|p| p < o.min_win_plies) {
             report.quick += 1;
             continue;
         }

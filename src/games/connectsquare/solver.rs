@@ -1,14 +1,43 @@
-//! Exact values of Connect Square positions, after Pascal Pons' Connect
-//! Four solver: negamax with alpha-beta on the bitboards, a transposition
-//! table holding both bounds under a mirror-canonical key, and a null-window
-//! (binary) search on the score.
+//! Exact values of Connect Square positions, with the techniques of Pascal
+//! Pons' Connect Four solver where they carry over: bitboards (see the
+//! module doc of [`super`]), negamax with null-window searches, a
+//! transposition table of lower and upper bounds under a mirror-canonical
+//! key, only non-losing moves searched, immediate wins and forced blocks
+//! found by shifts, and moves ordered by the threats they create.
 //!
 //! Scores, for the side to move, with `n` cells on the board: a win whose
 //! winning coin is the `m`-th coin of the game scores `n + 1 - m` (faster
-//! wins score more), a loss the negation, a draw (full board) 0. So the
-//! number of plies to the end follows from the score.
+//! wins score more), a loss the negation, a draw (full board) 0. The sign is
+//! the game's result; [`Solver::solve`] settles only the sign, with two
+//! null-window searches at 0 (is it a win? is it a loss?), which is what play
+//! needs. [`Solver::solve_exact`] then narrows the window on the magnitude to
+//! get the plies to the end as well.
+//!
+//! Follow-up bounds the search beyond Connect Four's tricks. A player who
+//! answers every coin of the opponent directly on top of it (and plays
+//! anywhere when that coin filled its column) never lets the opponent own
+//! two vertically adjacent coins except through pairs the opponent already
+//! has, since each new coin of the opponent gets a foreign coin on top. A
+//! 2x2 square needs two vertical pairs, so:
+//! - the side to move X cannot win if `X | playable` holds no square (the
+//!   other side follows up from now: X's coins stay within `X | playable`'s
+//!   vertical pairs, which such answers never extend); its score is at most 0;
+//! - the side not to move Y cannot win if some legal move c of X leaves
+//!   `Y | (playable - c)` without a square (X plays c and then follows up);
+//!   the score is at least 0.
+//!
+//! On the empty board both hold (no pairs at all), so every empty board is a
+//! draw: the first player plays anywhere and then follows up, the second
+//! follows up from the start. The search proper is for positions that already
+//! hold pairs. [`Solver::set_follow_up`] turns the two bounds off to measure
+//! the search alone.
+//!
+//! Every threat (an empty cell completing three own coins of a square) is
+//! playable at once, since its square's other cell in the column is below it
+//! and taken; so a threat must be blocked at once and two lose, and no move
+//! can "undercut" an opponent threat as in Connect Four.
 
-use super::{hash128, ConnectSquare, Status};
+use super::{hash128, square_completions, squares, ConnectSquare, Status};
 use crate::clock::CpuTimer;
 use arrayvec::ArrayVec;
 
@@ -23,74 +52,151 @@ pub enum Verdict {
     Loss,
 }
 
+impl Verdict {
+    /// "win", "draw" or "loss".
+    pub fn word(self) -> &'static str {
+        match self {
+            Verdict::Win => "win",
+            Verdict::Draw => "draw",
+            Verdict::Loss => "loss",
+        }
+    }
+
+    fn of_score(score: i32) -> Verdict {
+        match score.signum() {
+            1 => Verdict::Win,
+            -1 => Verdict::Loss,
+            _ => Verdict::Draw,
+        }
+    }
+}
+
 /// An exact value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Value {
     /// Win, draw or loss for the side to move.
     pub verdict: Verdict,
-    /// Plies (coins) still played before the game ends with best play: the
-    /// winner as fast as it can, the loser as slowly as it can.
-    pub plies: usize,
-    /// The raw score (see the module doc).
-    pub score: i32,
+    /// Plies (coins) still played before the game ends with best play (the
+    /// winner as fast as it can, the loser as slowly as it can); known for
+    /// draws (the board fills) and after [`Solver::solve_exact`].
+    pub plies: Option<usize>,
 }
 
 impl Value {
-    /// The value of `score` at `pos`.
-    pub fn from_score(pos: &ConnectSquare, score: i32) -> Value {
+    /// The value of the exact `score` at `pos`.
+    fn from_score(pos: &ConnectSquare, score: i32) -> Value {
         let n = pos.cells() as i32;
         let m = pos.stones() as i32;
-        let (verdict, end) = match score.signum() {
-            1 => (Verdict::Win, n + 1 - score),
-            -1 => (Verdict::Loss, n + 1 + score),
-            _ => (Verdict::Draw, n),
+        let end = match score.signum() {
+            1 => n + 1 - score,
+            -1 => n + 1 + score,
+            _ => n,
         };
         Value {
-            verdict,
-            plies: (end - m).max(0) as usize,
-            score,
+            verdict: Verdict::of_score(score),
+            plies: Some((end - m).max(0) as usize),
+        }
+    }
+
+    /// The value of a score known only by its sign.
+    fn from_sign(pos: &ConnectSquare, sign: i32) -> Value {
+        if sign == 0 {
+            return Value::from_score(pos, 0);
+        }
+        Value {
+            verdict: Verdict::of_score(sign),
+            plies: None,
         }
     }
 }
 
+/// One table slot: the canonical key and bounds `lo..=hi` of the score.
 #[derive(Clone, Copy, Default)]
 struct Entry {
+    /// Canonical key + 1 (0 marks an empty slot).
     key: u64,
     lo: i16,
     hi: i16,
+    /// Bit index of the best (or refuting) move + 1; 0 if none.
+    mv: u8,
+    /// log2 of the nodes the result took: what replacement protects.
+    work: u8,
 }
+
+/// Slots per bucket: the first keeps the costliest result, the second the
+/// latest one.
+const WAYS: usize = 2;
 
 /// Nodes between looks at the CPU clock.
 const CHECK_EVERY: u64 = 4096;
 
-/// The solver; keeps its table between calls on positions of one board size.
+const NONE_LO: i32 = i16::MIN as i32;
+const NONE_HI: i32 = i16::MAX as i32;
+
+/// Masks of one board size, computed once per size.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+struct Geometry {
+    rows: usize,
+    cols: usize,
+    /// Bottom-left corners of every 2x2 window.
+    corners: u128,
+    /// Whether keys fit 64 bits (else the table keeps a 64-bit hash).
+    exact_keys: bool,
+}
+
+impl Geometry {
+    fn of(pos: &ConnectSquare) -> Geometry {
+        let (rows, cols, s) = (pos.rows(), pos.cols(), pos.stride() as usize);
+        let mut corners = 0u128;
+        for c in 0..cols.saturating_sub(1) {
+            for r in 0..rows.saturating_sub(1) {
+                corners |= 1u128 << (c * s + r);
+            }
+        }
+        Geometry {
+            rows,
+            cols,
+            corners,
+            exact_keys: cols * s <= 64,
+        }
+    }
+}
+
+/// The solver; keeps its table between calls on positions of one board
+/// size (it clears itself when the size changes).
 pub struct Solver {
-    table: Vec<Entry>,
+    table: Vec<[Entry; WAYS]>,
     mask: usize,
     /// Positions searched so far (all calls).
     pub nodes: u64,
     timer: CpuTimer,
     limit: f64,
     stopped: bool,
-    exact_keys: bool,
+    geo: Geometry,
+    follow_up: bool,
 }
-
-const NONE_LO: i16 = i16::MIN;
-const NONE_HI: i16 = i16::MAX;
 
 impl Solver {
     /// A solver with `2^bits` table entries (16 bytes each).
     pub fn new(bits: u32) -> Solver {
-        let n = 1usize << bits.clamp(10, 28);
+        let n = 1usize << (bits.clamp(10, 30) - 1);
         Solver {
-            table: vec![Entry::default(); n],
+            table: vec![[Entry::default(); WAYS]; n],
             mask: n - 1,
             nodes: 0,
             timer: CpuTimer::start(),
             limit: f64::INFINITY,
             stopped: false,
-            exact_keys: true,
+            geo: Geometry::default(),
+            follow_up: true,
         }
+    }
+
+    /// Whether the follow-up bounds of the module doc prune the search (on
+    /// by default; off only to measure the search alone). Clears the table.
+    pub fn set_follow_up(&mut self, on: bool) {
+        self.follow_up = on;
+        self.clear();
     }
 
     /// A table size (bits) that fits a search of `seconds` at a few million
@@ -100,185 +206,231 @@ impl Solver {
         (nodes.log2().ceil() as u32).clamp(12, max_bits)
     }
 
-    /// Exact value of `pos`, or `None` if `seconds` of CPU (from now) ran out.
+    /// Win, draw or loss of `pos` (plies only for draws), or `None` if
+    /// `seconds` of CPU (from now) ran out.
     pub fn solve(&mut self, pos: &ConnectSquare, seconds: f64) -> Option<Value> {
         self.start(pos, seconds);
-        let score = self.solve_score(pos)?;
+        let sign = self.sign(pos)?;
+        Some(Value::from_sign(pos, sign))
+    }
+
+    /// The exact value with the plies to the end, or `None` if `seconds` ran
+    /// out.
+    pub fn solve_exact(&mut self, pos: &ConnectSquare, seconds: f64) -> Option<Value> {
+        self.start(pos, seconds);
+        let score = self.exact_score(pos)?;
         Some(Value::from_score(pos, score))
     }
 
-    /// Exact value and a best move (a column; `None` when the game is over),
-    /// or `None` if time ran out.
+    /// Win/draw/loss and a move that keeps it (a column; `None` when the
+    /// game is over), or `None` if time ran out.
     pub fn best_move(&mut self, pos: &ConnectSquare, seconds: f64) -> Option<(Value, Option<usize>)> {
         self.start(pos, seconds);
-        let score = self.solve_score(pos)?;
-        let value = Value::from_score(pos, score);
-        if pos.status() != Status::Playing {
-            return Some((value, None));
-        }
-        let playable = pos.playable();
-        let win_now = pos.winning_cells(pos.current()) & playable;
-        if win_now != 0 {
-            return Some((value, Some(pos.column_of(win_now & win_now.wrapping_neg()))));
-        }
-        // The child that holds the score: -child >= score, checked with one
-        // null window each (cheap with the table filled by the solve).
-        let mut fallback = None;
-        for (_, cell) in self.ordered_moves(pos, playable) {
-            let mut child = *pos;
-            child.play_cell(cell);
-            let col = pos.column_of(cell);
-            fallback.get_or_insert(col);
-            let v = match child.status() {
-                Status::Playing => {
-                    let r = self.negamax(&child, -score, -score + 1);
-                    if self.stopped {
-                        return None;
-                    }
-                    if r <= -score {
-                        -score // child <= -score: this move reaches the value
-                    } else {
-                        continue;
-                    }
-                }
-                Status::Draw => 0,
-                Status::Won(_) => unreachable!("wins were taken above"),
-            };
-            if v >= score {
-                return Some((value, Some(col)));
-            }
-        }
-        // Every move loses at once (or only the draw is left): any legal one.
-        let any = fallback.or_else(|| (playable != 0).then(|| pos.column_of(playable & playable.wrapping_neg())));
-        Some((value, any))
+        let sign = self.sign(pos)?;
+        // A child at most this keeps the sign (a loss: any move, the longest
+        // resistance is not searched for).
+        let bound = match sign {
+            1 => -1,
+            0 => 0,
+            _ => NONE_HI,
+        };
+        let mv = self.move_with_child_at_most(pos, bound)?;
+        Some((Value::from_sign(pos, sign), mv))
+    }
+
+    /// The exact value and a move that keeps it: the fastest win, the
+    /// slowest loss. `None` if time ran out.
+    pub fn best_move_exact(&mut self, pos: &ConnectSquare, seconds: f64) -> Option<(Value, Option<usize>)> {
+        self.start(pos, seconds);
+        let score = self.exact_score(pos)?;
+        let mv = self.move_with_child_at_most(pos, -score)?;
+        Some((Value::from_score(pos, score), mv))
     }
 
     /// Whether dropping in `col` keeps a score of at least `target` for the
     /// side to move (`None` if `seconds` ran out). `col` must be playable.
+    /// With `target` 1 the question is "does it win", with 0 "does it not
+    /// lose".
     pub fn move_reaches(&mut self, pos: &ConnectSquare, col: usize, target: i32, seconds: f64) -> Option<bool> {
         self.start(pos, seconds);
         let mut child = *pos;
         child.play_col(col);
-        let n = pos.cells() as i32;
-        let v = match child.status() {
-            Status::Won(_) => return Some(n - pos.stones() as i32 >= target),
-            Status::Draw => return Some(0 >= target),
-            Status::Playing => self.negamax(&child, -target, -target + 1),
-        };
-        if self.stopped {
-            return None;
-        }
-        Some(v <= -target)
+        self.child_at_most(&child, -target)
     }
 
     /// Whether the value of `pos` for its side to move is at least
     /// `target` (`None` if `seconds` ran out).
     pub fn value_at_least(&mut self, pos: &ConnectSquare, target: i32, seconds: f64) -> Option<bool> {
         self.start(pos, seconds);
-        let n = pos.cells() as i32;
-        let v = match pos.status() {
-            Status::Won(_) => return Some(-(n + 1 - pos.stones() as i32) >= target),
-            Status::Draw => return Some(0 >= target),
-            Status::Playing => self.negamax(pos, target - 1, target),
-        };
-        if self.stopped {
-            return None;
+        Some(!self.at_most(pos, target - 1)?)
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        for b in self.table.iter_mut() {
+            *b = [Entry::default(); WAYS];
         }
-        Some(v >= target)
     }
 
     fn start(&mut self, pos: &ConnectSquare, seconds: f64) {
         self.timer = CpuTimer::start();
         self.limit = seconds;
         self.stopped = false;
-        // Beyond 64 bits the table keeps a 64-bit hash of the key: a wrong
-        // hit needs a full 64-bit collision.
-        let exact = pos.cols() * pos.stride() as usize <= 64;
-        if exact != self.exact_keys {
+        let geo = Geometry::of(pos);
+        if geo != self.geo {
+            // Keys of different sizes mean different positions.
             self.clear();
-            self.exact_keys = exact;
+            self.geo = geo;
         }
     }
 
-    /// Forgets everything (call before switching board sizes).
-    pub fn clear(&mut self) {
-        for e in self.table.iter_mut() {
-            *e = Entry::default();
-        }
-    }
-
-    fn solve_score(&mut self, pos: &ConnectSquare) -> Option<i32> {
+    /// Score of a finished position for its side to move.
+    fn terminal(pos: &ConnectSquare) -> Option<i32> {
         let n = pos.cells() as i32;
-        let m = pos.stones() as i32;
         match pos.status() {
-            Status::Draw => return Some(0),
+            Status::Playing => None,
+            Status::Draw => Some(0),
             // The last coin won: the side to move has lost, `m` coins in.
-            Status::Won(_) => return Some(-(n + 1 - m)),
-            Status::Playing => {}
+            Status::Won(_) => Some(-(n + 1 - pos.stones() as i32)),
         }
-        let (mut lo, mut hi) = (-(n - m), n - m);
+    }
+
+    /// Whether the score of `pos` is at most `t` (one null-window search).
+    fn at_most(&mut self, pos: &ConnectSquare, t: i32) -> Option<bool> {
+        if let Some(v) = Self::terminal(pos) {
+            return Some(v <= t);
+        }
+        let r = self.negamax(pos, t, t + 1);
+        (!self.stopped).then_some(r <= t)
+    }
+
+    fn child_at_most(&mut self, child: &ConnectSquare, t: i32) -> Option<bool> {
+        self.at_most(child, t)
+    }
+
+    /// The sign of the score: is it at most 0 (not a win)? then at least 0
+    /// (not a loss)?
+    fn sign(&mut self, pos: &ConnectSquare) -> Option<i32> {
+        if !self.at_most(pos, 0)? {
+            return Some(1);
+        }
+        Some(if self.at_most(pos, -1)? { -1 } else { 0 })
+    }
+
+    /// The exact score: the sign, then a binary search on the magnitude.
+    fn exact_score(&mut self, pos: &ConnectSquare) -> Option<i32> {
+        if let Some(v) = Self::terminal(pos) {
+            return Some(v);
+        }
+        let left = (pos.cells() - pos.stones()) as i32;
+        let (mut lo, mut hi) = match self.sign(pos)? {
+            1 => (1, left),
+            -1 => (-left, -1),
+            _ => return Some(0),
+        };
         while lo < hi {
-            let mut med = lo + (hi - lo).div_euclid(2);
-            // Probe near zero first: the win/draw/loss split is the cheap,
-            // informative part.
-            if med <= 0 && lo / 2 < med {
-                med = lo / 2;
-            } else if med >= 0 && hi / 2 > med {
-                med = hi / 2;
-            }
-            let r = self.negamax(pos, med, med + 1);
-            if self.stopped {
-                return None;
-            }
-            if r <= med {
-                hi = r;
+            let med = lo + (hi - lo).div_euclid(2);
+            if self.at_most(pos, med)? {
+                hi = med;
             } else {
-                lo = r;
+                lo = med + 1;
             }
         }
         Some(lo)
     }
 
+    /// A column whose child scores at most `t` (so the move scores at least
+    /// `-t`), in the search's order; the first legal one if none does (or
+    /// `None` if the game is over). `None` inside when time ran out.
+    fn move_with_child_at_most(&mut self, pos: &ConnectSquare, t: i32) -> Option<Option<usize>> {
+        if pos.status() != Status::Playing {
+            return Some(None);
+        }
+        let playable = pos.playable();
+        let win_now = pos.winning_cells(pos.current()) & playable;
+        if win_now != 0 {
+            return Some(Some(pos.column_of(win_now & win_now.wrapping_neg())));
+        }
+        let first = pos.column_of(playable & playable.wrapping_neg());
+        for cell in self.ordered_moves(pos, playable, 0) {
+            let mut child = *pos;
+            child.play_cell(cell);
+            if self.child_at_most(&child, t)? {
+                return Some(Some(pos.column_of(cell)));
+            }
+        }
+        Some(Some(first))
+    }
+
     #[inline(always)]
     fn slot(&self, pos: &ConnectSquare) -> (usize, u64) {
         let k = pos.key().min(pos.mirror_key());
-        let key = if self.exact_keys { k as u64 } else { hash128(k) };
-        let idx = (hash128(k) as usize) & self.mask;
+        let h = hash128(k);
+        let key = if self.geo.exact_keys { k as u64 } else { h };
         // +1 keeps every real key off 0, the mark of an empty slot (no
         // column's key part is all ones, so the exact keys never wrap).
-        (idx, key.wrapping_add(1))
+        ((h as usize) & self.mask, key.wrapping_add(1))
     }
 
-    /// Non-losing moves of the side to move that cannot win at once, best
-    /// first: by threats created (Pons' ordering), then centre columns.
-    fn ordered_moves(&self, pos: &ConnectSquare, moves: u128) -> ArrayVec<(i32, u128), 64> {
-        let mut out: ArrayVec<(i32, u128), 64> = ArrayVec::new();
+    /// Whether the side not to move (`y`) is held to at most a draw: some
+    /// cell of `moves` leaves `y | playable` without a square once taken.
+    #[inline(always)]
+    fn follow_up_holds(y: u128, playable: u128, moves: u128, s: u32) -> bool {
+        if squares(y | playable, s) == 0 {
+            return true;
+        }
+        let mut m = moves;
+        while m != 0 {
+            let c = m & m.wrapping_neg();
+            m ^= c;
+            if squares(y | (playable ^ c), s) == 0 {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// `moves` (cells) best first: the table's move, then by threats
+    /// created (Pons' ordering), then by the mover's open windows through
+    /// the cell, then centre columns.
+    fn ordered_moves(&self, pos: &ConnectSquare, moves: u128, tt_move: u8) -> ArrayVec<u128, 64> {
+        let mut scored: ArrayVec<(i32, u128), 64> = ArrayVec::new();
         let w = pos.cols() as i32;
         let s = pos.stride();
         let me = pos.current();
+        let opp = pos.opponent();
+        let free = pos.board_mask() & !pos.mask();
+        let blocked = opp | (opp >> 1) | (opp >> s) | (opp >> (s + 1));
+        let live = self.geo.corners & !blocked;
         let mut m = moves;
         while m != 0 {
             let cell = m & m.wrapping_neg();
             m ^= cell;
             let col = pos.column_of(cell) as i32;
-            let after = super::square_completions(me | cell, s) & pos.board_mask() & !(pos.mask() | cell);
-            let score = after.count_ones() as i32 * 256 + (w - (2 * col - (w - 1)).abs());
-            out.push((score, cell));
+            let threats = (square_completions(me | cell, s) & free & !cell).count_ones() as i32;
+            // Windows (by bottom-left corner) of the mover's that hold the cell.
+            let around = cell | (cell >> 1) | (cell >> s) | (cell >> (s + 1));
+            let windows = (live & around).count_ones() as i32;
+            let mut score = threats * 1024 + windows * 32 + (w - (2 * col - (w - 1)).abs());
+            if tt_move != 0 && cell.trailing_zeros() + 1 == tt_move as u32 {
+                score = i32::MAX;
+            }
+            scored.push((score, cell));
         }
         // Insertion sort, best first: at most a few dozen moves.
-        for i in 1..out.len() {
+        for i in 1..scored.len() {
             let mut j = i;
-            while j > 0 && out[j - 1].0 < out[j].0 {
-                out.swap(j - 1, j);
+            while j > 0 && scored[j - 1].0 < scored[j].0 {
+                scored.swap(j - 1, j);
                 j -= 1;
             }
         }
-        out
+        scored.iter().map(|&(_, c)| c).collect()
     }
 
-    /// Fail-soft negamax: a result `r <= alpha` bounds the value from above,
-    /// `r >= beta` from below, anything between is exact. Requires a
-    /// position that is still playing.
+    /// Fail-soft negamax: a result `r <= alpha` bounds the score from
+    /// above, `r >= beta` from below, anything between is exact. Requires
+    /// a position that is still playing.
     fn negamax(&mut self, pos: &ConnectSquare, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
         if self.nodes.is_multiple_of(CHECK_EVERY) && self.timer.elapsed() >= self.limit {
@@ -290,27 +442,31 @@ impl Solver {
         let n = pos.cells() as i32;
         let m = pos.stones() as i32;
         let playable = pos.playable();
-        if pos.winning_cells(pos.current()) & playable != 0 {
-            return n - m; // our coin m+1 wins
+        let (me, opp) = (pos.current(), pos.opponent());
+        if pos.winning_cells(me) & playable != 0 {
+            return n - m; // our coin m+1 wins (every threat is playable)
         }
-        if m == n {
-            return 0;
-        }
-        let opp_threats = pos.winning_cells(pos.opponent());
-        let forced = opp_threats & playable;
-        let mut moves = playable & !(opp_threats >> 1);
-        if forced != 0 {
-            if forced & (forced - 1) != 0 {
+        let opp_threats = pos.winning_cells(opp) & playable;
+        let mut moves = playable;
+        if opp_threats != 0 {
+            if opp_threats & (opp_threats - 1) != 0 {
                 return -(n - m - 1); // two threats: the opponent's coin m+2 wins
             }
-            moves &= forced;
+            moves = opp_threats; // the forced block
         }
-        if moves == 0 {
-            return -(n - m - 1);
+        // We cannot win with coin m+1, nor the opponent with m+2 (a block
+        // creates no threat of its owner's opponent).
+        let s = pos.stride();
+        let mut max = (n - m - 2).max(0);
+        let mut min = (-(n - m - 3)).min(0);
+        if self.follow_up {
+            if squares(me | playable, s) == 0 {
+                max = 0;
+            }
+            if alpha < 0 && Self::follow_up_holds(opp, playable, moves, s) {
+                min = 0;
+            }
         }
-        // We cannot win with coin m+1, nor the opponent with m+2.
-        let max = (n - m - 2).max(0);
-        let min = (-(n - m - 3)).min(0);
         if beta > max {
             beta = max;
             if alpha >= beta {
@@ -324,8 +480,11 @@ impl Solver {
             }
         }
         let (idx, key) = self.slot(pos);
-        let e = self.table[idx];
-        if e.key == key {
+        let mut tt_move = 0;
+        for e in self.table[idx] {
+            if e.key != key {
+                continue;
+            }
             let (lo, hi) = (e.lo as i32, e.hi as i32);
             if lo >= beta {
                 return lo;
@@ -338,10 +497,18 @@ impl Solver {
             if alpha >= beta {
                 return alpha;
             }
+            tt_move = e.mv;
+        }
+        // A left-right symmetric position: the mirrored moves are the same.
+        if moves == playable && pos.key() == pos.mirror_key() {
+            let half = pos.cols().div_ceil(2);
+            moves &= (1u128 << (half as u32 * s)) - 1;
         }
         let alpha0 = alpha;
+        let nodes0 = self.nodes;
         let mut best = i32::MIN;
-        for (_, cell) in self.ordered_moves(pos, moves) {
+        let mut best_cell = 0u128;
+        for cell in self.ordered_moves(pos, moves, tt_move) {
             let mut child = *pos;
             child.play_cell(cell);
             let v = if child.stones() as i32 == n {
@@ -354,36 +521,61 @@ impl Solver {
             }
             if v > best {
                 best = v;
+                best_cell = cell;
             }
             if v >= beta {
-                self.store(idx, key, v, NONE_HI as i32);
-                return v;
+                break;
             }
             if v > alpha {
                 alpha = v;
             }
         }
-        if best > alpha0 {
-            self.store(idx, key, best, best);
+        let (lo, hi) = if best >= beta {
+            (best, NONE_HI)
+        } else if best > alpha0 {
+            (best, best)
         } else {
-            self.store(idx, key, NONE_LO as i32, best);
-        }
+            (NONE_LO, best)
+        };
+        let mv = if best > alpha0 {
+            best_cell.trailing_zeros() as u8 + 1
+        } else {
+            0
+        };
+        let work = (64 - (self.nodes - nodes0).leading_zeros()) as u8;
+        self.store(idx, key, lo, hi, mv, work);
         best
     }
 
-    /// Records bounds `lo..=hi`, tightening an entry of the same position.
+    /// Records bounds `lo..=hi`: tightening an entry of the same position,
+    /// else in the first slot if this result took at least as much work as
+    /// the one there, else in the second.
     #[inline(always)]
-    fn store(&mut self, idx: usize, key: u64, lo: i32, hi: i32) {
-        let e = &mut self.table[idx];
-        if e.key == key {
-            e.lo = e.lo.max(lo as i16);
-            e.hi = e.hi.min(hi as i16);
+    fn store(&mut self, idx: usize, key: u64, lo: i32, hi: i32, mv: u8, work: u8) {
+        let bucket = &mut self.table[idx];
+        for e in bucket.iter_mut() {
+            if e.key == key {
+                e.lo = e.lo.max(lo as i16);
+                e.hi = e.hi.min(hi as i16);
+                if mv != 0 {
+                    e.mv = mv;
+                }
+                e.work = e.work.max(work);
+                return;
+            }
+        }
+        let new = Entry {
+            key,
+            lo: lo as i16,
+            hi: hi as i16,
+            mv,
+            work,
+        };
+        if work >= bucket[0].work {
+            bucket[1] = bucket[0];
+            bucket[0] = new;
         } else {
-            *e = Entry {
-                key,
-                lo: lo as i16,
-                hi: hi as i16,
-            };
+            bucket[1] = new;
         }
     }
 }
@@ -391,87 +583,215 @@ impl Solver {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::connectsquare::grid::Grid;
+    use crate::games::connectsquare::grid::{add_coin, is_winner, Coin, Grid};
     use crate::protocol::Player;
+    use rand::{Rng, SeedableRng};
+    use std::collections::HashMap;
 
-    /// Plain full-width negamax on the rules (no table, no pruning tricks):
-    /// the reference the solver is checked against.
-    pub(crate) fn brute(pos: &ConnectSquare) -> i32 {
-        let n = pos.cells() as i32;
-        match pos.status() {
-            Status::Draw => return 0,
-            Status::Won(_) => return -(n + 1 - pos.stones() as i32),
-            Status::Playing => {}
+    /// The memo key of a grid and the coin to move: two bits a cell.
+    fn memo_key(g: &Grid, coin: Coin) -> u128 {
+        let mut k = (coin == Coin::Y) as u128;
+        for cell in g.cells.iter().flatten() {
+            k = k << 2
+                | match cell {
+                    None => 0,
+                    Some(Coin::R) => 1,
+                    Some(Coin::Y) => 2,
+                };
         }
-        let mut best = i32::MIN;
-        for col in 0..pos.cols() {
-            if pos.can_play(col) {
-                let mut c = *pos;
-                c.play_col(col);
-                best = best.max(-brute(&c));
-            }
-        }
-        best
+        k
     }
 
-    #[test]
-    fn agrees_with_brute_force_on_small_boards() {
-        use rand::{Rng, SeedableRng};
-        let mut rng = rand::rngs::SmallRng::seed_from_u64(5);
-        let mut solver = Solver::new(16);
-        let mut checked = 0;
-        for (rows, cols) in [(2, 2), (2, 3), (3, 3), (3, 4), (4, 3), (4, 4)] {
-            for _ in 0..40 {
-                let mut pos = ConnectSquare::new(rows, cols, Player::One).unwrap();
-                // Random openings, leaving at most 11 empty cells for the brute force.
-                let keep = (rows * cols).min(11);
-                while pos.status() == Status::Playing && pos.cells() - pos.stones() > keep {
-                    let cols_ok: Vec<usize> = (0..cols).filter(|&c| pos.can_play(c)).collect();
-                    pos.play_col(cols_ok[rng.gen_range(0..cols_ok.len())]);
-                }
-                let want = brute(&pos);
-                let got = solver.solve(&pos, f64::INFINITY).unwrap();
-                assert_eq!(got.score, want, "{rows}x{cols}\n{}", pos.to_grid());
-                // The chosen move keeps the value.
-                if let Some((_, Some(col))) = solver.best_move(&pos, f64::INFINITY) {
-                    let mut c = pos;
-                    c.play_col(col);
-                    assert_eq!(-brute(&c), want, "move {col} in\n{}", pos.to_grid());
-                }
-                for col in (0..cols).filter(|&c| pos.can_play(c)) {
-                    let mut c = pos;
-                    c.play_col(col);
-                    let holds = -brute(&c) >= want;
-                    assert_eq!(solver.move_reaches(&pos, col, want, f64::INFINITY), Some(holds));
-                }
-                checked += 1;
-            }
-            solver.clear();
+    /// Deliberately plain minimax on the brief's grid functions (`add_coin`,
+    /// `is_winner`), memoised by position and nothing else: the exact
+    /// score of the module doc for `coin` to move. The reference the solver
+    /// is checked against.
+    fn plain_score(g: &Grid, coin: Coin, memo: &mut HashMap<u128, i32>) -> i32 {
+        let n = (g.rows() * g.cols()) as i32;
+        let m = g.cells.iter().flatten().filter(|c| c.is_some()).count() as i32;
+        if is_winner(g, coin.other()) {
+            return -(n + 1 - m);
         }
-        assert_eq!(checked, 240);
+        let key = memo_key(g, coin);
+        if let Some(&v) = memo.get(&key) {
+            return v;
+        }
+        let mut best = None;
+        for col in 0..g.cols() {
+            if let Some(child) = add_coin(g, coin, col) {
+                let v = -plain_score(&child, coin.other(), memo);
+                best = Some(best.map_or(v, |b: i32| b.max(v)));
+            }
+        }
+        let v = best.unwrap_or(0); // no move: the board is full, a draw
+        memo.insert(key, v);
+        v
     }
 
-    #[test]
-    fn empty_small_boards_match_brute_force_and_alpha_beta() {
-        let mut solver = Solver::new(16);
-        for (rows, cols) in [(2, 4), (3, 3), (3, 4), (4, 3)] {
-            let pos = ConnectSquare::new(rows, cols, Player::One).unwrap();
-            solver.clear();
+    /// Win/draw/loss only (1, 0, -1) on the same grid functions, with plain
+    /// alpha-beta and a memo of exact results: enough to settle empty boards
+    /// that the full minimax cannot.
+    fn plain_wdl(g: &Grid, coin: Coin, mut alpha: i8, beta: i8, memo: &mut HashMap<u128, i8>) -> i8 {
+        if is_winner(g, coin.other()) {
+            return -1;
+        }
+        let key = memo_key(g, coin);
+        if let Some(&v) = memo.get(&key) {
+            return v;
+        }
+        let alpha0 = alpha;
+        let mut best = None;
+        for col in 0..g.cols() {
+            if let Some(child) = add_coin(g, coin, col) {
+                let v = -plain_wdl(&child, coin.other(), -beta, -alpha, memo);
+                best = Some(best.map_or(v, |b: i8| b.max(v)));
+                alpha = alpha.max(v);
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        let v = best.unwrap_or(0);
+        // Exact when inside the window or at the ends of the scale.
+        if (alpha0 < v && v < beta) || v.abs() == 1 {
+            memo.insert(key, v);
+        }
+        v
+    }
+
+    fn coin(p: Player) -> Coin {
+        if p == Player::One {
+            Coin::R
+        } else {
+            Coin::Y
+        }
+    }
+
+    /// A random game of `rows x cols` stopped with `empty` cells left (or
+    /// earlier if it ends); R moves first.
+    fn random_position(rng: &mut impl Rng, rows: usize, cols: usize, empty: usize) -> ConnectSquare {
+        let mut pos = ConnectSquare::new(rows, cols, Player::One).unwrap();
+        while pos.status() == Status::Playing && pos.cells() - pos.stones() > empty {
+            let ok: Vec<usize> = (0..cols).filter(|&c| pos.can_play(c)).collect();
+            pos.play_col(ok[rng.gen_range(0..ok.len())]);
+        }
+        pos
+    }
+
+    /// Every answer of `solver` on `pos` against the plain minimax; returns
+    /// the exact score.
+    fn check_against_plain(solver: &mut Solver, pos: &ConnectSquare, memo: &mut HashMap<u128, i32>) -> i32 {
+        let mut exact_of = |pos: &ConnectSquare| plain_score(&pos.to_grid(), coin(pos.side()), memo);
+        let want = exact_of(pos);
+        let what = format!(
+            "{}x{}, follow-up {}\n{}",
+            pos.rows(),
+            pos.cols(),
+            solver.follow_up,
+            pos.to_grid()
+        );
+        let v = solver.solve(pos, f64::INFINITY).unwrap();
+        assert_eq!(v.verdict, Verdict::of_score(want), "{what}");
+        let v = solver.solve_exact(pos, f64::INFINITY).unwrap();
+        assert_eq!(v, Value::from_score(pos, want), "{what}");
+        let (v, mv) = solver.best_move(pos, f64::INFINITY).unwrap();
+        assert_eq!(v.verdict, Verdict::of_score(want), "{what}");
+        if let Some(col) = mv {
+            let mut c = *pos;
+            c.play_col(col);
+            assert!((-exact_of(&c)).signum() >= want.signum(), "move {col} in {what}");
+        }
+        let (v, mv) = solver.best_move_exact(pos, f64::INFINITY).unwrap();
+        assert_eq!(v, Value::from_score(pos, want), "{what}");
+        if let Some(col) = mv {
+            let mut c = *pos;
+            c.play_col(col);
+            assert_eq!(-exact_of(&c), want, "exact move {col} in {what}");
+        }
+        for target in [-1, 0, 1] {
             assert_eq!(
-                solver.solve(&pos, f64::INFINITY).unwrap().score,
-                brute(&pos),
-                "{rows}x{cols}"
+                solver.value_at_least(pos, target, f64::INFINITY),
+                Some(want >= target),
+                "{what}"
             );
         }
-        // Larger: the generic alpha-beta to full depth (every leaf terminal).
-        for (rows, cols) in [(4, 4), (3, 5)] {
+        if pos.status() == Status::Playing {
+            for col in (0..pos.cols()).filter(|&c| pos.can_play(c)) {
+                let mut c = *pos;
+                c.play_col(col);
+                let got = -exact_of(&c);
+                for target in [0, 1] {
+                    assert_eq!(
+                        solver.move_reaches(pos, col, target, f64::INFINITY),
+                        Some(got >= target),
+                        "column {col}, target {target}, {what}"
+                    );
+                }
+            }
+        }
+        want
+    }
+
+    #[test]
+    fn agrees_with_plain_minimax_on_random_positions() {
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(15);
+        let mut counts = [0usize; 3]; // wins, draws, losses among the playing positions
+        let mut checked = 0;
+        for (rows, cols) in [(4, 4), (4, 5), (5, 4), (5, 5)] {
+            // With the follow-up bounds (the solver as used) and without
+            // (the search alone).
+            let mut solvers = [Solver::new(16), Solver::new(16)];
+            solvers[1].set_follow_up(false);
+            for i in 0..60 {
+                let mut pos = random_position(&mut rng, rows, cols, 9 + i % 5);
+                let mut memo = HashMap::new();
+                // A won position is checked with its winning reply too: a lost
+                // position for the side to move.
+                for _ in 0..2 {
+                    let mut want = 0;
+                    for solver in solvers.iter_mut() {
+                        want = check_against_plain(solver, &pos, &mut memo);
+                    }
+                    checked += 1;
+                    if pos.status() != Status::Playing {
+                        break;
+                    }
+                    counts[(1 - want.signum()) as usize] += 1;
+                    if want <= 0 {
+                        break;
+                    }
+                    // A winning coin that does not end the game at once.
+                    let next = (0..cols).filter(|&c| pos.can_play(c)).find_map(|c| {
+                        let mut child = pos;
+                        child.play_col(c);
+                        let lost = plain_score(&child.to_grid(), coin(child.side()), &mut memo) < 0;
+                        (child.status() == Status::Playing && lost).then_some(child)
+                    });
+                    let Some(child) = next else { break };
+                    pos = child;
+                }
+            }
+        }
+        assert!(checked >= 240, "{checked} positions");
+        // The sample must hold every result, or the check proves little.
+        assert!(counts.iter().all(|&k| k >= 10), "wins/draws/losses: {counts:?}");
+    }
+
+    #[test]
+    fn empty_boards_agree_with_plain_minimax() {
+        for (rows, cols) in [(2, 2), (2, 3), (3, 3), (3, 4), (4, 3), (4, 4), (4, 5), (5, 4), (5, 5)] {
             let pos = ConnectSquare::new(rows, cols, Player::One).unwrap();
-            let ab =
-                crate::search::alphabeta::search(&pos, crate::search::Limits::depth((rows * cols) as u32), 1 << 22);
-            solver.clear();
-            let v = solver.solve(&pos, f64::INFINITY).unwrap();
-            assert_eq!(v.verdict, Verdict::Draw);
-            assert_eq!(ab.score, 0, "{rows}x{cols}");
+            let want = plain_wdl(&pos.to_grid(), Coin::R, -1, 1, &mut HashMap::new()) as i32;
+            for follow_up in [true, false] {
+                let mut solver = Solver::new(18);
+                solver.set_follow_up(follow_up);
+                let v = solver.solve(&pos, f64::INFINITY).unwrap();
+                assert_eq!(
+                    v.verdict,
+                    Verdict::of_score(want),
+                    "{rows}x{cols}, follow-up {follow_up}"
+                );
+            }
         }
     }
 
@@ -480,19 +800,36 @@ mod tests {
         // R to move completes a square with its next coin: win in 1.
         let g = Grid::from_rows(&["...", "R..", "RR."]).unwrap();
         let pos = ConnectSquare::from_grid(&g, Player::One).unwrap();
+        let v = Solver::new(12).solve_exact(&pos, f64::INFINITY).unwrap();
+        assert_eq!((v.verdict, v.plies), (Verdict::Win, Some(1)));
+        // Without --plies a win has no length.
         let v = Solver::new(12).solve(&pos, f64::INFINITY).unwrap();
-        assert_eq!((v.verdict, v.plies), (Verdict::Win, 1));
+        assert_eq!((v.verdict, v.plies), (Verdict::Win, None));
         // 2x2: the second player can always spoil; the board fills: draw in 4.
         let pos = ConnectSquare::new(2, 2, Player::One).unwrap();
         let v = Solver::new(12).solve(&pos, f64::INFINITY).unwrap();
-        assert_eq!((v.verdict, v.plies), (Verdict::Draw, 4));
+        assert_eq!((v.verdict, v.plies), (Verdict::Draw, Some(4)));
+    }
+
+    #[test]
+    fn follow_up_settles_empty_boards_at_once() {
+        // Up to 8x8 (72 key bits: hashed keys) in a handful of nodes.
+        for (rows, cols) in [(6, 7), (7, 6), (8, 8), (7, 9)] {
+            let pos = ConnectSquare::new(rows, cols, Player::One).unwrap();
+            let mut solver = Solver::new(12);
+            let v = solver.solve(&pos, 5.0).unwrap();
+            assert_eq!(v.verdict, Verdict::Draw, "{rows}x{cols}");
+            assert!(solver.nodes <= 10, "{rows}x{cols}: {} nodes", solver.nodes);
+        }
     }
 
     #[test]
     fn gives_up_when_time_runs_out() {
         let pos = ConnectSquare::new(6, 7, Player::One).unwrap();
+        let mut solver = Solver::new(12);
+        solver.set_follow_up(false);
         let t = CpuTimer::start();
-        assert_eq!(Solver::new(12).solve(&pos, 0.01), None);
+        assert_eq!(solver.solve(&pos, 0.01), None);
         assert!(t.elapsed() < 0.5);
     }
 }
