@@ -9,7 +9,7 @@ use crate::driver::{self, AgentOptions, TurnError};
 use crate::playdata::PlayData;
 use crate::protocol::FileGame;
 use crate::search::Strategy;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Remaining time given to the agent's turn: small, so that a fuzzer runs
