@@ -67,8 +67,24 @@ pub struct TurnReport {
     pub depth: u32,
     /// Nodes searched.
     pub nodes: u64,
+    /// The chosen move's score from the mover's view, when the strategy
+    /// scores moves (see [`crate::arena::Choice::score`]).
+    pub score: Option<i32>,
     /// The CPU limits planned for the move.
     pub limits: Limits,
+}
+
+impl TurnReport {
+    /// The per-move report the referee records when it is the last stderr
+    /// line (`info depth D score S nodes N`, `score` where the strategy has
+    /// one), or `None` when no search ran (a game's own solver, a random move).
+    pub fn info_line(&self) -> Option<String> {
+        if self.nodes == 0 {
+            return None;
+        }
+        let score = self.score.map(|s| format!(" score {s}")).unwrap_or_default();
+        Some(format!("info depth {}{score} nodes {}", self.depth, self.nodes))
+    }
 }
 
 impl fmt::Display for TurnReport {
@@ -178,7 +194,7 @@ pub fn turn<G: FileGame>(text: &str, opts: &AgentOptions) -> Result<TurnReport, 
     if let Some(e) = write_err {
         return Err(e);
     }
-    let (chosen, depth, nodes) = choice.map_or((quick, 0, 0), |c| (c.best, c.depth, c.nodes));
+    let (chosen, depth, nodes, score) = choice.map_or((quick, 0, 0, None), |c| (c.best, c.depth, c.nodes, c.score));
     if chosen != written {
         output = write(chosen)?;
     }
@@ -194,6 +210,7 @@ pub fn turn<G: FileGame>(text: &str, opts: &AgentOptions) -> Result<TurnReport, 
         output,
         depth,
         nodes,
+        score,
         limits,
     })
 }
@@ -241,6 +258,19 @@ mod tests {
             if matches!(s, Strategy::Best | Strategy::AlphaBeta(_) | Strategy::Minimax(_)) {
                 // Only taking 2 (leaving 4) wins, three plies deep; first-generated is 1.
                 assert_eq!(mv, 2, "{s:?} should find the win (6 -> 4)");
+            }
+            // The line the referee records: with the score wherever the strategy has one.
+            let info = r.info_line();
+            match s {
+                Strategy::Random => assert_eq!(info, None),
+                Strategy::Mcts => assert!(info.as_deref().is_some_and(|l| !l.contains("score")), "{info:?}"),
+                _ => {
+                    let l = info.unwrap_or_default();
+                    assert!(
+                        l.starts_with("info depth ") && l.contains(" score ") && l.contains(" nodes "),
+                        "{s:?}: {l}"
+                    );
+                }
             }
         }
         std::fs::remove_dir_all(&d).unwrap();

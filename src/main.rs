@@ -109,11 +109,10 @@ fn main() -> ExitCode {
             };
             run_turn(&opts)
                 .map(|r| {
-                    // The referee's optional per-move report: a last stderr line
-                    // `info depth D nodes N`, recorded with the move (only when a
-                    // search ran; solvers and one-ply strategies report no depth).
-                    if r.nodes > 0 {
-                        eprintln!("info depth {} nodes {}", r.depth, r.nodes);
+                    // The referee records a last stderr line `info depth D score S
+                    // nodes N` with the move.
+                    if let Some(line) = r.info_line() {
+                        eprintln!("{line}");
                     }
                     log::info!("{r}");
                 })

@@ -4,13 +4,14 @@
 //! takes openings in order, so no opening repeats until the suite is used
 //! up (then it cycles). A suite is a file of `input.txt` positions, a
 //! directory of them, or `random:PLIES`: positions reached by PLIES random
-//! legal plies from the generated start, never repeated within a run, and
-//! rejected when a shallow search already finds a forced result.
+//! legal plies from the generated start (the agent library's one generator,
+//! [`agent::arena::openings`]), never repeated within a run, and rejected
+//! when a shallow search already finds a forced result.
 
+use agent::arena::openings::{decided, random_plies};
 use agent::protocol::{FileGame, GenOptions, Mode};
-use agent::search::{alphabeta, Limits, WIN_THRESHOLD};
 use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -137,32 +138,6 @@ pub fn check<G: FileGame>(openings: &[Opening]) -> Result<(), String> {
     Ok(())
 }
 
-/// Plays `plies` uniformly random legal plies from `start`; `None` if the
-/// game ends on the way or the position reached is decided within a
-/// shallow search (a pair from it would measure nothing).
-pub fn random_position<G: FileGame>(start: &G, plies: usize, rng: &mut SmallRng) -> Option<G> {
-    let mut g = start.clone();
-    let mut moves = Vec::new();
-    for _ in 0..plies {
-        if g.result().is_some() {
-            return None;
-        }
-        moves.clear();
-        g.legal_moves(&mut moves);
-        if moves.is_empty() {
-            return None;
-        }
-        let mv = moves[rng.gen_range(0..moves.len())];
-        g.play(mv);
-    }
-    if g.result().is_some() {
-        return None;
-    }
-    // Depth 3 sees a win in two of the mover's plies; cheap in every game.
-    let r = alphabeta::search(&g, Limits::depth(3), 1 << 16);
-    (r.score.abs() < WIN_THRESHOLD).then_some(g)
-}
-
 /// Random openings, made on demand in order and remembered (as `input.txt`
 /// texts, so one suite serves any game type), so that the n-th opening of a
 /// run does not depend on which games (or which shard) asked first.
@@ -201,7 +176,7 @@ impl RandomSuite {
                 // Generated starts may vary with the seed (Hinger boards); vary them too.
                 o.seed = self.gen.seed.wrapping_add(made.len() as u64);
                 let start = G::generate(&o)?;
-                if let Some(p) = random_position(&start, self.plies, rng) {
+                if let Some(p) = random_plies(&start, self.plies, rng).filter(|p| !decided(p)) {
                     if seen.insert(p.hash()) {
                         found = Some(p);
                         break;

@@ -53,21 +53,25 @@ fn table_headed(first: &str, rows: &[AgentSummary]) -> String {
     s
 }
 
-/// The Elo column: `+35 ± 34`; without an interval (a one-sided record of
-/// any length) the estimate is unbounded, so the cell says what happened
+/// The Elo column: `+35 ± 34`; `-191 ± n/a` when the score's 95 % interval
+/// reaches 0 % or 100 % (too few games: it has no width in Elo); without an
+/// estimate (a one-sided record of any length) the cell says what happened
 /// instead of printing infinities.
 fn elo_cell(r: &AgentSummary) -> String {
     match (r.elo, r.elo_error) {
         _ if r.games == 0 => "-".to_string(),
         (Some(e), Some(err)) => format!("{} ± {}", signed(e), err.round()),
-        (Some(e), None) => format!("{} ± ?", signed(e)),
+        (Some(e), None) => format!("{} ± {UNDEFINED_INTERVAL}", signed(e)),
         (None, _) if r.wins == r.games => "won all".to_string(),
         (None, _) => "lost all".to_string(),
     }
 }
 
+/// What stands for the half-width of an Elo interval that is not defined.
+pub const UNDEFINED_INTERVAL: &str = "n/a";
+
 /// A whole number with its sign, never `-0` or `+0`.
-fn signed(v: f64) -> String {
+pub fn signed(v: f64) -> String {
     let r = v.round();
     if r == 0.0 {
         "0".to_string()

@@ -41,6 +41,11 @@ pub struct Choice<M> {
     pub depth: u32,
     /// Nodes (MCTS: iterations) searched.
     pub nodes: u64,
+    /// The move's score from the mover's view in the searches' units
+    /// (`search::WIN` - plies for a forced win), where the strategy has one:
+    /// alpha-beta, minimax and greedy (one ply); not MCTS, random or a
+    /// game's own solver.
+    pub score: Option<i32>,
 }
 
 /// Chooses a move for the side to move of `state` under `strategy` within
@@ -66,6 +71,7 @@ pub fn choose<G: FileGame>(
             best,
             depth: 0,
             nodes: 0,
+            score: None,
         });
     }
     // A solver that gave up has spent part of the move's time: the strategy
@@ -89,6 +95,7 @@ pub fn choose<G: FileGame>(
                 best: r.best.unwrap_or(first),
                 depth: r.depth,
                 nodes: r.nodes,
+                score: r.best.map(|_| r.score),
             }
         }
         Strategy::Minimax(d) => {
@@ -101,13 +108,18 @@ pub fn choose<G: FileGame>(
                 best: r.best.unwrap_or(first),
                 depth: r.depth,
                 nodes: r.nodes,
+                score: r.best.map(|_| r.score),
             }
         }
-        Strategy::Greedy => Choice {
-            best: greedy::choose(state).unwrap_or(first),
-            depth: 1,
-            nodes: moves.len() as u64,
-        },
+        Strategy::Greedy => {
+            let scored = greedy::choose_scored(state);
+            Choice {
+                best: scored.map_or(first, |(m, _)| m),
+                depth: 1,
+                nodes: moves.len() as u64,
+                score: scored.map(|(_, s)| s),
+            }
+        }
         Strategy::Mcts => {
             let o = mcts::MctsOptions {
                 limits: *limits,
@@ -119,6 +131,7 @@ pub fn choose<G: FileGame>(
                 best: mv.unwrap_or(first),
                 depth: 0,
                 nodes: iterations,
+                score: None,
             }
         }
         Strategy::Random => {
@@ -127,6 +140,7 @@ pub fn choose<G: FileGame>(
                 best: *moves.choose(&mut rng).unwrap_or(&first),
                 depth: 0,
                 nodes: 0,
+                score: None,
             }
         }
     };
@@ -161,6 +175,13 @@ mod tests {
             if matches!(s, Strategy::Best | Strategy::AlphaBeta(_) | Strategy::Minimax(_)) {
                 assert_eq!(c.best, 2, "{s:?} should find the win (6 -> 4)");
                 assert_eq!(reported.last(), Some(&2), "{s:?} reports what it plays");
+                // A forced win three plies away, in the searches' units.
+                assert_eq!(c.score, Some(crate::search::WIN - 3), "{s:?}");
+            }
+            match s {
+                Strategy::Greedy => assert!(c.score.is_some(), "greedy scores its ply"),
+                Strategy::Mcts | Strategy::Random => assert_eq!(c.score, None, "{s:?} has no score"),
+                _ => {}
             }
         }
     }

@@ -1,10 +1,17 @@
 //! One-ply greedy play: the move whose resulting position evaluates best for
 //! the mover (an immediate win first). Ties go to the earliest generated move.
 
-use super::{Game, Outcome};
+use super::{Game, Outcome, WIN};
 
 /// The greedy choice, or None without legal moves.
 pub fn choose<G: Game>(pos: &G) -> Option<G::Move> {
+    choose_scored(pos).map(|(m, _)| m)
+}
+
+/// The greedy choice and its one-ply score from the mover's view, in the
+/// searches' units (an immediate win is `WIN - 1`, as a search scores a win
+/// one ply away), or None without legal moves.
+pub fn choose_scored<G: Game>(pos: &G) -> Option<(G::Move, i32)> {
     let mut moves = Vec::new();
     pos.legal_moves(&mut moves);
     let mut best: Option<(G::Move, i64)> = None;
@@ -24,7 +31,14 @@ pub fn choose<G: Game>(pos: &G) -> Option<G::Move> {
             best = Some((mv, v));
         }
     }
-    best.map(|(m, _)| m)
+    best.map(|(m, v)| {
+        let score = match v {
+            i64::MAX => WIN - 1,
+            v if v == -i64::MAX => -(WIN - 1),
+            v => v.clamp(-i64::from(WIN - 2), i64::from(WIN - 2)) as i32,
+        };
+        (m, score)
+    })
 }
 
 #[cfg(test)]
@@ -35,6 +49,7 @@ mod tests {
     #[test]
     fn takes_an_immediate_win() {
         assert_eq!(choose(&Nim::new(3)), Some(3));
+        assert_eq!(choose_scored(&Nim::new(3)), Some((3, WIN - 1)));
         assert_eq!(choose(&Nim::new(0)), None);
     }
 }
