@@ -266,6 +266,7 @@ mod tests {
             reason: "by the rules".into(),
             clocks: [9.5, 9.75],
             dirs: [String::new(), String::new()],
+            discarded: Vec::new(),
             run: Default::default(),
         };
         if state.result().is_some() {

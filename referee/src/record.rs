@@ -95,6 +95,57 @@ pub struct RunInfo {
 /// This referee's version, as `referee --version` prints it and records carry it.
 pub const REFEREE_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (git ", env!("REFEREE_GIT_COMMIT"), ")");
 
+/// Output of one agent move past the capture cap (`--file-size`), read and
+/// thrown away so that a flood costs neither disk nor a blocked agent (the
+/// kept part of the move's `stdout.txt`/`stderr.txt` ends with a note too).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Discarded {
+    /// 1-based ply of the move (a move that forfeited the game counts).
+    pub ply: usize,
+    /// Seat index of the mover.
+    pub seat: usize,
+    /// Bytes of stdout thrown away.
+    pub stdout: u64,
+    /// Bytes of stderr thrown away.
+    pub stderr: u64,
+    /// Bytes of each stream that were kept.
+    pub cap: u64,
+}
+
+impl Discarded {
+    /// The note for people, naming the agent by `agents[seat]`.
+    pub fn note(&self, agents: &[String; 2]) -> String {
+        let mut parts = Vec::new();
+        for (n, stream) in [(self.stdout, "stdout"), (self.stderr, "stderr")] {
+            if n > 0 {
+                parts.push(format!("{} of {stream}", bytes(n)));
+            }
+        }
+        format!(
+            "{}, ply {}: {} past the {} capture cap discarded",
+            agents[self.seat],
+            self.ply,
+            parts.join(" and "),
+            bytes(self.cap)
+        )
+    }
+}
+
+/// A byte count for people: `812 bytes`, `1.5 KiB`, `47.7 MiB`, `2.0 GiB`.
+pub fn bytes(n: u64) -> String {
+    const UNITS: [&str; 3] = ["KiB", "MiB", "GiB"];
+    if n < 1024 {
+        return format!("{n} bytes");
+    }
+    let mut v = n as f64 / 1024.0;
+    let mut unit = 0;
+    while v >= 1024.0 && unit + 1 < UNITS.len() {
+        v /= 1024.0;
+        unit += 1;
+    }
+    format!("{v:.1} {}", UNITS[unit])
+}
+
 /// One finished game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRecord {
@@ -130,6 +181,9 @@ pub struct GameRecord {
     pub clocks: [f64; 2],
     /// The agents' working directories by seat.
     pub dirs: [String; 2],
+    /// Agent output discarded past the capture cap, move by move (absent when none was).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub discarded: Vec<Discarded>,
     /// Date, seed, opening and referee version.
     #[serde(flatten)]
     pub run: RunInfo,
@@ -235,6 +289,7 @@ impl GameRecord {
             reason: String::new(),
             clocks: [1.0, 1.0],
             dirs: [String::new(), String::new()],
+            discarded: Vec::new(),
             run: RunInfo::default(),
         }
     }
@@ -243,6 +298,25 @@ impl GameRecord {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn discarded_output_notes_name_the_agent_move_and_sizes() {
+        let d = Discarded {
+            ply: 3,
+            seat: 1,
+            stdout: 48_951_424,
+            stderr: 0,
+            cap: 16 << 20,
+        };
+        let agents = ["a".to_string(), "flood".to_string()];
+        assert_eq!(
+            d.note(&agents),
+            "flood, ply 3: 46.7 MiB of stdout past the 16.0 MiB capture cap discarded"
+        );
+        assert_eq!(bytes(812), "812 bytes");
+        assert_eq!(bytes(1536), "1.5 KiB");
+        assert_eq!(bytes(3 << 30), "3.0 GiB");
+    }
 
     fn sample(key: &str) -> GameRecord {
         GameRecord {
@@ -270,6 +344,7 @@ mod tests {
             reason: "crash".into(),
             clocks: [0.9, 1.0],
             dirs: ["d0".into(), "d1".into()],
+            discarded: Vec::new(),
             run: RunInfo::default(),
         }
     }

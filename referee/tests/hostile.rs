@@ -327,8 +327,25 @@ fn a_stdout_flood_is_capped_and_the_move_still_counts() {
             assert!(String::from_utf8_lossy(&tail[tail.len().saturating_sub(120)..]).contains("bytes discarded"));
             seen += 1;
         }
+        // The record notes every flooding move, with the bytes thrown away.
+        let moved = r.moves.iter().filter(|m| m.seat == seat).count();
+        assert_eq!(r.discarded.len(), moved, "{:?}", r.discarded);
+        for d in &r.discarded {
+            assert_eq!((d.seat, d.cap), (seat, 1 << 20), "{d:?}");
+            assert_eq!(d.stdout, 50_000_000 - (1 << 20), "{d:?}");
+            // The mover's own stderr lines come on top of the flood.
+            assert!((50_000_000 - (1 << 20)..50_000_000).contains(&d.stderr), "{d:?}");
+        }
     }
     assert_eq!(seen, 4);
+    // And the report says so beside the verdict.
+    let o = Command::new(REFEREE).arg("report").arg(&a.out).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let html = std::fs::read_to_string(a.out.join("report.html")).unwrap();
+    assert!(
+        html.contains("bad, ply 1: 46.7 MiB of stdout and 46.7 MiB of stderr past the 1.0 MiB capture cap discarded"),
+        "no note in the report"
+    );
 }
 
 #[test]

@@ -496,3 +496,105 @@ fn version_names_the_git_commit() {
         .unwrap_or_else(|| "unknown".into());
     assert!(v.contains(&format!("(git {head})")), "{v} (HEAD {head})");
 }
+
+/// `referee report` on a 5-game, 3-agent Connect Square tournament: one
+/// self-contained page (no network reference) with the standings and the
+/// head-to-head table of the three agents, every game's replay data, and
+/// each move's depth and score where the agent reported them (here a Python
+/// mover that ends its stderr with an `info` line).
+#[test]
+fn report_of_a_three_agent_tournament_opens_offline_with_depth_and_score() {
+    need("python3");
+    let base = tmp("report");
+    // Its home holds the script and the sample it wraps (the sandbox shows it the home only).
+    std::fs::copy(
+        repo().join("samples/agents/python/my_agent.py"),
+        base.join("my_agent.py"),
+    )
+    .unwrap();
+    std::fs::write(
+        base.join("reporting.sh"),
+        format!(
+            "python3 {}/my_agent.py && echo 'info depth 3 score -12 nodes 99' >&2\n",
+            base.display()
+        ),
+    )
+    .unwrap();
+    let out = base.join("out");
+    let reporting = format!("name=reporting,cmd=sh reporting.sh,dir={}", base.display());
+    let o = referee_in(
+        &repo(),
+        &[
+            "tournament",
+            "--game",
+            "connectsquare",
+            "--rows",
+            "4",
+            "--cols",
+            "5",
+            "--games",
+            "5",
+            "--time",
+            "20",
+            &format!("mock={MOCK} play"),
+            "--agent",
+            "name=py,cmd=python3 my_agent.py,dir=samples/agents/python",
+            "--agent",
+            &reporting,
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let recs = records(&out);
+    assert_eq!(recs.len(), 15, "5 games for each of the 3 pairings");
+    let o = referee_in(&repo(), &["report", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o));
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("report.html"),
+        "{}",
+        text(&o)
+    );
+    // The SVG namespace is a name, not a fetch; nothing else may point at the network.
+    let rest = html.replace("\"http://www.w3.org/2000/svg\"", "");
+    assert!(
+        !rest.contains("http://") && !rest.contains("https://"),
+        "the page must open offline"
+    );
+    for id in ["id=\"standings\"", "id=\"head-to-head\"", "id=\"games\""] {
+        assert!(html.contains(id), "no {id} in the page");
+    }
+    for name in ["mock", "py", "reporting"] {
+        assert!(
+            html.contains(&format!("<td>{name}</td>")),
+            "{name} is missing from the tables"
+        );
+    }
+    let data = html
+        .split("id=\"report-data\"")
+        .nth(1)
+        .and_then(|s| s.split_once('>'))
+        .and_then(|(_, s)| s.split_once("</script>"))
+        .map(|(json, _)| json)
+        .expect("the page embeds its data");
+    let data: serde_json::Value = serde_json::from_str(data).unwrap();
+    let games = data["games"].as_array().unwrap();
+    assert_eq!(games.len(), 15);
+    let mut reported = 0;
+    for (g, rec) in games.iter().zip(&recs) {
+        for (m, mr) in g["moves"].as_array().unwrap().iter().zip(&rec.moves) {
+            if rec.agents[mr.seat] == "reporting" {
+                assert_eq!(
+                    (&m["depth"], &m["score"]),
+                    (&serde_json::json!(3), &serde_json::json!(-12))
+                );
+                reported += 1;
+            } else {
+                assert!(m["depth"].is_null() && m["score"].is_null(), "{m}");
+            }
+        }
+    }
+    assert!(reported > 0, "the reporting agent moved");
+    std::fs::remove_dir_all(base).unwrap();
+}

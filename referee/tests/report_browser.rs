@@ -94,6 +94,7 @@ fn recorded<G: FileGame>(key: &str, agents: [&str; 2], opts: &GenOptions, cap: u
         reason,
         clocks,
         dirs: [String::new(), String::new()],
+        discarded: Vec::new(),
         run: Default::default(),
     }
 }

@@ -17,7 +17,31 @@ pub enum Judged<M> {
     Loss(LossReason, String),
 }
 
-/// Runs one agent move and judges it; returns the verdict, CPU and wall seconds.
+/// One move as played: the verdict and what it cost.
+pub struct Played<M> {
+    /// The verdict.
+    pub judged: Judged<M>,
+    /// CPU seconds charged.
+    pub cpu: f64,
+    /// Wall-clock seconds.
+    pub wall: f64,
+    /// Bytes of stdout and stderr read past the capture cap and thrown away.
+    pub discarded: [u64; 2],
+}
+
+impl<M> Played<M> {
+    /// A move that ran no agent process.
+    pub fn without_process(judged: Judged<M>, wall: f64) -> Self {
+        Played {
+            judged,
+            cpu: 0.0,
+            wall,
+            discarded: [0, 0],
+        }
+    }
+}
+
+/// Runs one agent move and judges it.
 pub fn run_agent_move<G: FileGame>(
     state: &G,
     cmd: &str,
@@ -26,18 +50,15 @@ pub fn run_agent_move<G: FileGame>(
     remaining: f64,
     rules: &Rules,
     stop: &AtomicBool,
-) -> Result<(Judged<G::Move>, f64, f64), GameError> {
+) -> Result<Played<G::Move>, GameError> {
     let offered = match rules.move_time {
         Some(m) => remaining.min(m),
         None => remaining,
     };
     if offered <= 0.0 {
         // Lost already: the protocol has no way to offer no time.
-        return Ok((
-            Judged::Loss(LossReason::OverTime, "no time left to move".into()),
-            0.0,
-            0.0,
-        ));
+        let lost = Judged::Loss(LossReason::OverTime, "no time left to move".into());
+        return Ok(Played::without_process(lost, 0.0));
     }
     let input = state.write_input(rules.mode, offered);
     agent_files::write_fresh(dir, "input.txt", input.as_bytes())
@@ -67,7 +88,12 @@ pub fn run_agent_move<G: FileGame>(
             return Err(GameError::Interrupted);
         }
     }
-    Ok((judged, r.cpu, r.wall))
+    Ok(Played {
+        judged,
+        cpu: r.cpu,
+        wall: r.wall,
+        discarded: r.discarded,
+    })
 }
 
 fn judge<G: FileGame>(

@@ -9,12 +9,12 @@ pub use seat::{resolve_command, Contestant, SeatKind};
 
 use crate::agentinfo::{self, AgentInfo};
 use crate::human::{self, HumanIo, HumanMove};
-use crate::record::{Ending, GameRecord, LossReason, MoveRecord, RunInfo};
+use crate::record::{Discarded, Ending, GameRecord, LossReason, MoveRecord, RunInfo};
 use crate::runner;
 use crate::sandbox::Sandbox;
 use agent::protocol::{format_time, FileGame, Mode};
 use agent::search::Game;
-use judge::{run_agent_move, Judged};
+use judge::{run_agent_move, Judged, Played};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -136,8 +136,23 @@ pub fn play_game<G: FileGame>(
             return Err(GameError::Interrupted);
         }
         let seat = state.to_move().index();
-        let (judged, cpu, wall) = seat_move(&state, &setup, clocks, rules, stop, human.as_deref_mut(), &mut buf)?;
+        let played = seat_move(&state, &setup, clocks, rules, stop, human.as_deref_mut(), &mut buf)?;
+        let Played {
+            judged,
+            cpu,
+            wall,
+            discarded,
+        } = played;
         clocks[seat] -= cpu;
+        if discarded != [0, 0] {
+            rec.discarded.push(Discarded {
+                ply: rec.moves.len() + 1,
+                seat,
+                stdout: discarded[0],
+                stderr: discarded[1],
+                cap: rules.sandbox.limits.file_size,
+            });
+        }
         let is_agent = setup.seats[seat].kind != SeatKind::Human;
         let stderr = setup.dirs[seat].join("stderr.txt");
         let (mv, text) = match judged {
@@ -225,6 +240,7 @@ fn new_record<G: FileGame>(setup: &GameSetup<'_, G>, rules: &Rules) -> GameRecor
         reason: String::new(),
         clocks: setup.time,
         dirs: setup.dirs.clone().map(|d| d.display().to_string()),
+        discarded: Vec::new(),
         run: RunInfo::default(),
     }
 }
@@ -271,7 +287,7 @@ fn ending<G: FileGame>(state: &G, clocks: [f64; 2], plies: usize, rules: &Rules,
 }
 
 /// The seat to move plays: a person types a move (thinking time is not
-/// charged), an agent is run and judged. Returns the verdict, CPU and wall seconds.
+/// charged), an agent is run and judged.
 fn seat_move<G: FileGame>(
     state: &G,
     setup: &GameSetup<'_, G>,
@@ -280,7 +296,7 @@ fn seat_move<G: FileGame>(
     stop: &AtomicBool,
     human: Option<&mut HumanIo>,
     buf: &mut Vec<G::Move>,
-) -> Result<(Judged<G::Move>, f64, f64), GameError> {
+) -> Result<Played<G::Move>, GameError> {
     let seat = state.to_move().index();
     match &setup.seats[seat].kind {
         SeatKind::Human => {
@@ -290,10 +306,11 @@ fn seat_move<G: FileGame>(
                 HumanMove::Move(m) => Judged::Move(m, state.format_move(m).trim_end().to_string()),
                 HumanMove::Resign(why) => Judged::Loss(LossReason::Resigned, why),
             };
-            Ok((judged, 0.0, t0.elapsed().as_secs_f64()))
+            Ok(Played::without_process(judged, t0.elapsed().as_secs_f64()))
         }
         SeatKind::Agent(_) if clocks[seat] <= 0.0 => {
-            Ok((Judged::Loss(LossReason::OverTime, "no time left".into()), 0.0, 0.0))
+            let lost = Judged::Loss(LossReason::OverTime, "no time left".into());
+            Ok(Played::without_process(lost, 0.0))
         }
         SeatKind::Agent(cmd) => {
             let homes = runner::Homes {

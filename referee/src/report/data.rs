@@ -43,6 +43,10 @@ pub struct MoveData {
     pub cpu: f64,
     /// The mover's time left after it.
     pub left: f64,
+    /// Depth the agent reported for it (`info depth D ...` on stderr), if any.
+    pub depth: Option<u32>,
+    /// Score the agent reported for it, from its own view, in its own units, if any.
+    pub score: Option<i64>,
 }
 
 /// Everything the page needs about one game.
@@ -70,6 +74,8 @@ pub struct GameData {
     pub cols: usize,
     /// Ground code of every cell at the start, row by row.
     pub ground: Vec<&'static str>,
+    /// Notes on the game beside its verdict (agent output discarded past the cap).
+    pub notes: Vec<String>,
     /// Legend of the board's symbols (the terminal's; the page shows it too).
     pub legend: Vec<(String, String)>,
     /// The board after each ply, `plies[0]` the start.
@@ -149,6 +155,8 @@ pub fn game_data<G: FileGame>(rec: &GameRecord) -> Result<GameData, String> {
             text: before.describe_move(mv),
             cpu: m.cpu,
             left: m.left,
+            depth: m.info.as_ref().and_then(|i| i.depth),
+            score: m.info.as_ref().and_then(|i| i.score),
         });
         plies.push(ply_data(
             &states[i + 1].board_view(),
@@ -169,6 +177,7 @@ pub fn game_data<G: FileGame>(rec: &GameRecord) -> Result<GameData, String> {
         time: rec.time,
         winner: rec.winner,
         verdict: verdict.trim_start_matches("Result: ").to_string(),
+        notes: rec.discarded.iter().map(|d| d.note(&rec.agents)).collect(),
         rows: first.rows,
         cols: first.cols,
         ground,

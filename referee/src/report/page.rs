@@ -6,6 +6,7 @@ use super::data::GameData;
 use crate::rating::{self, Wdl};
 use crate::record::GameRecord;
 use crate::summary::{self, AgentSummary};
+use crate::tables::{signed, UNDEFINED_INTERVAL};
 use std::fmt::Write as _;
 
 const SCRIPT: &str = include_str!("report.js");
@@ -52,8 +53,8 @@ fn count(wdl: &mut Wdl, score: Option<f64>) {
 
 fn elo_text(s: &AgentSummary) -> String {
     match (s.elo, s.elo_error) {
-        (Some(e), Some(err)) => format!("{e:+.0} ± {err:.0}"),
-        (Some(e), None) => format!("{e:+.0} (interval undetermined)"),
+        (Some(e), Some(err)) => format!("{} ± {err:.0}", signed(e)),
+        (Some(e), None) => format!("{} ± {UNDEFINED_INTERVAL}", signed(e)),
         (None, _) if s.games == 0 => "-".into(),
         (None, _) => format!("undetermined ({:.0} % score)", s.score_pct),
     }
@@ -248,14 +249,14 @@ pub fn page(title: &str, source: &str, recs: &[GameRecord], games: &[GameData]) 
         a = names.len()
     );
     s.push_str(
-        "<h2 id=\"game-title\"></h2>\n<div id=\"verdict\"></div>\n<div class=\"controls\">game <select id=\"game-select\"></select> <button id=\"first\" title=\"Home\">|&lt;</button><button id=\"prev\" title=\"Left arrow\">&lt;</button>\
+        "<h2 id=\"game-title\"></h2>\n<div id=\"verdict\"></div>\n<div id=\"notes\"></div>\n<div class=\"controls\">game <select id=\"game-select\"></select> <button id=\"first\" title=\"Home\">|&lt;</button><button id=\"prev\" title=\"Left arrow\">&lt;</button>\
          <button id=\"play\" title=\"Space\">Play</button><button id=\"next\" title=\"Right arrow\">&gt;</button>\
          <button id=\"last\" title=\"End\">&gt;|</button> ply <input id=\"ply-input\" type=\"number\" min=\"0\" style=\"width:4em\"> \
          <span id=\"ply-of\"></span> <input id=\"ply-range\" type=\"range\" min=\"0\" value=\"0\" style=\"width:220px\"> speed \
          <select id=\"speed\"><option value=\"1000\">1/s</option><option value=\"400\" selected>2.5/s</option><option value=\"100\">10/s</option></select></div>\n\
          <div id=\"status\"></div>\n<div class=\"viewer\">\n<div><svg id=\"board\" xmlns=\"http://www.w3.org/2000/svg\"></svg>\n<div id=\"facts\"></div><div id=\"legend\"></div></div>\n\
          <div class=\"charts\"><div>Time left (s) against ply</div><svg id=\"clock-chart\"></svg><div>CPU seconds per move</div><svg id=\"cpu-chart\"></svg>\
-         <div id=\"moves-box\"><table><thead><tr><th>Ply</th><th>Seat</th><th>Move</th><th>CPU s</th><th>Left s</th></tr></thead>\
+         <div id=\"moves-box\"><table><thead><tr><th>Ply</th><th>Seat</th><th>Move</th><th>CPU s</th><th>Left s</th><th title=\"the agent's own report: info depth D score S\">Depth</th><th title=\"the agent's own report, from its view, in its units\">Score</th></tr></thead>\
          <tbody id=\"moves-body\"></tbody></table></div></div>\n</div>\n",
     );
     if recs.len() > 1 {

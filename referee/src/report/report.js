@@ -113,6 +113,9 @@
     chart($("cpu-chart"), [], n, maxcpu || 1, ply, bars);
   }
 
+  // A value the agent may not have reported: blank when absent.
+  function opt(v) { return v == null ? "" : String(v); }
+
   function moveList(g) {
     var tb = $("moves-body");
     tb.innerHTML = "";
@@ -120,7 +123,7 @@
       var tr = document.createElement("tr");
       tr.id = "mv" + (i + 1);
       tr.className = "s" + m.seat;
-      [String(i + 1), seatName(g, m.seat), m.text, fmt(m.cpu), fmt(m.left)].forEach(function (t) {
+      [String(i + 1), seatName(g, m.seat), m.text, fmt(m.cpu), fmt(m.left), opt(m.depth), opt(m.score)].forEach(function (t) {
         var td = document.createElement("td");
         td.textContent = t;
         tr.appendChild(td);
@@ -140,6 +143,7 @@
       $("game-title").textContent = "Game " + (gi + 1) + " (" + g.key + ", " + g.game + "): " +
         seatName(g, 0) + " vs " + seatName(g, 1);
       $("verdict").textContent = "Result: " + g.verdict;
+      $("notes").textContent = g.notes.map(function (n) { return "Note: " + n + "."; }).join("\n");
       $("legend").textContent = "Legend: " + g.legend.map(function (x) { return x[0] + " " + x[1]; }).join(", ") +
         "; outlined cells: the last move" + (g.game === "halma" ? " (the line: its hop path)" : "");
       $("ply-range").max = g.moves.length;
@@ -159,7 +163,8 @@
     var m = g.moves[ply - 1];
     var line = ply === 0 ? "Start position; " + seatName(g, D.games[gi].first) + " moves first."
       : "Ply " + ply + ": " + seatName(g, m.seat) + " played " + m.text + (P.n ? " (" + P.n + ")" : "") +
-        ", " + fmt(m.cpu) + " s CPU, " + fmt(m.left) + " s left.";
+        ", " + fmt(m.cpu) + " s CPU, " + fmt(m.left) + " s left" +
+        (m.depth != null ? ", depth " + m.depth : "") + (m.score != null ? ", score " + m.score : "") + ".";
     st.textContent = line;
     $("facts").textContent = P.f.join("\n");
     document.querySelectorAll("#moves-body tr.now").forEach(function (tr) { tr.classList.remove("now"); });
