@@ -2,7 +2,7 @@
 //! score margin (the unit the exact solver also uses, so heuristic and exact
 //! values compare on one scale), from the side to move's view.
 
-use super::geo::{geo, VALUES};
+use super::geo::{geo, value_index, VALUES};
 use super::{Fifteen, Move, LIMIT};
 use crate::protocol::{ByPlayer, Player};
 
@@ -81,7 +81,24 @@ pub fn last_placement_value(g: &Fifteen) -> i32 {
     let card = VALUES[vi];
     let mine = g.owned(me);
     let theirs = g.owned(me.other());
-    let base = g.score(me) as i32 - g.score(me.other()) as i32;
+    // Cells by card value, once, so that the highest surviving card of each
+    // side after a placement is a few mask tests.
+    let mut by_value = [0u64; 5];
+    let mut occ = g.occupied();
+    let mut base = 0i32;
+    while occ != 0 {
+        let c = occ.trailing_zeros() as usize;
+        occ &= occ - 1;
+        let v = g.value_at(c);
+        by_value[value_index(v).unwrap_or(0)] |= 1 << c;
+        base += if mine >> c & 1 == 1 { v as i32 } else { -(v as i32) };
+    }
+    let highest = |cells: u64| -> i32 {
+        (0..5)
+            .rev()
+            .find(|&k| by_value[k] & cells != 0)
+            .map_or(0, |k| VALUES[k] as i32)
+    };
     let mut best = i32::MIN;
     let mut free = g.free();
     let mut seen_quiet = false;
@@ -105,22 +122,13 @@ pub fn last_placement_value(g: &Fifteen) -> i32 {
             let v = g.value_at(q) as i32;
             margin += if mine >> q & 1 == 1 { -v } else { v };
         }
-        let mut hi_mine = if survives { card } else { 0 };
-        let mut k = mine & !marked;
-        while k != 0 {
-            hi_mine = hi_mine.max(g.value_at(k.trailing_zeros() as usize));
-            k &= k - 1;
-        }
-        let mut hi_theirs = 0;
-        let mut k = theirs & !marked;
-        while k != 0 {
-            hi_theirs = hi_theirs.max(g.value_at(k.trailing_zeros() as usize));
-            k &= k - 1;
-        }
+        let mut hi_mine = highest(mine & !marked);
         if survives {
             margin += card as i32;
+            hi_mine = hi_mine.max(card as i32);
         }
-        let v = POINT * margin + TIE_BREAK * (hi_mine as i32 - hi_theirs as i32).signum();
+        let hi_theirs = highest(theirs & !marked);
+        let v = POINT * margin + TIE_BREAK * (hi_mine - hi_theirs).signum();
         best = best.max(v);
     }
     if best == i32::MIN {

@@ -6,10 +6,12 @@
 //! up to date incrementally, so that the canonical hash of a position and
 //! "is this board symmetric" are both a handful of integer compares.
 
+pub mod bench;
 pub mod cli;
 pub mod eval;
 pub mod geo;
 pub mod search;
+pub mod solver;
 
 use crate::protocol::{
     format_time, parse_header, BoardView, ByPlayer, CellView, FileGame, GenOptions, Ground, Input, Lines, Mode,
@@ -252,8 +254,9 @@ impl Fifteen {
         m
     }
 
-    /// Puts a card on a cell without any removal check (parsing).
-    fn put(&mut self, cell: usize, owner: Player, v: u8) {
+    /// Puts a card on a cell without any removal check (parsing); `HASH`
+    /// keeps the symmetry hashes up to date.
+    fn put<const HASH: bool>(&mut self, cell: usize, owner: Player, v: u8) {
         let g = self.geo();
         let vi = value_index(v).expect("card value");
         self.occ |= 1 << cell;
@@ -264,13 +267,16 @@ impl Fifteen {
             self.bsum[b.trailing_zeros() as usize] += v;
             b &= b - 1;
         }
-        for s in 0..8 {
-            self.sym_hash[s] ^= ZOBRIST.card[g.sym[s][cell] as usize][owner][vi];
+        if HASH {
+            for s in 0..8 {
+                self.sym_hash[s] ^= ZOBRIST.card[g.sym[s][cell] as usize][owner][vi];
+            }
         }
     }
 
-    /// Marks a cell removed (parsing, and the removal step).
-    fn take_off(&mut self, cell: usize) {
+    /// Marks a cell removed (parsing, and the removal step); `HASH` keeps
+    /// the symmetry hashes up to date.
+    fn take_off<const HASH: bool>(&mut self, cell: usize) {
         let g = self.geo();
         let v = self.val[cell];
         if v != 0 {
@@ -279,22 +285,26 @@ impl Fifteen {
             } else {
                 Player::Two
             };
-            let vi = value_index(v).expect("card value");
             let mut b = g.block[cell];
             while b != 0 {
                 self.bsum[b.trailing_zeros() as usize] -= v;
                 b &= b - 1;
             }
-            for s in 0..8 {
-                self.sym_hash[s] ^= ZOBRIST.card[g.sym[s][cell] as usize][owner][vi];
+            if HASH {
+                let vi = value_index(v).expect("card value");
+                for s in 0..8 {
+                    self.sym_hash[s] ^= ZOBRIST.card[g.sym[s][cell] as usize][owner][vi];
+                }
             }
             self.val[cell] = 0;
             self.occ &= !(1 << cell);
             self.own[owner] &= !(1 << cell);
         }
         self.removed |= 1 << cell;
-        for s in 0..8 {
-            self.sym_hash[s] ^= ZOBRIST.removed[g.sym[s][cell] as usize];
+        if HASH {
+            for s in 0..8 {
+                self.sym_hash[s] ^= ZOBRIST.removed[g.sym[s][cell] as usize];
+            }
         }
     }
 
@@ -319,6 +329,48 @@ impl Fifteen {
             }
         }
         marked
+    }
+
+    /// Plays a move; without `HASH` the symmetry hashes go stale (for the
+    /// solver's last two cards, whose positions are never looked up).
+    #[inline]
+    pub(crate) fn play_with<const HASH: bool>(&mut self, mv: Move) {
+        let g = self.geo();
+        let me = self.side();
+        let cell = mv.cell as usize;
+        let vi = value_index(mv.card).expect("card value");
+        debug_assert!(self.hand[me][vi] > 0 && self.free() >> cell & 1 == 1, "illegal {mv:?}");
+        self.set_hand(me, vi, self.hand[me][vi] - 1);
+        self.put::<HASH>(cell, me, mv.card);
+        // Check and mark every card first, then remove the marked ones
+        // together. From a stable position only the new card's block can
+        // have gone over.
+        let mut check = if self.unstable {
+            self.occ
+        } else {
+            self.occ & g.block[cell]
+        };
+        let mut marked = 0u64;
+        while check != 0 {
+            let q = check.trailing_zeros() as usize;
+            check &= check - 1;
+            if self.bsum[q] > LIMIT {
+                marked |= 1 << q;
+            }
+        }
+        while marked != 0 {
+            let q = marked.trailing_zeros() as usize;
+            marked &= marked - 1;
+            self.take_off::<HASH>(q);
+        }
+        self.unstable = false;
+        // Players alternate; a player whose hand is empty while the other
+        // still holds cards is skipped (only reachable from unusual inputs).
+        let other = me.other();
+        if self.hand[other] != [0; 5] || self.hand[me] == [0; 5] {
+            self.side = other;
+            self.rest_hash ^= ZOBRIST.side;
+        }
     }
 
     /// The legality check behind `parse_move`.
@@ -388,42 +440,7 @@ impl Game for Fifteen {
     }
 
     fn play(&mut self, mv: Move) {
-        let g = self.geo();
-        let me = self.side();
-        let cell = mv.cell as usize;
-        let vi = value_index(mv.card).expect("card value");
-        debug_assert!(self.hand[me][vi] > 0 && self.free() >> cell & 1 == 1, "illegal {mv:?}");
-        self.set_hand(me, vi, self.hand[me][vi] - 1);
-        self.put(cell, me, mv.card);
-        // Check and mark every card first, then remove the marked ones
-        // together. From a stable position only the new card's block can
-        // have gone over.
-        let mut check = if self.unstable {
-            self.occ
-        } else {
-            self.occ & g.block[cell]
-        };
-        let mut marked = 0u64;
-        while check != 0 {
-            let q = check.trailing_zeros() as usize;
-            check &= check - 1;
-            if self.bsum[q] > LIMIT {
-                marked |= 1 << q;
-            }
-        }
-        while marked != 0 {
-            let q = marked.trailing_zeros() as usize;
-            marked &= marked - 1;
-            self.take_off(q);
-        }
-        self.unstable = false;
-        // Players alternate; a player whose hand is empty while the other
-        // still holds cards is skipped (only reachable from unusual inputs).
-        let other = me.other();
-        if self.hand[other] != [0; 5] || self.hand[me] == [0; 5] {
-            self.side = other;
-            self.rest_hash ^= ZOBRIST.side;
-        }
+        self.play_with::<true>(mv);
     }
 
     fn outcome(&self) -> Option<Outcome> {
@@ -586,7 +603,7 @@ impl FileGame for Fifteen {
                 let cell = r * nu + c;
                 match *tok {
                     "." => {}
-                    "X" | "x" => g.take_off(cell),
+                    "X" | "x" => g.take_off::<true>(cell),
                     t => {
                         let (owner, v) = parse_card_token(t).ok_or_else(|| {
                             l.error(format!(
@@ -602,7 +619,7 @@ impl FileGame for Fifteen {
                                 full[vi]
                             )));
                         }
-                        g.put(cell, owner, v);
+                        g.put::<true>(cell, owner, v);
                     }
                 }
             }

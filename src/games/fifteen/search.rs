@@ -8,11 +8,28 @@
 //! square share one entry. The 4x4 solver is that search run straight to the
 //! end; the 6x6 player deepens until time runs out and reaches exact play in
 //! the endgame the same way.
+//!
+//! Before searching, the agent tries the dedicated exact solver
+//! ([`super::solver`]) on every 4x4 position and on 6x6 positions with at
+//! most [`SIX_SOLVE_CARDS`] cards left, within the move's soft limit; the
+//! search only runs if the solver could not finish.
 
 use super::eval::POINT;
+use super::solver::{margin_points, Solver, Wdl};
 use super::{Fifteen, Move};
+use crate::clock::CpuTimer;
 use crate::search::alphabeta::{SearchResult, Searcher};
 use crate::search::Limits;
+
+/// On 6x6, the solver is tried once at most this many cards are left: the
+/// largest count whose seeded random positions it solves in a median of
+/// under 1 CPU second (`agent fifteen bench --six 10-16`, see the README).
+pub const SIX_SOLVE_CARDS: u32 = 12;
+
+/// Whether the agent tries the exact solver on `g` before searching.
+pub fn solver_applies(g: &Fifteen) -> bool {
+    g.size() == 4 || g.plies_left() <= SIX_SOLVE_CARDS
+}
 
 /// Table size for a search of `hard` CPU seconds (about 2 M nodes/s, one
 /// 16-byte entry per node), kept small for tiny budgets so zeroing it is cheap.
@@ -35,7 +52,19 @@ pub fn best_move(g: &Fifteen, limits: &Limits, on_improve: &mut dyn FnMut(Move))
     if g.is_over() {
         return None;
     }
-    let r = Searcher::<Fifteen>::new(tt_bytes_for(limits.hard)).search(g, *limits, |info| on_improve(info.best));
+    let timer = CpuTimer::start();
+    let mut limits = *limits;
+    if solver_applies(g) {
+        let mut solver = Solver::new(tt_bytes_for(limits.hard));
+        if let Some(best) = solved_move(&mut solver, g, limits.soft, on_improve) {
+            return Some(best);
+        }
+        // What the solver used comes off the search's share.
+        let used = timer.elapsed();
+        limits.soft = (limits.soft - used).max(0.0);
+        limits.hard = (limits.hard - used).max(0.0);
+    }
+    let r = Searcher::<Fifteen>::new(tt_bytes_for(limits.hard)).search(g, limits, |info| on_improve(info.best));
     log::info!(
         "fifteen: depth {} of {} score {:.2} exact {} nodes {} in {:.3}s",
         r.depth,
@@ -46,6 +75,52 @@ pub fn best_move(g: &Fifteen, limits: &Limits, on_improve: &mut dyn FnMut(Move))
         r.seconds
     );
     r.best
+}
+
+/// The solver's move for `g` within `budget` CPU seconds: the exact-margin
+/// move if the margin is solved in time, else a move that secures a proven
+/// win or draw; None when neither is proven in time (or the position is
+/// lost and its margin unsolved), so that the search decides.
+fn solved_move(solver: &mut Solver, g: &Fifteen, budget: f64, on_improve: &mut dyn FnMut(Move)) -> Option<Move> {
+    let timer = CpuTimer::start();
+    let Some(w) = solver.wdl(g, budget) else {
+        log::info!("fifteen: solver unfinished within {budget:.3}s, searching instead");
+        return None;
+    };
+    let secured = (w.wdl != Wdl::Loss).then_some(w.best).flatten();
+    if let Some(m) = secured {
+        on_improve(m);
+    }
+    // The margin solve reuses the table the win/draw/loss proof filled.
+    match solver.margin(g, budget - timer.elapsed()) {
+        Some(r) => {
+            log::info!(
+                "fifteen: solved exactly: {}, margin {:+} ({} cards left) in {:.3}s, {} nodes",
+                r.wdl.word(),
+                margin_points(r.value),
+                g.plies_left(),
+                timer.elapsed(),
+                w.nodes + r.nodes
+            );
+            if let Some(m) = r.best {
+                on_improve(m);
+            }
+            r.best
+        }
+        None => {
+            if secured.is_some() {
+                log::info!(
+                    "fifteen: solved {} ({} cards left) in {:.3}s, margin unsolved",
+                    w.wdl.word(),
+                    g.plies_left(),
+                    timer.elapsed()
+                );
+            } else {
+                log::info!("fifteen: solved loss, margin unsolved within {budget:.3}s, searching instead");
+            }
+            secured
+        }
+    }
 }
 
 #[cfg(test)]

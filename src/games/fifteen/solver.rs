@@ -1,0 +1,684 @@
+//! The exact Fifteen solver: win/draw/loss and the exact margin of a
+//! position under perfect play, fast enough to solve the 4x4 game from the
+//! empty board inside the first move's budget and short 6x6 endgames.
+//!
+//! Values are those of [`eval::terminal`]: `POINT * margin + TIE_BREAK *
+//! tie-break sign`, from the side to move's view, so the sign of a value is
+//! the game's real result (win, draw or loss, tie-break included) and the
+//! value itself orders results by margin first.
+//!
+//! How it is fast:
+//! - states are keyed canonically: the eight symmetries of the square fold
+//!   onto one key (the smallest of the eight board hashes), hands are
+//!   counted per card value (a multiset), removed cells are part of the
+//!   board; one table entry keeps a lower and an upper bound, so the
+//!   null-window searches below share every result they prove;
+//! - win/draw/loss is one or two null-window searches around 0 (is the value
+//!   above 0? at least 0?), which prove far less than the exact value;
+//! - the margin is found MTD(f)-style: null-window searches that move a
+//!   bound each time, starting from the win/draw/loss answer;
+//! - refutations first: the move stored for the canonical state (mapped
+//!   back through its symmetry), then placements by their immediate gain;
+//! - the last card of the game is valued from the block sums without being
+//!   played ([`eval::last_placement_value`]).
+//!
+//! The search is allocation-free after the table is built: moves live in a
+//! fixed array per node and positions are copied, not undone.
+
+use super::eval::{self, POINT};
+use super::geo::{geo, value_index, MAX_CELLS, VALUES};
+use super::{Fifteen, Move};
+use crate::clock::CpuTimer;
+use crate::search::Game;
+
+/// Above every value a position can have (32 points on 4x4, 70 on 6x6).
+const INF: i32 = 2000;
+/// Moves a node can have: every cell times every card value.
+const MAX_MOVES: usize = MAX_CELLS * 5;
+/// Most cards a position can have left (a 6x6 game deals 22).
+const MAX_PLIES: usize = 22;
+
+/// The game's result for the side to move under perfect play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Wdl {
+    /// The side to move loses (on score or on the tie-break).
+    Loss,
+    /// Equal scores and equal highest cards (or no cards on the board).
+    Draw,
+    /// The side to move wins (on score or on the tie-break).
+    Win,
+}
+
+impl Wdl {
+    /// The result a solver value stands for.
+    pub fn of(value: i32) -> Wdl {
+        match value.signum() {
+            1 => Wdl::Win,
+            0 => Wdl::Draw,
+            _ => Wdl::Loss,
+        }
+    }
+
+    /// "win", "draw" or "loss".
+    pub fn word(self) -> &'static str {
+        match self {
+            Wdl::Loss => "loss",
+            Wdl::Draw => "draw",
+            Wdl::Win => "win",
+        }
+    }
+}
+
+/// What a solve found.
+#[derive(Clone, Copy, Debug)]
+pub struct Solved {
+    /// The exact value for a margin solve; for a win/draw/loss solve, a value
+    /// with the right sign (0 for a draw) only.
+    pub value: i32,
+    /// The result for the side to move.
+    pub wdl: Wdl,
+    /// A move that achieves the value (for a lost win/draw/loss solve, the
+    /// move that held out best in the proof); None when the game is over.
+    pub best: Option<Move>,
+    /// Positions searched.
+    pub nodes: u64,
+    /// CPU seconds.
+    pub seconds: f64,
+}
+
+/// One table entry: bounds on the value of a canonical state and its best
+/// move in the canonical frame. `plies == 0` marks an empty slot (states
+/// with fewer than two cards left are never stored).
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    lo: i16,
+    hi: i16,
+    cell: u8,
+    /// Value index of the best move's card, or 0xff for none.
+    card: u8,
+    plies: u8,
+}
+
+/// The solver: a table of canonical states and a budget.
+pub struct Solver {
+    table: Vec<Entry>,
+    mask: usize,
+    nodes: u64,
+    timer: CpuTimer,
+    /// CPU seconds (from the solve's start) after which the solve gives up.
+    budget: f64,
+    stopped: bool,
+    /// History heuristic: how often (weighted by the game left) placing a
+    /// card value on a cell refuted a move, per mover; kept across solves.
+    history: [[[i32; 5]; MAX_CELLS]; 2],
+    /// One move list per number of cards left (each play removes one card
+    /// from a hand, so a line of play never reuses a level): built once,
+    /// not per node.
+    lists: Vec<MoveList>,
+}
+
+/// A node's moves, best candidates first.
+struct MoveList {
+    moves: [Move; MAX_MOVES],
+    keys: [i32; MAX_MOVES],
+    len: usize,
+}
+
+impl MoveList {
+    fn new() -> Self {
+        MoveList {
+            moves: [Move { cell: 0, card: 0 }; MAX_MOVES],
+            keys: [0; MAX_MOVES],
+            len: 0,
+        }
+    }
+
+    /// Every placement of `g`'s mover (one cell per orbit on a symmetric
+    /// board), ordered: `first` (if legal), then by immediate gain, larger
+    /// the history of refutations.
+    fn generate(&mut self, g: &Fifteen, first: Option<Move>, history: &[[i32; 5]; MAX_CELLS]) {
+        self.len = 0;
+        let hand = g.hand(g.side());
+        let geo = geo(g.size());
+        let stab = g.stabilizer();
+        let mut free = g.free();
+        while free != 0 {
+            let c = free.trailing_zeros() as usize;
+            free &= free - 1;
+            // On a symmetric board keep one cell per orbit: the smallest.
+            if stab != 1 && (1..8).any(|s| stab >> s & 1 == 1 && (geo.sym[s][c] as usize) < c) {
+                continue;
+            }
+            for vi in 0..5 {
+                if hand[vi] == 0 {
+                    continue;
+                }
+                let mv = Move {
+                    cell: c as u8,
+                    card: VALUES[vi],
+                };
+                let key = if Some(mv) == first {
+                    i32::MAX
+                } else {
+                    eval::move_gain(g, mv) * 64 + history[c][vi]
+                };
+                // Insertion keeps the list sorted, best first (lists are short).
+                let mut i = self.len;
+                while i > 0 && self.keys[i - 1] < key {
+                    self.moves[i] = self.moves[i - 1];
+                    self.keys[i] = self.keys[i - 1];
+                    i -= 1;
+                }
+                self.moves[i] = mv;
+                self.keys[i] = key;
+                self.len += 1;
+            }
+        }
+        // The stored move may sit outside the orbit representatives kept above.
+        if let Some(f) = first {
+            if self.len == 0 || self.moves[0] != f {
+                let legal = g.free() >> f.cell & 1 == 1 && value_index(f.card).is_some_and(|vi| hand[vi] > 0);
+                if legal && self.len < MAX_MOVES {
+                    self.moves.copy_within(0..self.len, 1);
+                    self.keys.copy_within(0..self.len, 1);
+                    self.moves[0] = f;
+                    self.keys[0] = i32::MAX;
+                    self.len += 1;
+                }
+            }
+        }
+    }
+}
+
+impl Solver {
+    /// A solver with a table of about `bytes` bytes (rounded down to a power
+    /// of two entries, at least 1024).
+    pub fn new(bytes: usize) -> Solver {
+        let entries = (bytes / std::mem::size_of::<Entry>()).max(1024);
+        let size = 1usize << (usize::BITS - 1 - entries.leading_zeros());
+        Solver {
+            table: vec![Entry::default(); size],
+            mask: size - 1,
+            nodes: 0,
+            timer: CpuTimer::start(),
+            budget: f64::INFINITY,
+            stopped: false,
+            history: [[[0; 5]; MAX_CELLS]; 2],
+            lists: (0..=MAX_PLIES).map(|_| MoveList::new()).collect(),
+        }
+    }
+
+    /// Forgets every stored result (a solve of an unrelated position can
+    /// still use them, but a benchmark must not).
+    pub fn clear(&mut self) {
+        self.table.fill(Entry::default());
+    }
+
+    /// Win, draw or loss of `g` within `budget` CPU seconds (None if the
+    /// budget ran out first).
+    pub fn wdl(&mut self, g: &Fifteen, budget: f64) -> Option<Solved> {
+        self.start(budget);
+        let r = self.wdl_inner(g);
+        self.finish(r)
+    }
+
+    /// The exact value (margin, then tie-break) of `g` within `budget` CPU
+    /// seconds (None if the budget ran out first). Settles win/draw/loss
+    /// first and then narrows the margin from that side.
+    pub fn margin(&mut self, g: &Fifteen, budget: f64) -> Option<Solved> {
+        self.start(budget);
+        let r = self.wdl_inner(g).and_then(|w| self.mtdf(g, w.0, w.1));
+        self.finish(r)
+    }
+
+    fn start(&mut self, budget: f64) {
+        self.timer = CpuTimer::start();
+        self.budget = budget;
+        self.nodes = 0;
+        self.stopped = false;
+    }
+
+    fn finish(&mut self, r: Option<(i32, Option<Move>)>) -> Option<Solved> {
+        let (value, best) = r?;
+        Some(Solved {
+            value,
+            wdl: Wdl::of(value),
+            best,
+            nodes: self.nodes,
+            seconds: self.timer.elapsed(),
+        })
+    }
+
+    /// (a value of the right sign, a move proving it).
+    fn wdl_inner(&mut self, g: &Fifteen) -> Option<(i32, Option<Move>)> {
+        // Is the value above 0 (a win)?
+        let (v, best) = self.root(g, 0, 1)?;
+        if v >= 1 {
+            return Some((v, best));
+        }
+        // At least 0 (a draw, as it is not above)?
+        let (v, best) = self.root(g, -1, 0)?;
+        Some((v.min(0), best))
+    }
+
+    /// MTD(f): null-window searches, each moving the lower or the upper
+    /// bound, until they meet. `guess` has the right sign and `guess_move`
+    /// achieves at least a value of that sign.
+    fn mtdf(&mut self, g: &Fifteen, guess: i32, guess_move: Option<Move>) -> Option<(i32, Option<Move>)> {
+        // A win/draw/loss search leaves a lower bound above 0 or an upper
+        // bound below it.
+        let (mut lo, mut hi) = match Wdl::of(guess) {
+            Wdl::Win => (guess, INF),
+            Wdl::Draw => return Some((0, guess_move)),
+            Wdl::Loss => (-INF, guess),
+        };
+        let mut best = guess_move;
+        let mut f = guess;
+        while lo < hi {
+            let beta = if f <= lo { lo + 1 } else { f.min(hi) };
+            let (v, mv) = self.root(g, beta - 1, beta)?;
+            if v >= beta {
+                lo = v;
+                best = mv;
+            } else {
+                hi = v;
+            }
+            f = v;
+        }
+        Some((lo, best))
+    }
+
+    /// A search of the root that also names the move behind its value: the
+    /// best move when the value is inside the window, the refuting move on a
+    /// fail high; for a fail low, the move whose bound was highest.
+    fn root(&mut self, g: &Fifteen, alpha: i32, beta: i32) -> Option<(i32, Option<Move>)> {
+        if g.is_over() {
+            return Some((eval::terminal(g), None));
+        }
+        let first = self.probe(g).and_then(|(e, frame)| stored_move(g, &e, frame));
+        // The root's list is its own: the levels below reuse theirs.
+        let mut list = Box::new(MoveList::new());
+        list.generate(g, first, &self.history[g.side().index()]);
+        let mut best = -INF - 1;
+        let mut best_move = None;
+        let mut a = alpha;
+        for i in 0..list.len {
+            let mv = list.moves[i];
+            let v = self.child_value(g, mv, a, beta);
+            if self.stopped {
+                return None;
+            }
+            if v > best {
+                best = v;
+                best_move = Some(mv);
+                if v >= beta {
+                    break;
+                }
+                a = a.max(v);
+            }
+        }
+        if let Some(mv) = best_move {
+            self.store(g, alpha, beta, best, mv);
+        }
+        Some((best, best_move))
+    }
+
+    #[inline]
+    fn child_value(&mut self, g: &Fifteen, mv: Move, alpha: i32, beta: i32) -> i32 {
+        let mut c = g.clone();
+        // The last card's position is valued without a table lookup, so
+        // its symmetry hashes need no update.
+        if g.plies_left() == 2 {
+            c.play_with::<false>(mv);
+        } else {
+            c.play(mv);
+        }
+        if c.side() != g.side() {
+            -self.node(&c, -beta, -alpha)
+        } else {
+            self.node(&c, alpha, beta)
+        }
+    }
+
+    /// Fail-soft alpha-beta on the canonical table.
+    fn node(&mut self, g: &Fifteen, mut alpha: i32, mut beta: i32) -> i32 {
+        self.nodes += 1;
+        match g.plies_left() {
+            0 => return eval::terminal(g),
+            1 => return eval::last_placement_value(g),
+            2 => {
+                if let Some(v) = last_two(g, beta) {
+                    return v;
+                }
+            }
+            _ => {}
+        }
+        if self.nodes & 0xfff == 0 && self.timer.elapsed() > self.budget {
+            self.stopped = true;
+        }
+        if self.stopped {
+            return 0;
+        }
+        let (lo, hi) = static_bounds(g);
+        if lo >= beta {
+            return lo;
+        }
+        if hi <= alpha {
+            return hi;
+        }
+        let mut first = None;
+        if let Some((e, frame)) = self.probe(g) {
+            let (lo, hi) = (e.lo as i32, e.hi as i32);
+            if lo >= beta || lo == hi {
+                return lo;
+            }
+            if hi <= alpha {
+                return hi;
+            }
+            alpha = alpha.max(lo);
+            beta = beta.min(hi);
+            first = stored_move(g, &e, frame);
+        }
+        let level = g.plies_left() as usize;
+        self.lists[level].generate(g, first, &self.history[g.side().index()]);
+        let mut best = -INF - 1;
+        let mut best_move = self.lists[level].moves[0];
+        let mut a = alpha;
+        for i in 0..self.lists[level].len {
+            let mv = self.lists[level].moves[i];
+            let v = self.child_value(g, mv, a, beta);
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                best_move = mv;
+                if v >= beta {
+                    let h = &mut self.history[g.side().index()][mv.cell as usize][value_index(mv.card).unwrap_or(0)];
+                    *h = (*h + (g.plies_left() * g.plies_left()) as i32).min(1 << 20);
+                    break;
+                }
+                a = a.max(v);
+            }
+        }
+        self.store(g, alpha, beta, best, best_move);
+        best
+    }
+
+    /// The entry for `g`'s canonical state, with the symmetry that maps `g`
+    /// onto it.
+    #[inline]
+    fn probe(&self, g: &Fifteen) -> Option<(Entry, usize)> {
+        let (key, frame) = g.canonical();
+        let i = key as usize & self.mask;
+        for slot in [i, i ^ 1] {
+            let e = self.table[slot];
+            if e.plies != 0 && e.key == key {
+                return Some((e, frame));
+            }
+        }
+        None
+    }
+
+    /// Records what a search of `g` in window (alpha, beta) proved: `value`
+    /// is an upper bound if at most alpha, a lower bound if at least beta,
+    /// exact in between. Bounds already known for the state are kept.
+    fn store(&mut self, g: &Fifteen, alpha: i32, beta: i32, value: i32, mv: Move) {
+        let (key, frame) = g.canonical();
+        let plies = g.plies_left().min(255) as u8;
+        let i = key as usize & self.mask;
+        // Two slots per key: the same state, else an empty slot, else the
+        // one with the shorter game left (cheaper to recompute).
+        let slot = if self.table[i].key == key && self.table[i].plies != 0 {
+            i
+        } else if self.table[i ^ 1].key == key && self.table[i ^ 1].plies != 0 {
+            i ^ 1
+        } else if self.table[i].plies <= self.table[i ^ 1].plies {
+            i
+        } else {
+            i ^ 1
+        };
+        let mut e = self.table[slot];
+        if e.plies == 0 || e.key != key {
+            e = Entry {
+                key,
+                lo: -INF as i16,
+                hi: INF as i16,
+                cell: 0,
+                card: 0xff,
+                plies,
+            };
+        }
+        if value > alpha {
+            e.lo = e.lo.max(value as i16);
+        }
+        if value < beta {
+            e.hi = e.hi.min(value as i16);
+        }
+        if value > alpha || e.card == 0xff {
+            e.cell = geo(g.size()).sym[frame][mv.cell as usize];
+            e.card = value_index(mv.card).expect("card value") as u8;
+        }
+        self.table[slot] = e;
+    }
+}
+
+/// The value index of the only card in a hand holding exactly one.
+#[inline]
+fn single_card(hand: [u8; 5]) -> Option<usize> {
+    let mut found = None;
+    for (vi, &k) in hand.iter().enumerate() {
+        match (k, found) {
+            (0, _) => {}
+            (1, None) => found = Some(vi),
+            _ => return None,
+        }
+    }
+    found
+}
+
+/// The highest card value among `cells`, given the cells of each value.
+#[inline]
+fn highest(by_value: &[u64; 5], cells: u64) -> i32 {
+    let mut k = 5;
+    while k > 0 {
+        k -= 1;
+        if by_value[k] & cells != 0 {
+            return VALUES[k] as i32;
+        }
+    }
+    0
+}
+
+/// Exact value of a position in which each player holds one card and the
+/// mover places first (None for any other position): the mover's
+/// placements against the opponent's best last placement, on block sums
+/// updated in place rather than through played positions (these positions
+/// are most of the search). Stops early once the value reaches `beta`
+/// (then it is a lower bound, as fail-soft search expects).
+fn last_two(g: &Fifteen, beta: i32) -> Option<i32> {
+    if g.unstable {
+        return None;
+    }
+    let me = g.side();
+    let op = me.other();
+    let ai = single_card(g.hand[me])?;
+    let bi = single_card(g.hand[op])?;
+    let (a, b) = (VALUES[ai], VALUES[bi]);
+    let geo = geo(g.size());
+    let limit = super::LIMIT;
+    let (mine0, theirs0) = (g.own[me], g.own[op]);
+    let mut by_value0 = [0u64; 5];
+    let mut base0 = 0i32;
+    let mut occ = g.occ;
+    while occ != 0 {
+        let q = occ.trailing_zeros() as usize;
+        occ &= occ - 1;
+        let v = g.val[q];
+        by_value0[value_index(v).unwrap_or(0)] |= 1 << q;
+        base0 += if mine0 >> q & 1 == 1 { v as i32 } else { -(v as i32) };
+    }
+    let free0 = g.free();
+    let mut best = i32::MIN;
+    let mut f = free0;
+    while f != 0 {
+        let c = f.trailing_zeros() as usize;
+        f &= f - 1;
+        // The mover's card goes on c; the marked cards go.
+        let marked = g.removals_if(c, a);
+        let mut val = g.val;
+        let mut bsum = g.bsum;
+        val[c] = a;
+        let mut blk = geo.block[c];
+        while blk != 0 {
+            bsum[blk.trailing_zeros() as usize] += a;
+            blk &= blk - 1;
+        }
+        let (mut occ, mut mine, mut theirs) = (g.occ | 1 << c, mine0 | 1 << c, theirs0);
+        let mut by_value = by_value0;
+        by_value[ai] |= 1 << c;
+        let mut base = base0 + a as i32;
+        let mut m = marked;
+        while m != 0 {
+            let q = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let v = val[q];
+            let mut blk = geo.block[q];
+            while blk != 0 {
+                bsum[blk.trailing_zeros() as usize] -= v;
+                blk &= blk - 1;
+            }
+            base -= if mine >> q & 1 == 1 { v as i32 } else { -(v as i32) };
+        }
+        occ &= !marked;
+        mine &= !marked;
+        theirs &= !marked;
+        for bv in by_value.iter_mut() {
+            *bv &= !marked;
+        }
+        // The opponent's last card: the cards it would push over.
+        let mut vulnerable = 0u64;
+        let mut o = occ;
+        while o != 0 {
+            let q = o.trailing_zeros() as usize;
+            o &= o - 1;
+            if bsum[q] + b > limit {
+                vulnerable |= 1 << q;
+            }
+        }
+        let mut worst = i32::MAX;
+        let mut seen_quiet = false;
+        let mut d_free = free0 & !(1u64 << c);
+        while d_free != 0 {
+            let d = d_free.trailing_zeros() as usize;
+            d_free &= d_free - 1;
+            let self_over = bsum[d] + b > limit;
+            let marked2 = geo.block[d] & vulnerable | (self_over as u64) << d;
+            if marked2 == 0 {
+                // Every placement that removes nothing ends the same way.
+                if seen_quiet {
+                    continue;
+                }
+                seen_quiet = true;
+            }
+            let mut margin = base;
+            if !self_over {
+                margin -= b as i32;
+            }
+            let mut m = marked2 & !(1u64 << d);
+            while m != 0 {
+                let q = m.trailing_zeros() as usize;
+                m &= m - 1;
+                margin += if mine >> q & 1 == 1 {
+                    -(val[q] as i32)
+                } else {
+                    val[q] as i32
+                };
+            }
+            let hi_mine = highest(&by_value, mine & !marked2);
+            let mut hi_theirs = highest(&by_value, theirs & !marked2);
+            if !self_over {
+                hi_theirs = hi_theirs.max(b as i32);
+            }
+            let v = POINT * margin + eval::TIE_BREAK * (hi_mine - hi_theirs).signum();
+            worst = worst.min(v);
+            if worst <= best {
+                // This placement cannot beat an earlier one.
+                break;
+            }
+        }
+        if worst == i32::MAX {
+            // No free cell for the last card (not reachable by play).
+            return None;
+        }
+        best = best.max(worst);
+        if best >= beta {
+            break;
+        }
+    }
+    (best != i32::MIN).then_some(best)
+}
+
+/// Bounds on the final value of `g` from what can still change: a card is
+/// permanent when no free cell is next to it, or when even the largest
+/// cards left, one on each free cell next to it, cannot lift its block over
+/// the limit (blocks only lose cards, except by placements). The mover ends
+/// with at most its board and hand, and at least its permanent cards; the
+/// same holds for the opponent.
+fn static_bounds(g: &Fifteen) -> (i32, i32) {
+    let geo = geo(g.size());
+    let me = g.side();
+    let free = g.free();
+    // top[k]: the sum of the k largest cards left in both hands.
+    let mut top = [0u8; 10];
+    let mut k = 0;
+    for vi in (0..5).rev() {
+        let count = g.hand(me)[vi] + g.hand(me.other())[vi];
+        for _ in 0..count {
+            if k + 1 < top.len() {
+                top[k + 1] = top[k].saturating_add(VALUES[vi]);
+                k += 1;
+            }
+        }
+    }
+    let last = top[k];
+    top[k + 1..].fill(last);
+    let mut total = [0i32; 2];
+    let mut fixed = [0i32; 2];
+    for (i, p) in [me, me.other()].into_iter().enumerate() {
+        let mut m = g.owned(p);
+        while m != 0 {
+            let c = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let v = g.value_at(c) as i32;
+            total[i] += v;
+            let open = (free & geo.block[c]).count_ones() as usize;
+            if open == 0 || g.block_sum(c).saturating_add(top[open.min(9)]) <= super::LIMIT {
+                fixed[i] += v;
+            }
+        }
+        let hand: i32 = (0..5).map(|vi| g.hand(p)[vi] as i32 * VALUES[vi] as i32).sum();
+        total[i] += hand;
+    }
+    let hi = POINT * (total[0] - fixed[1]) + eval::TIE_BREAK;
+    let lo = POINT * (fixed[0] - total[1]) - eval::TIE_BREAK;
+    (lo, hi)
+}
+
+/// The entry's best move brought back from the canonical frame.
+#[inline]
+fn stored_move(g: &Fifteen, e: &Entry, frame: usize) -> Option<Move> {
+    (e.card != 0xff).then(|| Move {
+        cell: geo(g.size()).inv[frame][e.cell as usize],
+        card: VALUES[e.card as usize],
+    })
+}
+
+/// Margin in points of a solver value (the tie-break rounded away).
+pub fn margin_points(value: i32) -> i32 {
+    (value as f64 / POINT as f64).round() as i32
+}
+
+#[cfg(test)]
+mod tests;
