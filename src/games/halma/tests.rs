@@ -423,3 +423,73 @@ fn mutated_inputs_never_panic_the_parser() {
     }
     assert!(accepted > 0 && accepted < 5000, "accepted {accepted}");
 }
+
+/// The one-ply shortcut equals playing every move and evaluating the child
+/// (or scoring it as a repetition), wherever it answers; and it does answer
+/// in middle games.
+#[test]
+fn frontier_value_matches_playing_every_move() {
+    use crate::search::Game;
+    let mut rng = SmallRng::seed_from_u64(16);
+    let mut answered = 0;
+    for _ in 0..400 {
+        let pos = random_position(&mut rng);
+        if pos.outcome().is_some() {
+            continue;
+        }
+        let mut moves = Vec::new();
+        pos.legal_moves(&mut moves);
+        // A few children are "seen" positions, scored 150 for their mover.
+        let mut avoid = FxHashSet::default();
+        for m in moves.iter().step_by(7) {
+            let mut c = pos;
+            c.play(*m);
+            avoid.insert(c.hash());
+        }
+        for avoid in [FxHashSet::default(), avoid] {
+            let Some((v, leaves)) = pos.frontier_value(&avoid, 150) else {
+                continue;
+            };
+            answered += 1;
+            let expected = moves
+                .iter()
+                .map(|&m| {
+                    let mut c = pos;
+                    c.play(m);
+                    assert_eq!(c.outcome(), None, "a frontier child ended the game");
+                    if avoid.contains(&c.hash()) {
+                        -150
+                    } else {
+                        -c.evaluate()
+                    }
+                })
+                .max()
+                .unwrap();
+            assert_eq!((v, leaves), (expected, moves.len() as u64));
+        }
+    }
+    assert!(answered > 100, "the shortcut answered only {answered} times");
+}
+
+/// The selective search (reductions, null moves, aspiration) still finds the
+/// wins of the endgame samples and plays legal moves in the middle game.
+#[test]
+fn selective_search_finds_wins_and_plays_legal_moves() {
+    use crate::search::alphabeta::{Searcher, Selective};
+    use crate::search::{Limits, WIN_THRESHOLD};
+    assert_ne!(Selective::of::<Halma>(), Selective::NONE);
+    for name in ["endgame_1.txt", "endgame_white.txt"] {
+        let pos = sample(name);
+        let r = Searcher::<Halma>::new(1 << 20).search(&pos, Limits::depth(5), |_| {});
+        let mut after = pos;
+        after.play(r.best.unwrap());
+        assert_eq!(after.outcome(), Some(Outcome::Loss), "{name}");
+        assert!(r.score >= WIN_THRESHOLD);
+    }
+    for name in ["midgame_1.txt", "midgame_white.txt", "late_black.txt"] {
+        let pos = sample(name);
+        let r = Searcher::<Halma>::new(1 << 22).search(&pos, Limits::depth(5), |_| {});
+        assert_eq!(r.depth, 5, "{name}");
+        assert!(pos.is_legal(r.best.unwrap(), Reading::Narrow), "{name}");
+    }
+}
