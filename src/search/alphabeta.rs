@@ -5,13 +5,11 @@
 //! Games that need more plug in through the [`Game`] hooks, all no-ops by
 //! default: plies on which the same side moves again (the score keeps its
 //! sign), exact leaf values, a known game length (depth is capped by it and a
-//! search that reaches it is exact), quiescence over noisy moves, a
-//! transposition key in a canonical frame (board symmetries), and the
-//! selective parts for wide games: late-move reductions, null-move pruning
-//! and root aspiration windows.
+//! search that reaches it is exact), quiescence over noisy moves, and a
+//! transposition key in a canonical frame (board symmetries).
 
 use super::tt::{from_tt, to_tt, Bound, Tt};
-use super::{outcome_score, Game, Limits, Pacing, SearchInfo, TimeScores, WIN, WIN_THRESHOLD};
+use super::{outcome_score, Game, Limits, SearchInfo, WIN, WIN_THRESHOLD};
 use crate::clock::CpuTimer;
 use fxhash::FxHashSet;
 
@@ -20,73 +18,9 @@ const CHECK_EVERY: u64 = 1024;
 const MAX_PLY: usize = 128;
 /// Moves picked by selection before the rest of a node's moves are sorted.
 const SELECT_FIRST: usize = 4;
-/// Late-move reductions: moves searched at full depth before reductions start
-/// (the TT move and killers are never reduced anyway).
-const LMR_FULL_MOVES: usize = 3;
-/// Least remaining depth at which late moves are reduced.
-const LMR_MIN_DEPTH: u32 = 3;
-/// Least remaining depth at which a null move is tried.
-const NULL_MIN_DEPTH: u32 = 3;
-/// Moves counted in the reduction table; later ones reduce as the last.
-const LMR_MOVES: usize = 256;
-
-/// Plies to reduce the `index`-th move at remaining `depth`: grows with the
-/// logarithm of both (the usual shape), so that at Halma's 150 moves a node
-/// the tail is searched a few plies shallower and the first moves in full.
-fn lmr_reduction(depth: u32, index: usize) -> u8 {
-    if depth == 0 || index == 0 {
-        return 0;
-    }
-    let r = 0.5 + (depth as f64).ln() * (index as f64).ln() / 2.5;
-    r.clamp(0.0, 15.0) as u8
-}
 
 /// What one root iteration proved: the best move, its score and its PV.
 type IterationBest<M> = Option<(M, i32, Vec<M>)>;
-
-/// Adaptive pacing ([`Pacing::Adaptive`]), in the spirit of Stockfish's time
-/// manager: after each iteration, the factor by which the soft limit is
-/// scaled, from how often the best move changed lately, how far the score
-/// fell, how long the best move has stood, and whether the game is decided.
-struct Pace<M> {
-    scores: TimeScores,
-    /// Best-move changes, halved every iteration (recent ones weigh most).
-    changes: f64,
-    /// Iterations the current best move has survived.
-    stable: u32,
-    last: Option<(M, i32)>,
-}
-
-impl<M: PartialEq + Copy> Pace<M> {
-    fn new(scores: TimeScores) -> Self {
-        Pace {
-            scores,
-            changes: 0.0,
-            stable: 0,
-            last: None,
-        }
-    }
-
-    /// Records an iteration's best move and score; returns the soft-limit factor.
-    fn after_iteration(&mut self, best: M, score: i32) -> f64 {
-        let (changed, drop) = match self.last {
-            Some((m, s)) => (m != best, s - score),
-            None => (false, 0),
-        };
-        self.last = Some((best, score));
-        self.changes = self.changes / 2.0 + f64::from(u8::from(changed));
-        self.stable = if changed { 0 } else { self.stable + 1 };
-        let instability = 1.0 + 0.8 * self.changes;
-        let falling = (1.0 + f64::from(drop) / (4.0 * f64::from(self.scores.drop.max(1)))).clamp(0.85, 1.6);
-        let settled = match self.stable {
-            0 | 1 => 1.0,
-            2 => 0.75,
-            _ => 0.55,
-        };
-        let decided = if score.abs() >= self.scores.decided { 0.4 } else { 1.0 };
-        (instability * falling * settled * decided).clamp(0.25, 2.5)
-    }
-}
 
 /// Result of a finished search.
 #[derive(Clone, Debug)]
@@ -108,37 +42,6 @@ pub struct SearchResult<M> {
     pub exact: bool,
 }
 
-/// The selective parts of the search, by default as the game's hooks ask
-/// ([`Game::LATE_MOVE_REDUCTIONS`], [`Game::null_move`],
-/// [`Game::ASPIRATION_WINDOW`]); a bench can switch them off to measure them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Selective {
-    /// Late-move reductions.
-    pub reductions: bool,
-    /// Null-move pruning (where the game offers a null move).
-    pub null_move: bool,
-    /// Root aspiration half-width (0: full window).
-    pub aspiration: i32,
-}
-
-impl Selective {
-    /// What the game asks for.
-    pub fn of<G: Game>() -> Self {
-        Selective {
-            reductions: G::LATE_MOVE_REDUCTIONS,
-            null_move: true,
-            aspiration: G::ASPIRATION_WINDOW,
-        }
-    }
-
-    /// A plain full-width search: none of them.
-    pub const NONE: Selective = Selective {
-        reductions: false,
-        null_move: false,
-        aspiration: 0,
-    };
-}
-
 /// The searcher: owns the transposition table and ordering tables, so that
 /// consecutive searches (e.g. in a bench) can reuse them.
 pub struct Searcher<G: Game> {
@@ -149,20 +52,11 @@ pub struct Searcher<G: Game> {
     scored: Vec<Vec<(i32, G::Move)>>,
     pv: Vec<Vec<G::Move>>,
     nodes: u64,
-    /// Node count at which the clock is next looked at.
-    next_check: u64,
     stopped: bool,
     timer: CpuTimer,
     limits: Limits,
     avoid: FxHashSet<u64>,
     avoid_score: i32,
-    /// `lmr[depth * LMR_MOVES + index]`: plies to reduce (empty when the
-    /// search does not reduce).
-    lmr: Vec<u8>,
-    selective: Selective,
-    /// `after_null[ply]`: the node at this ply was reached by a null move
-    /// (two passes in a row would prove nothing).
-    after_null: Vec<bool>,
 }
 
 impl<G: Game> Searcher<G> {
@@ -176,30 +70,12 @@ impl<G: Game> Searcher<G> {
             scored: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(16)).collect(),
             nodes: 0,
-            next_check: CHECK_EVERY,
             stopped: false,
             timer: CpuTimer::start(),
             limits: Limits::depth(1),
             avoid: FxHashSet::default(),
             avoid_score: 0,
-            lmr: Vec::new(),
-            selective: Selective::NONE,
-            after_null: vec![false; MAX_PLY + 2],
         }
-        .with_selective(Selective::of::<G>())
-    }
-
-    /// The same searcher with other selective parts (benches, tests).
-    pub fn with_selective(mut self, selective: Selective) -> Self {
-        self.selective = selective;
-        self.lmr = if selective.reductions {
-            (0..=MAX_PLY * LMR_MOVES)
-                .map(|k| lmr_reduction((k / LMR_MOVES) as u32, k % LMR_MOVES))
-                .collect()
-        } else {
-            Vec::new()
-        };
-        self
     }
 
     /// Positions (by hash) that the game has already been through: reaching
@@ -241,7 +117,6 @@ impl<G: Game> Searcher<G> {
         self.timer = CpuTimer::start();
         self.limits = limits;
         self.nodes = 0;
-        self.next_check = CHECK_EVERY;
         self.stopped = false;
         self.tt.new_search();
         for h in self.history.iter_mut() {
@@ -282,24 +157,17 @@ impl<G: Game> Searcher<G> {
         let first_depth = first_depth.clamp(1, max_depth);
         // CPU seconds of the last two completed iterations, to predict the next.
         let (mut prev_time, mut last_time) = (0.0f64, 0.0f64);
-        let (pacing, mut pace) = match (limits.pacing, G::TIME_SCORES) {
-            (Pacing::Adaptive, Some(scores)) => (Pacing::Adaptive, Some(Pace::new(scores))),
-            (Pacing::Full, Some(_)) => (Pacing::Full, None),
-            _ => (Pacing::Steady, None),
-        };
-        let mut soft = limits.soft;
         for depth in first_depth..=max_depth {
             let start = self.timer.elapsed();
             // Do not start an iteration that would be cut off at the hard
             // limit: it costs about the last one times the recent growth.
-            // (Full pacing wants that partial iteration.)
-            if depth > first_depth + 1 && limits.hard.is_finite() && pacing != Pacing::Full {
+            if depth > first_depth + 1 && limits.hard.is_finite() {
                 let growth = (last_time / prev_time.max(1e-5)).clamp(2.0, 100.0);
                 if start + last_time * growth > limits.hard {
                     break;
                 }
             }
-            let (iter_best, complete) = self.aspiration(root, &mut root_moves, depth, result.score);
+            let (iter_best, complete) = self.root_iteration(root, &mut root_moves, depth);
             if let Some((mv, score, pv)) = iter_best {
                 result.best = Some(mv);
                 result.score = score;
@@ -327,11 +195,7 @@ impl<G: Game> Searcher<G> {
             if result.score.abs() >= WIN_THRESHOLD && (WIN - result.score.abs()) as u32 <= depth {
                 break; // proven result within the horizon
             }
-            if let Some(p) = pace.as_mut() {
-                soft = (limits.soft * p.after_iteration(result.best.unwrap_or(root_moves[0]), result.score))
-                    .min(limits.hard);
-            }
-            if pacing != Pacing::Full && self.timer.elapsed() >= soft {
+            if self.timer.elapsed() >= limits.soft {
                 break;
             }
             prev_time = last_time;
@@ -342,67 +206,13 @@ impl<G: Game> Searcher<G> {
         result
     }
 
-    /// One root iteration at `depth`: with the full window, or, for games
-    /// with [`Game::ASPIRATION_WINDOW`] from depth 3 on, first with a window
-    /// around `previous` (the last iteration's score), widened on the side
-    /// that failed until the score falls inside it. Returns what
-    /// [`Self::root_iteration`] does for the last window searched.
-    fn aspiration(
-        &mut self,
-        root: &G,
-        moves: &mut [G::Move],
-        depth: u32,
-        previous: i32,
-    ) -> (IterationBest<G::Move>, bool) {
-        let full = (-WIN - 1, WIN + 1);
-        let mut delta = self.selective.aspiration;
-        if delta <= 0 || depth < 3 || previous.abs() >= WIN_THRESHOLD {
-            return self.root_iteration(root, moves, depth, full.0, full.1);
-        }
-        let (mut lo, mut hi) = (previous - delta, previous + delta);
-        // A fail-high's move is better than every move before it: worth
-        // keeping if the time runs out during the wider re-search.
-        let mut fallback: IterationBest<G::Move> = None;
-        loop {
-            let (best, complete) = self.root_iteration(root, moves, depth, lo, hi);
-            if !complete {
-                return (best.or(fallback), false);
-            }
-            match best {
-                None => {
-                    // Fail low: every move is at most `lo`.
-                    hi = (lo + hi) / 2;
-                    lo = lo.saturating_sub(delta).max(full.0);
-                }
-                Some((_, score, _)) if score >= hi && hi < full.1 => {
-                    hi = hi.saturating_add(delta).min(full.1);
-                    fallback = best;
-                }
-                _ => return (best, true),
-            }
-            if lo <= -WIN_THRESHOLD {
-                lo = full.0;
-            }
-            if hi >= WIN_THRESHOLD {
-                hi = full.1;
-            }
-            delta = delta.saturating_mul(2);
-        }
-    }
-
-    /// One root iteration with the PVS window (`alpha`, `beta`). Returns the
-    /// best move proven in this iteration to score above `alpha` (None if
-    /// none did, or even the first move did not finish), stopping at the
-    /// first move that reaches `beta`, and whether the iteration completed.
-    /// Reorders `moves` so the best comes first next time.
-    fn root_iteration(
-        &mut self,
-        root: &G,
-        moves: &mut [G::Move],
-        depth: u32,
-        mut alpha: i32,
-        beta: i32,
-    ) -> (IterationBest<G::Move>, bool) {
+    /// One root iteration with an aspiration-free PVS window. Returns the best
+    /// move proven in this iteration (None if even the first move did not
+    /// finish) and whether the iteration completed. Reorders `moves` so the
+    /// best comes first next time.
+    fn root_iteration(&mut self, root: &G, moves: &mut [G::Move], depth: u32) -> (IterationBest<G::Move>, bool) {
+        let mut alpha = -WIN - 1;
+        let beta = WIN + 1;
         let mut best: IterationBest<G::Move> = None;
         let mut best_idx = 0;
         for (i, &mv) in moves.iter().enumerate() {
@@ -411,12 +221,8 @@ impl<G: Game> Searcher<G> {
             let score = if i == 0 {
                 self.child_score(root, &child, depth - 1, alpha, beta, 0)
             } else {
-                let reduce = self.reduction(depth, i, true);
-                let mut s = self.child_score(root, &child, depth - 1 - reduce, alpha, alpha + 1, 0);
-                if reduce > 0 && s > alpha && !self.stopped {
-                    s = self.child_score(root, &child, depth - 1, alpha, alpha + 1, 0);
-                }
-                if s > alpha && s < beta && !self.stopped {
+                let s = self.child_score(root, &child, depth - 1, alpha, alpha + 1, 0);
+                if s > alpha && !self.stopped {
                     self.child_score(root, &child, depth - 1, alpha, beta, 0)
                 } else {
                     s
@@ -432,9 +238,6 @@ impl<G: Game> Searcher<G> {
                 pv.push(mv);
                 pv.extend_from_slice(&self.pv[1]);
                 best = Some((mv, score, pv));
-                if score >= beta {
-                    break;
-                }
             }
         }
         // Best move to the front, the rest keep their relative order.
@@ -442,24 +245,9 @@ impl<G: Game> Searcher<G> {
         (best, true)
     }
 
-    /// Plies by which to reduce the `index`-th move (in search order) of a
-    /// node at `depth`: none for the first few, one less in PV nodes, and
-    /// never below depth 1.
-    #[inline]
-    fn reduction(&self, depth: u32, index: usize, pv_node: bool) -> u32 {
-        if self.lmr.is_empty() || depth < LMR_MIN_DEPTH || index < LMR_FULL_MOVES {
-            return 0;
-        }
-        let r = u32::from(self.lmr[depth as usize * LMR_MOVES + index.min(LMR_MOVES - 1)]);
-        r.saturating_sub(u32::from(pv_node)).min(depth - 2)
-    }
-
     #[inline]
     fn check_time(&mut self) {
-        // A frontier node counts all its leaves at once: look at the clock
-        // when the count passes the next mark, not only on multiples.
-        if self.nodes >= self.next_check {
-            self.next_check = (self.nodes / CHECK_EVERY + 1) * CHECK_EVERY;
+        if self.nodes.is_multiple_of(CHECK_EVERY) {
             if self.timer.elapsed() >= self.limits.hard {
                 self.stopped = true;
             }
@@ -577,40 +365,7 @@ impl<G: Game> Searcher<G> {
             }
         }
 
-        if depth == 1 && G::QUIESCENCE_PLIES == 0 {
-            if let Some((v, leaves)) = pos.frontier_value(&self.avoid, self.avoid_score) {
-                self.nodes += leaves;
-                return v;
-            }
-        }
-
         let p = ply as usize;
-        let pv_node = beta - alpha > 1;
-        // Null move: if passing still holds beta in a shallower search, a
-        // real move would too (the game vouches that passing is never
-        // better). Not in PV nodes, not twice in a row, not near mate scores.
-        if self.selective.null_move
-            && !pv_node
-            && depth >= NULL_MIN_DEPTH
-            && !self.after_null[p]
-            && beta.abs() < WIN_THRESHOLD
-        {
-            if let Some(null) = pos.null_move() {
-                if pos.evaluate() >= beta {
-                    let reduced = depth.saturating_sub(3 + depth / 6);
-                    self.after_null[p + 1] = true;
-                    let s = -self.negamax(&null, reduced, -beta, -beta + 1, ply + 1);
-                    self.after_null[p + 1] = false;
-                    if self.stopped {
-                        return 0;
-                    }
-                    if s >= beta {
-                        return if s >= WIN_THRESHOLD { beta } else { s };
-                    }
-                }
-            }
-        }
-
         let mut buf = std::mem::take(&mut self.bufs[p]);
         buf.clear();
         pos.legal_moves(&mut buf);
@@ -661,17 +416,7 @@ impl<G: Game> Searcher<G> {
             let score = if i == 0 {
                 self.child_score(pos, &child, depth - 1, alpha, beta, ply)
             } else {
-                // Late, unremarkable moves first get a shallower null-window
-                // look; only one that beats alpha there is searched fully.
-                let reduce = if scored[i].0 < i32::MAX - 3 {
-                    self.reduction(depth, i, pv_node)
-                } else {
-                    0 // the TT move and killers
-                };
-                let mut s = self.child_score(pos, &child, depth - 1 - reduce, alpha, alpha + 1, ply);
-                if reduce > 0 && s > alpha && !self.stopped {
-                    s = self.child_score(pos, &child, depth - 1, alpha, alpha + 1, ply);
-                }
+                let s = self.child_score(pos, &child, depth - 1, alpha, alpha + 1, ply);
                 if s > alpha && s < beta && !self.stopped {
                     self.child_score(pos, &child, depth - 1, alpha, beta, ply)
                 } else {
@@ -757,45 +502,6 @@ pub(crate) mod tests {
                 assert_eq!(ab.score, mm, "seed {seed} depth {d}");
             }
         }
-    }
-
-    #[test]
-    fn aspiration_windows_keep_the_exact_score() {
-        use crate::search::testgames::RandomTree;
-        for seed in 0..200u64 {
-            let g = RandomTree::new(seed);
-            for d in 1..=5 {
-                let narrow = Selective {
-                    aspiration: 7,
-                    ..Selective::NONE
-                };
-                let ab = Searcher::new(1 << 16)
-                    .with_selective(narrow)
-                    .search(&g, Limits::depth(d), |_| {});
-                let mm = minimax::minimax_value(&g, d, &mut 0);
-                assert_eq!(ab.score, mm, "seed {seed} depth {d}");
-            }
-        }
-    }
-
-    #[test]
-    fn adaptive_pace_shortens_when_settled_and_lengthens_when_not() {
-        let scores = TimeScores {
-            drop: 50,
-            decided: 1000,
-        };
-        let mut settled = Pace::new(scores);
-        let factors: Vec<f64> = (0..5).map(|_| settled.after_iteration(1u8, 10)).collect();
-        assert!(factors[4] < 0.6 && factors[4] < factors[0], "{factors:?}");
-        let mut restless = Pace::new(scores);
-        let factors: Vec<f64> = (0..5u8)
-            .map(|i| restless.after_iteration(i, 10 - 40 * i32::from(i)))
-            .collect();
-        assert!(factors[4] > 2.0, "{factors:?}");
-        let mut decided = Pace::new(scores);
-        assert!(decided.after_iteration(1u8, 5000) <= 0.4);
-        // Never outside the clamp.
-        assert!(factors.iter().all(|f| (0.25..=2.5).contains(f)));
     }
 
     #[test]

@@ -10,7 +10,6 @@ pub mod mcts;
 pub mod minimax;
 pub mod tt;
 
-use fxhash::FxHashSet;
 use std::fmt::Debug;
 
 /// Final result of a finished game, seen from the side to move.
@@ -108,41 +107,6 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// evaluation. Only called when `QUIESCENCE_PLIES > 0`.
     fn noisy_moves(&self, _out: &mut Vec<Self::Move>) {}
 
-    /// Late-move reductions: at depth >= 3, moves ordered after the TT move,
-    /// the killers and the first few others are searched shallower (with a
-    /// null window) and re-searched at full depth only if they beat alpha.
-    /// For games with many moves per node of which few matter. Default: off.
-    const LATE_MOVE_REDUCTIONS: bool = false;
-
-    /// Half-width of the root aspiration window (in evaluation units) from
-    /// the third iteration on; 0 searches every iteration with the full
-    /// window. A window that fails is widened and re-searched. Default: 0.
-    const ASPIRATION_WINDOW: i32 = 0;
-
-    /// The position with the turn passed to the other side, when passing is
-    /// known never to be better than the best real move (no zugzwang here):
-    /// the search then tries null-move pruning. Default: never.
-    fn null_move(&self) -> Option<Self> {
-        None
-    }
-
-    /// The value of a one-ply search of this position (the best over its
-    /// moves of minus the child's [`Game::evaluate`], or of minus
-    /// `avoid_score` for a child whose hash is in `avoid`), when the game can
-    /// compute it without playing the moves, and the number of leaves it
-    /// stands for. Only asked when [`Game::QUIESCENCE_PLIES`] is 0; `None`
-    /// whenever some child could end the game or be valued otherwise. The
-    /// search then skips cloning, playing and visiting each leaf. Default:
-    /// never.
-    fn frontier_value(&self, _avoid: &FxHashSet<u64>, _avoid_score: i32) -> Option<(i32, u64)> {
-        None
-    }
-
-    /// The score scale for [`Pacing::Adaptive`]; games that give it also
-    /// search to the hard limit under [`Pacing::Full`]. Without it every
-    /// timed search of the game paces steadily. Default: none.
-    const TIME_SCORES: Option<TimeScores> = None;
-
     /// Transposition-table key, and the frame (e.g. a board symmetry) that
     /// maps this position onto the keyed one, so that equivalent positions
     /// share an entry. Default: [`Game::hash`] in the identity frame.
@@ -190,34 +154,6 @@ pub struct SearchInfo<M> {
     pub partial: bool,
 }
 
-/// Scores that matter to adaptive time use, on the game's evaluation scale.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TimeScores {
-    /// A drop of the root score by this much between two iterations is a
-    /// real change of opinion (worth more time).
-    pub drop: i32,
-    /// Beyond this the game is settled whatever is played (less time).
-    pub decided: i32,
-}
-
-/// How a timed search spends the time between its soft and hard limits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Pacing {
-    /// No new iteration after the soft limit, nor one predicted to end past
-    /// the hard limit.
-    Steady,
-    /// One move of a whole game: the soft limit is a target, scaled after
-    /// every iteration by how settled the search is (shorter when the best
-    /// move stays put or the score is decided, longer when the best move
-    /// changes or the score drops, never past the hard limit). For games
-    /// with [`Game::TIME_SCORES`]; others pace steadily.
-    Adaptive,
-    /// One move with its own time: iterate until the hard limit stops the
-    /// search, using a partial last iteration's better move if it finds one.
-    /// For games with [`Game::TIME_SCORES`]; others pace steadily.
-    Full,
-}
-
 /// Stop conditions for a search, on the process CPU clock.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
@@ -230,8 +166,6 @@ pub struct Limits {
     pub max_depth: u32,
     /// Optional node cap (for reproducible benches and tests).
     pub max_nodes: Option<u64>,
-    /// How the time between the soft and the hard limit is used.
-    pub pacing: Pacing,
 }
 
 impl Limits {
@@ -242,7 +176,6 @@ impl Limits {
             hard: f64::INFINITY,
             max_depth: d,
             max_nodes: None,
-            pacing: Pacing::Steady,
         }
     }
 
@@ -253,7 +186,6 @@ impl Limits {
             hard,
             max_depth: 128,
             max_nodes: None,
-            pacing: Pacing::Steady,
         }
     }
 

@@ -15,9 +15,8 @@ pub mod tools;
 use crate::protocol::{
     BoardView, ByPlayer, FileGame, GenOptions, Input, Mode, MoveError, MoveView, ParseError, Player,
 };
-use crate::search::{Game, Limits, Outcome, Strategy, TimeScores};
+use crate::search::{Game, Limits, Outcome, Strategy};
 use bitboard::{col, row, Bitboard, CELLS, DIRS};
-use fxhash::FxHashSet;
 
 /// Pieces per side.
 pub const PIECES: u32 = 19;
@@ -493,41 +492,9 @@ impl Halma {
     }
 }
 
-/// Pieces of the side to move that must be outside both camps for the search
-/// to try a null move (see [`Halma::null_move`]).
-const NULL_MOVE_FREE_PIECES: u32 = 4;
-
 impl Game for Halma {
     type Move = HMove;
     const HISTORY_SIZE: usize = CELLS * CELLS;
-    // ~150 moves a node, most of them steps sideways or back: reducing the
-    // tail of the ordering is where the depth comes from.
-    const LATE_MOVE_REDUCTIONS: bool = true;
-    // About one piece's step of progress on the table's scale.
-    const ASPIRATION_WINDOW: i32 = 60;
-    // A drop of a step or so between iterations is news; a lead of some ten
-    // long jumps is a game decided whatever is played now.
-    const TIME_SCORES: Option<TimeScores> = Some(TimeScores {
-        drop: 60,
-        decided: 1500,
-    });
-
-    /// Halma has no zugzwang while the mover has pieces in open country: a
-    /// free piece can always step or jump somewhere no worse than where it
-    /// stands, so passing is never better than the best move (it only forgoes
-    /// a tempo in a race). Passing could be better only late, when the last
-    /// pieces must shuffle inside the goal or step back to reach a hole, so
-    /// the pass is offered only while at least [`NULL_MOVE_FREE_PIECES`]
-    /// pieces are outside both camps.
-    fn null_move(&self) -> Option<Self> {
-        let s = self.side;
-        let free = self.pieces[s] & !CAMP[s] & !CAMP[s.other()];
-        (free.count() >= NULL_MOVE_FREE_PIECES).then(|| Halma {
-            side: s.other(),
-            hash: self.hash ^ ZOBRIST_WHITE,
-            ..*self
-        })
-    }
 
     fn legal_moves(&self, out: &mut Vec<HMove>) {
         // A won game has no moves (the trait's contract: a finished position
@@ -578,59 +545,6 @@ impl Game for Halma {
 
     fn reference_eval(&self) -> i32 {
         self.simple_eval()
-    }
-
-    /// In the middle game a leaf's evaluation is the table sums plus the
-    /// moved piece's table gain, so a one-ply search is a max over the move
-    /// targets, without playing them. Only where that is exact: the endgame
-    /// terms stay off after any move (each side keeps more than
-    /// `ENDGAME_PIECES` outside its goal even if one piece enters), no move
-    /// can win (two goal cells or more are free), and the opponent still has
-    /// a move (two free cells or more outside its camp next to its pieces in
-    /// open country: one move fills at most one).
-    fn frontier_value(&self, avoid: &FxHashSet<u64>, avoid_score: i32) -> Option<(i32, u64)> {
-        let s = self.side;
-        let o = s.other();
-        let occ = self.occupied();
-        if Player::ALL
-            .into_iter()
-            .any(|c| (self.pieces[c] & !CAMP[c.other()]).count() < eval::ENDGAME_PIECES + 2)
-        {
-            return None;
-        }
-        if (CAMP[o] & !occ).count() < 2 {
-            return None;
-        }
-        let roamers = self.pieces[o] & !CAMP[o] & !CAMP[s];
-        if (roamers.neighbours() & !occ & !CAMP[o]).count() < 2 {
-            return None;
-        }
-        let base = self.table_sum[s] - self.table_sum[o];
-        let table = &eval::TABLE[s];
-        let zobrist = &ZOBRIST[s];
-        let mut best = i32::MIN;
-        let mut leaves = 0u64;
-        self.for_each_legal(Reading::Narrow, |from, targets| {
-            let from_value = table[from as usize];
-            leaves += u64::from(targets.count());
-            if avoid.is_empty() {
-                for to in targets.iter() {
-                    best = best.max(base + table[to as usize] - from_value);
-                }
-            } else {
-                let moved = self.hash ^ zobrist[from as usize] ^ ZOBRIST_WHITE;
-                for to in targets.iter() {
-                    let v = if avoid.contains(&(moved ^ zobrist[to as usize])) {
-                        -avoid_score
-                    } else {
-                        base + table[to as usize] - from_value
-                    };
-                    best = best.max(v);
-                }
-            }
-            true
-        });
-        (leaves > 0).then_some((best, leaves))
     }
 
     #[inline]

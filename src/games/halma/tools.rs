@@ -6,8 +6,7 @@ use super::simple::{self, SimpleBoard};
 use super::{format, HMove, Halma, Reading};
 use crate::clock::CpuTimer;
 use crate::protocol::{read_bounded, FileGame, Player};
-use crate::search::alphabeta::{Searcher, Selective};
-use crate::search::{Game, Limits, Pacing};
+use crate::search::{alphabeta::Searcher, Game, Limits};
 use std::path::Path;
 
 /// Leaf count `depth` plies below `pos`: moves are distinct (from, to)
@@ -84,10 +83,6 @@ pub const BENCH_SAMPLES: [&str; 4] = [
 ];
 
 /// `agent halma bench`: move generation and search speed on fixed samples.
-/// The search runs for the whole `seconds` of CPU ([`Pacing::Full`], as a
-/// SINGLE move does) twice: full-width ("plain": no reductions, null moves
-/// or aspiration windows) and as the agent plays ("selective"); each line
-/// gives the deepest completed iteration and the speed.
 pub fn bench(samples: &Path, seconds: f64) -> Result<String, String> {
     let mut out = String::new();
     for name in BENCH_SAMPLES {
@@ -110,33 +105,19 @@ pub fn bench(samples: &Path, seconds: f64) -> Result<String, String> {
         let t = CpuTimer::start();
         let bn = perft(&pos, depth);
         let bs = t.elapsed().max(1e-9);
+        let mut searcher = Searcher::<Halma>::new(64 << 20);
+        let r = searcher.search(&pos, Limits::time(seconds, seconds), |_| {});
         out.push_str(&format!(
-            "{name}: perft({depth}) = {n}: bitboard {:.2} M leaves/s (again: {:.2}) vs simple {:.2} M leaves/s, ratio {:.1}x\n",
+            "{name}: perft({depth}) = {n}: bitboard {:.2} M leaves/s (again: {:.2}) vs simple {:.2} M leaves/s, ratio {:.1}x; search {} nodes in {:.2} CPU s = {:.0} nodes/s, depth {} reached in {seconds} s\n",
             n as f64 / s / 1e6,
             bn as f64 / bs / 1e6,
             sn as f64 / ss / 1e6,
             (n as f64 / s).max(bn as f64 / bs) / (sn as f64 / ss),
+            r.nodes,
+            r.seconds,
+            r.nodes as f64 / r.seconds.max(1e-9),
+            r.depth
         ));
-        let limits = Limits {
-            pacing: Pacing::Full,
-            ..Limits::time(seconds, seconds)
-        };
-        for (label, selective) in [("plain", Selective::NONE), ("selective", Selective::of::<Halma>())] {
-            let mut searcher = Searcher::<Halma>::new(64 << 20).with_selective(selective);
-            let mut iterations = String::new();
-            let r = searcher.search(&pos, limits, |info| {
-                if !info.partial {
-                    iterations.push_str(&format!(" {}:{:.2}", info.depth, info.seconds));
-                }
-            });
-            out.push_str(&format!(
-                "{name}: {label} search: depth {} reached in {seconds} s, {} nodes in {:.2} CPU s = {:.0} nodes/s (depth:CPU s{iterations})\n",
-                r.depth,
-                r.nodes,
-                r.seconds,
-                r.nodes as f64 / r.seconds.max(1e-9),
-            ));
-        }
     }
     Ok(out)
 }
