@@ -8,7 +8,7 @@ build:
 	$(CARGO) build --release --workspace
 
 play: build
-	./target/release/referee play --time 60 --show moves --board-every 20 "$(CURDIR)/target/release/agent" "$(CURDIR)/target/release/agent --strategy minimax --depth 2"
+	./target/release/referee play --time 60 --show moves --board-every 25 "$(CURDIR)/target/release/agent" "$(CURDIR)/target/release/agent --strategy minimax --depth 2"
 
 test:
 	$(CARGO) test --workspace --release
