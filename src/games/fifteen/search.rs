@@ -23,8 +23,9 @@ use crate::search::Limits;
 
 /// On 6x6, the solver is tried once at most this many cards are left: the
 /// largest count whose seeded random positions it solves in a median of
-/// under 1 CPU second (`agent fifteen bench --six 10-16`, see the README).
-pub const SIX_SOLVE_CARDS: u32 = 12;
+/// under 1 CPU second (`agent fifteen bench --runs 1 --six 6-9`: medians
+/// 0.011 s at 6 cards, 0.107 s at 7, 0.906 s at 8, over 5 s at 9 and more).
+pub const SIX_SOLVE_CARDS: u32 = 8;
 
 /// Whether the agent tries the exact solver on `g` before searching.
 pub fn solver_applies(g: &Fifteen) -> bool {
