@@ -208,46 +208,11 @@ impl Solver {
         self.seconds = seconds;
         self.nodes = 0;
         self.aborted = false;
-        let mut best: Option<(usize, f64)> = None;
-        let ring = board.ring_split();
-        for i in iter_bits(board.active()) {
-            if board.hinger_after_removal_with(i, ring) {
-                continue;
-            }
-            let mut child = board.clone();
-            child.remove(i);
-            let v = self.value(&child).negate();
-            if self.aborted {
-                return None;
-            }
-            if v != solved.value {
-                continue;
-            }
-            let (mut replies, mut good) = (0u32, 0.0f64);
-            let ring = child.ring_split();
-            for j in iter_bits(child.active()) {
-                if child.hinger_after_removal_with(j, ring) {
-                    continue;
-                }
-                replies += 1;
-                let mut grand = child.clone();
-                grand.remove(j);
-                let w = self.value(&grand);
-                if self.aborted {
-                    return None;
-                }
-                good += match (solved.value, w) {
-                    (_, Value::Win) => 1.0,
-                    (Value::Loss, Value::Draw) => 0.5,
-                    _ => 0.0,
-                };
-            }
-            let score = if replies == 0 { 0.0 } else { good / replies as f64 };
-            if best.is_none_or(|(_, b)| score > b) {
-                best = Some((i, score));
-            }
-        }
-        best.map(|(i, _)| i).or(solved.best)
+        trap_move(board, solved.value, |b| {
+            let v = self.value(b);
+            (!self.aborted).then_some(v)
+        })
+        .and_then(|m| m.or(solved.best))
     }
 
     /// Value of a board for the side to move (the board's previous mover
@@ -294,6 +259,49 @@ impl Solver {
         self.memo.insert(key, best as i8);
         best
     }
+}
+
+
+/// The trap rule both solvers' `practical_move` use: among the safe moves
+/// whose value (`value`, for the side to move after it) equals `target`, the
+/// one whose safe opponent replies most often turn into our win (or, from a
+/// loss, half as much into a draw). `value` returns None when the solver ran
+/// out of time; so does this. Some(None) when no move keeps `target`.
+pub(super) fn trap_move(board: &Board, target: Value, mut value: impl FnMut(&Board) -> Option<Value>) -> Option<Option<usize>> {
+    let mut best: Option<(usize, f64)> = None;
+    let ring = board.ring_split();
+    for i in iter_bits(board.active()) {
+        if board.hinger_after_removal_with(i, ring) {
+            continue;
+        }
+        let mut child = board.clone();
+        child.remove(i);
+        let v = value(&child)?.negate();
+        if v != target {
+            continue;
+        }
+        let (mut replies, mut good) = (0u32, 0.0f64);
+        let ring = child.ring_split();
+        for j in iter_bits(child.active()) {
+            if child.hinger_after_removal_with(j, ring) {
+                continue;
+            }
+            replies += 1;
+            let mut grand = child.clone();
+            grand.remove(j);
+            let w = value(&grand)?;
+            good += match (target, w) {
+                (_, Value::Win) => 1.0,
+                (Value::Loss, Value::Draw) => 0.5,
+                _ => 0.0,
+            };
+        }
+        let score = if replies == 0 { 0.0 } else { good / replies as f64 };
+        if best.is_none_or(|(_, b)| score > b) {
+            best = Some((i, score));
+        }
+    }
+    Some(best.map(|(i, _)| i))
 }
 
 #[cfg(test)]

@@ -48,7 +48,7 @@
 //! solver ([`super::solver::Solver`]) stays as the test oracle.
 
 use super::board::{iter_bits, Board};
-use super::solver::{Solution, Value};
+use super::solver::{trap_move, Solution, Value};
 use crate::clock::CpuTimer;
 use fxhash::FxHashMap;
 
@@ -331,46 +331,11 @@ impl SumSolver {
             return solved.best;
         }
         self.start(seconds);
-        let mut best: Option<(usize, f64)> = None;
-        let ring = board.ring_split();
-        for i in iter_bits(board.active()) {
-            if board.hinger_after_removal_with(i, ring) {
-                continue;
-            }
-            let mut child = board.clone();
-            child.remove(i);
-            let v = self.value(&child).negate();
-            if self.aborted {
-                return None;
-            }
-            if v != solved.value {
-                continue;
-            }
-            let (mut replies, mut good) = (0u32, 0.0f64);
-            let ring = child.ring_split();
-            for j in iter_bits(child.active()) {
-                if child.hinger_after_removal_with(j, ring) {
-                    continue;
-                }
-                replies += 1;
-                let mut grand = child.clone();
-                grand.remove(j);
-                let w = self.value(&grand);
-                if self.aborted {
-                    return None;
-                }
-                good += match (solved.value, w) {
-                    (_, Value::Win) => 1.0,
-                    (Value::Loss, Value::Draw) => 0.5,
-                    _ => 0.0,
-                };
-            }
-            let score = if replies == 0 { 0.0 } else { good / replies as f64 };
-            if best.is_none_or(|(_, b)| score > b) {
-                best = Some((i, score));
-            }
-        }
-        best.map(|(i, _)| i).or(solved.best)
+        trap_move(board, solved.value, |b| {
+            let v = self.value(b);
+            (!self.aborted).then_some(v)
+        })
+        .and_then(|m| m.or(solved.best))
     }
 
     /// The active cells of `b`, the killer for its depth first.
