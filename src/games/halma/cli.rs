@@ -22,6 +22,9 @@ pub enum HalmaCommand {
         /// CPU seconds of search per sample.
         #[arg(long, default_value_t = 1.0)]
         seconds: f64,
+        /// Searches per sample (the medians are printed).
+        #[arg(long, default_value_t = 1)]
+        runs: u32,
     },
     /// Judge an output.txt against the position of an input.txt, as the referee does.
     Check {
@@ -62,7 +65,9 @@ pub fn run(cmd: HalmaCommand) -> Result<(), String> {
         HalmaCommand::SimplePerft(PerftArgs { file, depth }) => {
             println!("{}", tools::perft_command(&file, depth, true)?)
         }
-        HalmaCommand::Bench { samples, seconds } => print!("{}", tools::bench(&samples, seconds)?),
+        HalmaCommand::Bench { samples, seconds, runs } => {
+            print!("{}", tools::bench(&samples, seconds, runs)?)
+        },
         HalmaCommand::Check { input, output } => println!("{}", tools::check_command(&input, &output)?),
         HalmaCommand::Opening(a) => common::run::<Halma>(Tool::Opening(a))?,
         HalmaCommand::Calibrate(a) => common::run::<Halma>(Tool::Calibrate(a))?,

@@ -82,8 +82,9 @@ pub const BENCH_SAMPLES: [&str; 4] = [
     "late_black.txt",
 ];
 
-/// `agent halma bench`: move generation and search speed on fixed samples.
-pub fn bench(samples: &Path, seconds: f64) -> Result<String, String> {
+/// `agent halma bench`: move generation and search speed on fixed samples,
+/// each search measured `runs` times (medians printed).
+pub fn bench(samples: &Path, seconds: f64, runs: u32) -> Result<String, String> {
     let mut out = String::new();
     for name in BENCH_SAMPLES {
         let pos = load(&samples.join(name))?;
@@ -105,21 +106,72 @@ pub fn bench(samples: &Path, seconds: f64) -> Result<String, String> {
         let t = CpuTimer::start();
         let bn = perft(&pos, depth);
         let bs = t.elapsed().max(1e-9);
-        let mut searcher = Searcher::<Halma>::new(64 << 20);
-        let r = searcher.search(&pos, Limits::time(seconds, seconds), |_| {});
         out.push_str(&format!(
-            "{name}: perft({depth}) = {n}: bitboard {:.2} M leaves/s (again: {:.2}) vs simple {:.2} M leaves/s, ratio {:.1}x; search {} nodes in {:.2} CPU s = {:.0} nodes/s, depth {} reached in {seconds} s\n",
+            "{name}: perft({depth}) = {n}: bitboard {:.2} M leaves/s (again: {:.2}) vs simple {:.2} M leaves/s, ratio {:.1}x\n",
             n as f64 / s / 1e6,
             bn as f64 / bs / 1e6,
             sn as f64 / ss / 1e6,
             (n as f64 / s).max(bn as f64 / bs) / (sn as f64 / ss),
-            r.nodes,
-            r.seconds,
-            r.nodes as f64 / r.seconds.max(1e-9),
-            r.depth
+        ));
+        let mut depths = Vec::new();
+        let mut speeds = Vec::new();
+        for _ in 0..runs.max(1) {
+            let d = depth_in(&pos, seconds);
+            out.push_str(&format!(
+                "  search: depth {} in {:.2} CPU s ({} nodes, {:.2} M nodes/s, best {}); depth {} not within {seconds} s\n",
+                d.depth,
+                d.seconds,
+                d.nodes,
+                d.nodes as f64 / d.seconds.max(1e-9) / 1e6,
+                d.best.map_or_else(|| "none".to_string(), |m| pos.describe_move(m)),
+                d.depth + 1,
+            ));
+            depths.push(d.depth);
+            speeds.push(d.nodes as f64 / d.seconds.max(1e-9));
+        }
+        depths.sort_unstable();
+        speeds.sort_unstable_by(f64::total_cmp);
+        out.push_str(&format!(
+            "  median of {}: depth {} in {seconds} s, {:.2} M nodes/s\n",
+            depths.len(),
+            depths[depths.len() / 2],
+            speeds[speeds.len() / 2] / 1e6
         ));
     }
     Ok(out)
+}
+
+/// The deepest iteration a search of `pos` completes within `seconds` of CPU.
+struct DepthIn {
+    depth: u32,
+    seconds: f64,
+    nodes: u64,
+    best: Option<HMove>,
+}
+
+/// Iterative deepening as the agent runs it, but past `seconds` (up to three
+/// times as long, so the time policy's "will the next iteration fit" guess
+/// does not decide the figure): the deepest iteration finished within
+/// `seconds`, with the nodes and time it took to get there.
+fn depth_in(pos: &Halma, seconds: f64) -> DepthIn {
+    let mut searcher = Searcher::<Halma>::new(64 << 20);
+    let mut done = DepthIn {
+        depth: 0,
+        seconds: 0.0,
+        nodes: 0,
+        best: None,
+    };
+    searcher.search(pos, Limits::time(seconds, 3.0 * seconds), |info| {
+        if !info.partial && info.seconds <= seconds {
+            done = DepthIn {
+                depth: info.depth,
+                seconds: info.seconds,
+                nodes: info.nodes,
+                best: Some(info.best),
+            };
+        }
+    });
+    done
 }
 
 /// `agent halma check INPUT OUTPUT`: the referee's judgement of an
