@@ -114,22 +114,8 @@ impl<G: Game> Searcher<G> {
         first_depth: u32,
         mut on_best: impl FnMut(&SearchInfo<G::Move>),
     ) -> SearchResult<G::Move> {
-        self.timer = CpuTimer::start();
-        self.limits = limits;
-        self.nodes = 0;
-        self.stopped = false;
-        self.tt.new_search();
-        for h in self.history.iter_mut() {
-            *h /= 8;
-        }
-        for k in self.killers.iter_mut() {
-            *k = [None, None];
-        }
-
-        let mut root_moves: Vec<G::Move> = Vec::new();
-        if root.outcome().is_none() {
-            root.legal_moves(&mut root_moves);
-        }
+        self.start(limits);
+        let mut root_moves = Self::ordered_root_moves(root);
         let mut result = SearchResult {
             best: root_moves.first().copied(),
             score: 0,
@@ -144,10 +130,6 @@ impl<G: Game> Searcher<G> {
             result.score = root.exact_value().unwrap_or(0);
             return result;
         }
-        // Static order for the first iteration: hints, best first.
-        root_moves.sort_by_key(|&m| std::cmp::Reverse(root.order_hint(m)));
-        result.best = Some(root_moves[0]);
-        result.pv = vec![root_moves[0]];
 
         let mut max_depth = limits.max_depth.clamp(1, MAX_PLY as u32 - 1);
         let game_length = root.plies_left();
@@ -186,16 +168,7 @@ impl<G: Game> Searcher<G> {
                     partial: !complete,
                 });
             }
-            if !complete || self.stopped || result.exact {
-                break;
-            }
-            if root_moves.len() == 1 && depth >= 2 && limits.soft.is_finite() {
-                break; // forced move under a clock: no point thinking
-            }
-            if result.score.abs() >= WIN_THRESHOLD && (WIN - result.score.abs()) as u32 <= depth {
-                break; // proven result within the horizon
-            }
-            if self.timer.elapsed() >= limits.soft {
+            if !complete || self.done_after(&result, depth, root_moves.len()) {
                 break;
             }
             prev_time = last_time;
@@ -204,6 +177,47 @@ impl<G: Game> Searcher<G> {
         result.nodes = self.nodes;
         result.seconds = self.timer.elapsed();
         result
+    }
+
+    /// Resets the clock, the counters and the per-search tables for a new
+    /// search under `limits` (history is kept, decayed: it still orders well).
+    fn start(&mut self, limits: Limits) {
+        self.timer = CpuTimer::start();
+        self.limits = limits;
+        self.nodes = 0;
+        self.stopped = false;
+        self.tt.new_search();
+        for h in self.history.iter_mut() {
+            *h /= 8;
+        }
+        for k in self.killers.iter_mut() {
+            *k = [None, None];
+        }
+    }
+
+    /// The root's legal moves in the static order of the first iteration:
+    /// by hint, best first (none once the game is over).
+    fn ordered_root_moves(root: &G) -> Vec<G::Move> {
+        let mut moves = Vec::new();
+        if root.outcome().is_none() {
+            root.legal_moves(&mut moves);
+        }
+        moves.sort_by_key(|&m| std::cmp::Reverse(root.order_hint(m)));
+        moves
+    }
+
+    /// After a completed iteration at `depth`: whether to stop deepening.
+    fn done_after(&self, result: &SearchResult<G::Move>, depth: u32, root_moves: usize) -> bool {
+        if self.stopped || result.exact {
+            return true;
+        }
+        if root_moves == 1 && depth >= 2 && self.limits.soft.is_finite() {
+            return true; // forced move under a clock: no point thinking
+        }
+        if result.score.abs() >= WIN_THRESHOLD && (WIN - result.score.abs()) as u32 <= depth {
+            return true; // proven result within the horizon
+        }
+        self.timer.elapsed() >= self.limits.soft
     }
 
     /// One root iteration with an aspiration-free PVS window. Returns the best
@@ -330,14 +344,8 @@ impl<G: Game> Searcher<G> {
         if self.stopped {
             return 0;
         }
-        if let Some(v) = pos.exact_value() {
-            return v;
-        }
-        if let Some(o) = pos.outcome() {
-            return outcome_score(o, ply);
-        }
-        if !self.avoid.is_empty() && self.avoid.contains(&pos.hash()) {
-            return self.avoid_score;
+        if let Some(v) = self.settled_value(pos) {
+            return v.unwrap_or_else(|o| outcome_score(o, ply));
         }
         // No line is longer than the game: an entry searched to the end
         // serves every deeper search.
@@ -351,78 +359,25 @@ impl<G: Game> Searcher<G> {
 
         let (key, frame) = pos.tt_key();
         let alpha_orig = alpha;
-        let mut tt_move = None;
-        if let Some(e) = self.tt.probe(key) {
-            tt_move = e.mv.map(|m| pos.move_from_frame(m, frame));
-            if e.depth as i32 >= depth as i32 {
-                let s = from_tt(e.score, ply);
-                match e.bound {
-                    Bound::Exact => return s,
-                    Bound::Lower if s >= beta => return s,
-                    Bound::Upper if s <= alpha => return s,
-                    _ => {}
-                }
-            }
-        }
+        let tt_move = match self.probe(key, frame, pos, depth, alpha, beta, ply) {
+            Ok(score) => return score,
+            Err(mv) => mv,
+        };
 
         let p = ply as usize;
-        let mut buf = std::mem::take(&mut self.bufs[p]);
-        buf.clear();
-        pos.legal_moves(&mut buf);
-        if buf.is_empty() {
-            self.bufs[p] = buf;
+        let mut scored = std::mem::take(&mut self.scored[p]);
+        if !self.order_moves(pos, p, tt_move, &mut scored) {
+            self.scored[p] = scored;
             return 0;
         }
-        let mut scored = std::mem::take(&mut self.scored[p]);
-        scored.clear();
-        let killers = self.killers[p];
-        for &m in &buf {
-            let s = if Some(m) == tt_move {
-                i32::MAX
-            } else if Some(m) == killers[0] {
-                i32::MAX - 2
-            } else if Some(m) == killers[1] {
-                i32::MAX - 3
-            } else {
-                let h = self.history[pos.history_key(m) % self.history.len()];
-                h.saturating_add(pos.order_hint(m))
-            };
-            scored.push((s, m));
-        }
-        self.bufs[p] = buf;
-
         let mut best_score = -WIN - 1;
         let mut best_move = None;
-        let n = scored.len();
-        for i in 0..n {
-            // Selection sort steps for the first few moves (cut-offs usually
-            // come early); past them, sort the rest once, since a node
-            // without a cut-off would otherwise pay n^2 comparisons (Halma
-            // has 100-200 moves per node).
-            if i < SELECT_FIRST {
-                let mut j = i;
-                for k in i + 1..n {
-                    if scored[k].0 > scored[j].0 {
-                        j = k;
-                    }
-                }
-                scored.swap(i, j);
-            } else if i == SELECT_FIRST {
-                scored[i..].sort_unstable_by_key(|&(hint, _)| std::cmp::Reverse(hint));
-            }
+        for i in 0..scored.len() {
+            select_next(&mut scored, i);
             let mv = scored[i].1;
             let mut child = pos.clone();
             child.play(mv);
-            let score = if i == 0 {
-                self.child_score(pos, &child, depth - 1, alpha, beta, ply)
-            } else {
-                let s = self.child_score(pos, &child, depth - 1, alpha, alpha + 1, ply);
-                if s > alpha && s < beta && !self.stopped {
-                    self.child_score(pos, &child, depth - 1, alpha, beta, ply)
-                } else {
-                    s
-                }
-            };
+            let score = self.pvs(pos, &child, i == 0, depth - 1, alpha, beta, ply);
             if self.stopped {
                 self.scored[p] = scored;
                 return 0;
@@ -432,18 +387,10 @@ impl<G: Game> Searcher<G> {
                 best_move = Some(mv);
                 if score > alpha {
                     alpha = score;
-                    let (head, tail) = self.pv.split_at_mut(p + 1);
-                    head[p].clear();
-                    head[p].push(mv);
-                    head[p].extend_from_slice(&tail[0]);
+                    self.extend_pv(p, mv);
                     if score >= beta {
                         if Some(mv) != tt_move {
-                            if killers[0] != Some(mv) {
-                                self.killers[p] = [Some(mv), killers[0]];
-                            }
-                            let slot = pos.history_key(mv) % self.history.len();
-                            let h = &mut self.history[slot];
-                            *h = (*h + (depth * depth) as i32).min(1 << 24);
+                            self.reward(pos, mv, p, depth);
                         }
                         break;
                     }
@@ -462,6 +409,137 @@ impl<G: Game> Searcher<G> {
         self.tt
             .store(key, stored_move, to_tt(best_score, ply), depth as i16, bound);
         best_score
+    }
+
+    /// A value known without searching: the game's exact value (`Ok`), its
+    /// outcome (`Err`, scored by the caller at its ply), or the score of a
+    /// position the game has already been through.
+    #[inline]
+    fn settled_value(&self, pos: &G) -> Option<Result<i32, super::Outcome>> {
+        if let Some(v) = pos.exact_value() {
+            return Some(Ok(v));
+        }
+        if let Some(o) = pos.outcome() {
+            return Some(Err(o));
+        }
+        if !self.avoid.is_empty() && self.avoid.contains(&pos.hash()) {
+            return Some(Ok(self.avoid_score));
+        }
+        None
+    }
+
+    /// Looks `key` up: `Ok(score)` when the entry settles this node within
+    /// (`alpha`, `beta`) at `depth`, else `Err` with the entry's move (in
+    /// this position's frame) to try first.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn probe(
+        &self,
+        key: u64,
+        frame: u8,
+        pos: &G,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+        ply: u32,
+    ) -> Result<i32, Option<G::Move>> {
+        let Some(e) = self.tt.probe(key) else {
+            return Err(None);
+        };
+        if e.depth as i32 >= depth as i32 {
+            let s = from_tt(e.score, ply);
+            match e.bound {
+                Bound::Exact => return Ok(s),
+                Bound::Lower if s >= beta => return Ok(s),
+                Bound::Upper if s <= alpha => return Ok(s),
+                _ => {}
+            }
+        }
+        Err(e.mv.map(|m| pos.move_from_frame(m, frame)))
+    }
+
+    /// Fills `scored` with the legal moves of `pos` (at ply index `p`) and
+    /// their ordering keys: the TT move, then the killers, then history plus
+    /// the game's hint. False when there is no legal move.
+    fn order_moves(&mut self, pos: &G, p: usize, tt_move: Option<G::Move>, scored: &mut Vec<(i32, G::Move)>) -> bool {
+        let mut buf = std::mem::take(&mut self.bufs[p]);
+        buf.clear();
+        pos.legal_moves(&mut buf);
+        scored.clear();
+        let killers = self.killers[p];
+        for &m in &buf {
+            let s = if Some(m) == tt_move {
+                i32::MAX
+            } else if Some(m) == killers[0] {
+                i32::MAX - 2
+            } else if Some(m) == killers[1] {
+                i32::MAX - 3
+            } else {
+                let h = self.history[pos.history_key(m) % self.history.len()];
+                h.saturating_add(pos.order_hint(m))
+            };
+            scored.push((s, m));
+        }
+        self.bufs[p] = buf;
+        !scored.is_empty()
+    }
+
+    /// Principal-variation search of one child: the first move with the
+    /// full window, later ones with a null window first and again with the
+    /// full window only if they beat alpha.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn pvs(&mut self, pos: &G, child: &G, first: bool, depth: u32, alpha: i32, beta: i32, ply: u32) -> i32 {
+        if first {
+            return self.child_score(pos, child, depth, alpha, beta, ply);
+        }
+        let s = self.child_score(pos, child, depth, alpha, alpha + 1, ply);
+        if s > alpha && s < beta && !self.stopped {
+            self.child_score(pos, child, depth, alpha, beta, ply)
+        } else {
+            s
+        }
+    }
+
+    /// The PV at ply index `p` becomes `mv` followed by the child's PV.
+    #[inline]
+    fn extend_pv(&mut self, p: usize, mv: G::Move) {
+        let (head, tail) = self.pv.split_at_mut(p + 1);
+        head[p].clear();
+        head[p].push(mv);
+        head[p].extend_from_slice(&tail[0]);
+    }
+
+    /// A quiet move (not the TT move) cut off at `depth`: it becomes the
+    /// first killer of ply index `p` and gains history.
+    #[inline]
+    fn reward(&mut self, pos: &G, mv: G::Move, p: usize, depth: u32) {
+        let killers = self.killers[p];
+        if killers[0] != Some(mv) {
+            self.killers[p] = [Some(mv), killers[0]];
+        }
+        let slot = pos.history_key(mv) % self.history.len();
+        let h = &mut self.history[slot];
+        *h = (*h + (depth * depth) as i32).min(1 << 24);
+    }
+}
+
+/// Brings the best-keyed of `scored[i..]` to index `i`: selection steps for
+/// the first few moves (cut-offs usually come early); at the first one past
+/// them, sorts the rest once, since a node without a cut-off would otherwise
+/// pay n^2 comparisons (Halma has 100-200 moves per node).
+#[inline]
+fn select_next<M: Copy>(scored: &mut [(i32, M)], i: usize) {
+    if i < SELECT_FIRST {
+        let mut j = i;
+        for k in i + 1..scored.len() {
+            if scored[k].0 > scored[j].0 {
+                j = k;
+            }
+        }
+        scored.swap(i, j);
+    } else if i == SELECT_FIRST {
+        scored[i..].sort_unstable_by_key(|&(hint, _)| std::cmp::Reverse(hint));
     }
 }
 

@@ -188,6 +188,33 @@ pub struct Halma {
     table_sum: ByPlayer<i32>,
 }
 
+/// What move generation needs of a position once per node: the reading of
+/// the rules, the pieces that can jump, and where jumps start from.
+struct MoveSources {
+    reading: Reading,
+    jumpers: Bitboard,
+    sources: [Bitboard; 8],
+}
+
+/// Pushes each (start, targets) pair with targets, in order. `None` when
+/// `push` asked to stop, else whether anything was pushed.
+#[inline]
+fn push_nonempty(
+    pairs: impl Iterator<Item = (u8, Bitboard)>,
+    push: &mut impl FnMut(u8, Bitboard) -> bool,
+) -> Option<bool> {
+    let mut any = false;
+    for (s, t) in pairs {
+        if !t.is_empty() {
+            any = true;
+            if !push(s, t) {
+                return None;
+            }
+        }
+    }
+    Some(any)
+}
+
 impl Halma {
     /// A position from the two piece sets and the colour to move.
     pub fn from_pieces(black: Bitboard, white: Bitboard, side: Player) -> Halma {
@@ -336,90 +363,89 @@ impl Halma {
     /// returns false. Returns whether any move was pushed.
     #[inline]
     fn for_each_legal(&self, reading: Reading, mut push: impl FnMut(u8, Bitboard) -> bool) -> bool {
-        let side = self.side;
-        let own = self.pieces[side];
-        let camp = CAMP[side];
-        let goal = CAMP[side.other()];
-        let in_camp = own & camp;
-        let jumpers = self.jumpers(own);
-        let sources = self.jump_sources();
-        if !in_camp.is_empty() {
-            // Rule 4: first, plays that take a camp piece out of the camp.
-            let mut any = false;
-            let mut reach = [Bitboard::EMPTY; PIECES as usize];
-            let mut starts = [0u8; PIECES as usize];
-            let mut n = 0;
-            for s in in_camp.iter() {
-                let r = self.reach(s, reading, jumpers, &sources);
-                if n < reach.len() {
-                    reach[n] = r;
-                    starts[n] = s;
-                    n += 1;
-                }
-                let out = r & !camp;
-                if !out.is_empty() {
-                    any = true;
-                    if !push(s, out) {
-                        return true;
-                    }
-                }
-            }
-            if any {
-                return true;
-            }
-            // Then plays that move a camp piece further from the own corner.
-            for i in 0..n {
-                let t = reach[i] & FURTHER[side][starts[i] as usize];
-                if !t.is_empty() {
-                    any = true;
-                    if !push(starts[i], t) {
-                        return true;
-                    }
-                }
-            }
-            if any {
-                return true;
-            }
-            // Free: pieces outside the camp (rules 2-3); camp pieces too under
-            // the wide reading, or when nothing else moves.
-            for s in (own & !camp).iter() {
-                let mut t = self.reach(s, reading, jumpers, &sources) & !camp;
-                if goal.has(s) {
-                    t &= goal;
-                }
-                if !t.is_empty() {
-                    any = true;
-                    if !push(s, t) {
-                        return true;
-                    }
-                }
-            }
-            if reading == Reading::Wide || !any {
-                for i in 0..n {
-                    if !reach[i].is_empty() {
-                        any = true;
-                        if !push(starts[i], reach[i]) {
-                            return true;
-                        }
-                    }
-                }
-            }
-            return any;
+        let own = self.pieces[self.side];
+        let in_camp = own & CAMP[self.side];
+        let moves = MoveSources {
+            reading,
+            jumpers: self.jumpers(own),
+            sources: self.jump_sources(),
+        };
+        if in_camp.is_empty() {
+            return self.push_free(own, &moves, &mut push).unwrap_or(true);
         }
+        self.push_with_camp_pieces(in_camp, &moves, &mut push)
+    }
+
+    /// [`Self::for_each_legal`] while the side to move still has pieces in
+    /// its camp (`in_camp`): rule 4's tiers in order, each tier only if the
+    /// ones before it had no move.
+    #[inline]
+    fn push_with_camp_pieces(
+        &self,
+        in_camp: Bitboard,
+        moves: &MoveSources,
+        push: &mut impl FnMut(u8, Bitboard) -> bool,
+    ) -> bool {
+        let side = self.side;
+        let camp = CAMP[side];
+        // First, plays that take a camp piece out of the camp (pushed as each
+        // piece's reach is known, so a caller that stops early saves the rest).
         let mut any = false;
-        for s in own.iter() {
-            let mut t = self.reach(s, reading, jumpers, &sources) & !camp;
-            if goal.has(s) {
-                t &= goal;
+        let mut reach = [Bitboard::EMPTY; PIECES as usize];
+        let mut starts = [0u8; PIECES as usize];
+        let mut n = 0;
+        for s in in_camp.iter() {
+            let r = self.reach(s, moves.reading, moves.jumpers, &moves.sources);
+            if n < reach.len() {
+                reach[n] = r;
+                starts[n] = s;
+                n += 1;
             }
-            if !t.is_empty() {
+            let out = r & !camp;
+            if !out.is_empty() {
                 any = true;
-                if !push(s, t) {
+                if !push(s, out) {
                     return true;
                 }
             }
         }
+        if any {
+            return true;
+        }
+        // Then plays that move a camp piece further from the own corner.
+        let further = (0..n).map(|i| (starts[i], reach[i] & FURTHER[side][starts[i] as usize]));
+        match push_nonempty(further, push) {
+            Some(false) => {}
+            _ => return true,
+        }
+        // Free: pieces outside the camp (rules 2-3); camp pieces too under
+        // the wide reading, or when nothing else moves.
+        let Some(any) = self.push_free(self.pieces[side] & !camp, moves, push) else {
+            return true;
+        };
+        if moves.reading == Reading::Wide || !any {
+            return push_nonempty((0..n).map(|i| (starts[i], reach[i])), push).unwrap_or(true) || any;
+        }
         any
+    }
+
+    /// Pushes the plays of `pieces` that obey rules 2-3 (none ends in the own
+    /// camp; a piece in the goal stays there). `None` when `push` asked to
+    /// stop, else whether anything was pushed.
+    #[inline]
+    fn push_free(
+        &self,
+        pieces: Bitboard,
+        moves: &MoveSources,
+        push: &mut impl FnMut(u8, Bitboard) -> bool,
+    ) -> Option<bool> {
+        let camp = CAMP[self.side];
+        let goal = CAMP[self.side.other()];
+        let targets = pieces.iter().map(|s| {
+            let t = self.reach(s, moves.reading, moves.jumpers, &moves.sources) & !camp;
+            (s, if goal.has(s) { t & goal } else { t })
+        });
+        push_nonempty(targets, push)
     }
 
     /// Number of legal moves of the side to move (the agent's reading),
