@@ -290,7 +290,114 @@ pub fn lower_bound(pieces: Bitboard) -> u32 {
         let approach = (t.saturating_sub(2 + front)).div_ceil(2) as u32;
         best = best.max(approach + deficit);
     }
-    best.max((pieces & !GOAL).count() + band_plays(pieces))
+    best.max((pieces & !GOAL).count() + band_plays(pieces).max(isolation_plays(pieces)))
+}
+
+/// Chebyshev distance between two cells (the plays of a lone stepping piece).
+#[inline]
+fn cheb(a: u8, b: u8) -> u32 {
+    (col(a).abs_diff(col(b))).max(row(a).abs_diff(row(b))) as u32
+}
+
+const fn build_goal_dist() -> [u8; CELLS] {
+    let mut t = [0u8; CELLS];
+    let mut c = 0;
+    while c < CELLS {
+        let mut best = 255;
+        let mut g = 0;
+        while g < CELLS {
+            if GOAL.has(g as u8) {
+                let dx = (c % 16).abs_diff(g % 16);
+                let dy = (c / 16).abs_diff(g / 16);
+                let d = if dx > dy { dx } else { dy };
+                if d < best {
+                    best = d;
+                }
+            }
+            g += 1;
+        }
+        t[c] = best as u8;
+        c += 1;
+    }
+    t
+}
+
+/// Chebyshev distance from each cell to the nearest goal cell.
+static GOAL_DIST: [u8; CELLS] = build_goal_dist();
+
+/// Plays that must end outside the goal because some outsider `p` is
+/// isolated: with `m` the smaller of its distance to the nearest other
+/// piece and to the goal, at least `m - 1` such plays. `p` can only enter
+/// the goal by a step from next to it or by a chain, which needs a piece
+/// next to it, so `m` must fall to 1. A step of `p` lowers `m` by at most 1;
+/// so does any other play: its piece lands next to a piece it jumped (or
+/// one step from where it was), so at most 1 closer to `p` than the nearest
+/// piece was. A play that lowers `m` ends closer to `p` than the goal is, so
+/// outside the goal (or it is `p`'s own step into the goal, once `m` is 1).
+#[inline]
+fn isolation_plays(pieces: Bitboard) -> u32 {
+    let mut best = 0;
+    for p in (pieces & !GOAL).iter() {
+        let g = u32::from(GOAL_DIST[p as usize]);
+        if g <= best + 1 {
+            continue;
+        }
+        let mut m = g;
+        for q in pieces.iter() {
+            if q != p {
+                m = m.min(cheb(p, q));
+                if m <= best + 1 {
+                    break;
+                }
+            }
+        }
+        best = best.max(m - 1);
+    }
+    best.max(group_plays(pieces, best))
+}
+
+/// The same argument for a group: a set `S` of two or more outsiders, each
+/// within 2 of another (a hop's reach), at distance `m >= 3` from every other
+/// piece and from the goal needs `m - 2` plays ending outside the goal before
+/// any of its pieces can enter it. Inside the group a chain may go on for
+/// several hops, but each hop lands next to a member, so no more than 1
+/// closer than the members were; a chain cannot reach an outside piece while
+/// `m >= 3`; every other play lands next to a piece it jumped or one step
+/// from its start, so at most 1 closer to `S`. Only once `m` is 2 may one
+/// play carry a member into the goal. Returns the most over the groups, or
+/// `floor` when no group beats it.
+fn group_plays(pieces: Bitboard, floor: u32) -> u32 {
+    let mut best = floor;
+    let outside = pieces & !GOAL;
+    let mut left = outside;
+    while let Some(p) = left.pop() {
+        let mut group = Bitboard::single(p);
+        loop {
+            let grown = group | (group.neighbours().neighbours() & outside);
+            if grown == group {
+                break;
+            }
+            group = grown;
+        }
+        left &= !group;
+        if group.count() < 2 {
+            continue;
+        }
+        let mut m = group.iter().map(|c| u32::from(GOAL_DIST[c as usize])).min().unwrap_or(0);
+        if m <= best + 2 {
+            continue;
+        }
+        'outer: for a in group.iter() {
+            for b in (pieces & !group).iter() {
+                m = m.min(cheb(a, b));
+                if m <= best + 2 {
+                    break 'outer;
+                }
+            }
+        }
+        best = best.max(m.saturating_sub(2));
+    }
+    best
 }
 
 /// Plays that must end outside the goal: one for each run of 4 empty levels

@@ -56,26 +56,26 @@ fn median(v: &mut [f64]) -> f64 {
     }
 }
 
+/// Self-play games whose lone finishes give the solver's realistic races.
+const RACE_GAMES: u64 = 12;
+
 /// Runs the bench and returns its report.
 pub fn run(opts: &RaceBenchOptions) -> Result<String, String> {
     let mut out = String::new();
-    let mut visited = Vec::new();
-    if opts.positions > 0 {
-        playouts(opts, &mut out, &mut visited)?;
-        let _ = writeln!(
-            out,
-            "# solver on the {} positions the old agent went through in those playouts",
-            visited.len()
-        );
-        solver_reach(opts, &mut out, |n, _| {
-            visited
-                .iter()
-                .filter(|b| (**b & !GOAL).count() == n)
-                .take(opts.samples as usize)
-                .copied()
-                .collect()
-        });
-    }
+    let races = selfplay_races(opts.seed)?;
+    let _ = writeln!(
+        out,
+        "# solver on the {} positions of depth-1 lone finishes from the first separated positions of {RACE_GAMES} depth-2 self-play games",
+        races.len()
+    );
+    solver_reach(opts, &mut out, |n, _| {
+        races
+            .iter()
+            .filter(|b| (**b & !GOAL).count() == n)
+            .take(opts.samples as usize)
+            .copied()
+            .collect()
+    });
     let _ = writeln!(
         out,
         "# solver on random races: outsiders on random cells of levels 15-24, the rest on random goal cells"
@@ -83,8 +83,32 @@ pub fn run(opts: &RaceBenchOptions) -> Result<String, String> {
     solver_reach(opts, &mut out, |n, rng| {
         (0..opts.samples).map(|_| random_race(rng, n, 15)).collect()
     });
+    if opts.positions > 0 {
+        playouts(opts, &mut out)?;
+    }
     Ok(out)
 }
+
+/// Realistic races, reproducibly: from the first separated position of
+/// each of a few seeded self-play games (depth 2 both sides), the side to
+/// move finishes alone with a depth-1 search; every position it goes
+/// through, in black's frame, spread over the numbers of outsiders.
+fn selfplay_races(seed: u64) -> Result<Vec<Bitboard>, String> {
+    let mut races = Vec::new();
+    for g in 0..RACE_GAMES {
+        let Some(pos) = separated_position(seed.wrapping_mul(7919) + 1000 + g, &Limits::depth(2))? else {
+            continue;
+        };
+        playout(&pos, pos.side(), Strategy::AlphaBeta(1), &Limits::depth(1), &mut races);
+    }
+    // Scattered: a different game's race for each sample of a count.
+    races.sort_by_key(|b| KEYS_MIX.wrapping_mul(b.0[0] ^ b.0[1] ^ b.0[2] ^ b.0[3]));
+    races.dedup();
+    Ok(races)
+}
+
+/// Multiplier that scatters the realistic races before they are taken.
+const KEYS_MIX: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// The median CPU time of an exact solve per number of pieces outside the
 /// goal over the races `races(n, rng)` gives, and the largest count whose
@@ -142,11 +166,10 @@ fn solver_reach(opts: &RaceBenchOptions, out: &mut String, mut races: impl FnMut
 }
 
 /// The first separated position of a self-play game from a random opening
-/// (both sides the ordinary search at a few milliseconds a move), if the
-/// game gets there within 400 plies.
-fn separated_position(seed: u64) -> Result<Option<Halma>, String> {
+/// (both sides the ordinary search within `limits`), if the game gets there
+/// within 400 plies.
+fn separated_position(seed: u64, limits: &Limits) -> Result<Option<Halma>, String> {
     let mut pos: Halma = random_opening(&GenOptions::default(), 4, seed)?;
-    let limits = Limits::time(0.005, 0.01);
     let opts = ChooseOptions::default();
     for _ in 0..400 {
         if race_sides(&pos).is_some() {
@@ -155,7 +178,7 @@ fn separated_position(seed: u64) -> Result<Option<Halma>, String> {
         if pos.outcome().is_some() {
             return Ok(None);
         }
-        let Some(c) = choose(&pos, Strategy::AlphaBeta(3), &limits, &opts, &mut |_| {}) else {
+        let Some(c) = choose(&pos, Strategy::AlphaBeta(3), limits, &opts, &mut |_| {}) else {
             return Ok(None);
         };
         pos.play(c.best);
@@ -163,10 +186,10 @@ fn separated_position(seed: u64) -> Result<Option<Halma>, String> {
     Ok(None)
 }
 
-/// Plays for `me` to fill its goal from `start` with `strategy` at
-/// `seconds` a move, the opponent standing still (in a separated position
-/// it cannot interfere); `None` past 200 plays.
-fn playout(start: &Halma, me: Player, strategy: Strategy, seconds: f64, visited: &mut Vec<Bitboard>) -> Option<u32> {
+/// Plays for `me` to fill its goal from `start` with `strategy` within
+/// `limits` a move, the opponent standing still (in a separated position it
+/// cannot interfere); `None` past 200 plays.
+fn playout(start: &Halma, me: Player, strategy: Strategy, limits: &Limits, visited: &mut Vec<Bitboard>) -> Option<u32> {
     let mut pos = *start;
     let mut seen = FxHashSet::default();
     for plays in 0..200 {
@@ -179,7 +202,7 @@ fn playout(start: &Halma, me: Player, strategy: Strategy, seconds: f64, visited:
             ..ChooseOptions::default()
         };
         seen.insert(pos.hash());
-        let c = choose(&pos, strategy, &Limits::time(seconds, seconds), &opts, &mut |_| {})?;
+        let c = choose(&pos, strategy, limits, &opts, &mut |_| {})?;
         pos.play(c.best);
         let mut sets = ByPlayer::new(pos.pieces(Player::One), pos.pieces(Player::Two));
         sets[me] = pos.pieces(me);
@@ -195,7 +218,7 @@ type Row = (u32, Finish, Option<u32>, Option<u32>);
 /// Part 2: separated positions from self-play; for the side to move, the
 /// solver's minimum and the plays of the agent without the race solver (the
 /// ordinary search, as before) and with it.
-fn playouts(opts: &RaceBenchOptions, out: &mut String, visited: &mut Vec<Bitboard>) -> Result<(), String> {
+fn playouts(opts: &RaceBenchOptions, out: &mut String) -> Result<(), String> {
     let mut solver = Solver::new(20);
     let mut rows = Vec::new();
     let mut seed = opts.seed.wrapping_mul(7919);
@@ -203,15 +226,18 @@ fn playouts(opts: &RaceBenchOptions, out: &mut String, visited: &mut Vec<Bitboar
     while rows.len() < opts.positions as usize && games < 4 * opts.positions {
         games += 1;
         seed += 1;
-        let Some(pos) = separated_position(seed)? else { continue };
+        let Some(pos) = separated_position(seed, &Limits::time(0.005, 0.01))? else {
+            continue;
+        };
         let me = pos.side();
         let sides = race_sides(&pos).expect("collected positions are separated");
         let outside = (sides[me].pieces & !GOAL).count();
         let min = solver.solve(&sides[me], Budget::seconds(opts.minimum_seconds));
         // Without the solver: the same search, reached through a strategy
         // the race hook leaves alone.
-        let old = playout(&pos, me, Strategy::AlphaBeta(64), opts.move_seconds, visited);
-        let new = playout(&pos, me, Strategy::Best, opts.move_seconds, &mut Vec::new());
+        let limits = Limits::time(opts.move_seconds, opts.move_seconds);
+        let old = playout(&pos, me, Strategy::AlphaBeta(64), &limits, &mut Vec::new());
+        let new = playout(&pos, me, Strategy::Best, &limits, &mut Vec::new());
         rows.push((outside, min, old, new));
         eprintln!(
             "position {}: {outside} outside, minimum {min:?}, old {old:?}, new {new:?}",
