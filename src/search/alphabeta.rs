@@ -19,6 +19,28 @@ const MAX_PLY: usize = 128;
 /// Moves picked by selection before the rest of a node's moves are sorted.
 const SELECT_FIRST: usize = 4;
 
+/// Ordering key of the second killer: keys from here up are the TT move and
+/// the killers (history is capped at 2^24 and hints are small: far below).
+const KILLER_KEY_MIN: i32 = i32::MAX - 3;
+/// Late-move reductions: moves searched at full depth before reductions
+/// start (the TT move and killers are never reduced anyway).
+const LMR_FULL_MOVES: usize = 3;
+/// Least remaining depth at which late moves are reduced.
+const LMR_MIN_DEPTH: u32 = 3;
+/// Move indices the reduction table distinguishes; later ones reduce as the last.
+const LMR_MOVES: usize = 256;
+
+/// Plies to reduce the `index`-th move at remaining `depth`: grows with the
+/// logarithm of both (the usual shape), so that at Halma's ~150 moves a node
+/// the tail is searched a few plies shallower and the first moves in full.
+fn lmr_reduction(depth: u32, index: usize) -> u8 {
+    if depth == 0 || index == 0 {
+        return 0;
+    }
+    let r = 0.5 + f64::from(depth).ln() * (index as f64).ln() / 2.5;
+    r.clamp(0.0, 15.0) as u8
+}
+
 /// What one root iteration proved: the best move, its score and its PV.
 type IterationBest<M> = Option<(M, i32, Vec<M>)>;
 
@@ -57,6 +79,9 @@ pub struct Searcher<G: Game> {
     limits: Limits,
     avoid: FxHashSet<u64>,
     avoid_score: i32,
+    /// `lmr[depth * LMR_MOVES + index]`: plies to reduce; empty unless the
+    /// game asks for [`Game::LATE_MOVE_REDUCTIONS`].
+    lmr: Vec<u8>,
 }
 
 impl<G: Game> Searcher<G> {
@@ -75,6 +100,13 @@ impl<G: Game> Searcher<G> {
             limits: Limits::depth(1),
             avoid: FxHashSet::default(),
             avoid_score: 0,
+            lmr: if G::LATE_MOVE_REDUCTIONS {
+                (0..=MAX_PLY * LMR_MOVES)
+                    .map(|k| lmr_reduction((k / LMR_MOVES) as u32, k % LMR_MOVES))
+                    .collect()
+            } else {
+                Vec::new()
+            },
         }
     }
 
@@ -377,7 +409,12 @@ impl<G: Game> Searcher<G> {
             let mv = scored[i].1;
             let mut child = pos.clone();
             child.play(mv);
-            let score = self.pvs(pos, &child, i == 0, depth - 1, alpha, beta, ply);
+            let reduce = if i > 0 && scored[i].0 < KILLER_KEY_MIN {
+                self.reduction(depth, i, beta - alpha > 1)
+            } else {
+                0 // the first move, the TT move and the killers
+            };
+            let score = self.pvs(pos, &child, i == 0, depth - 1, reduce, alpha, beta, ply);
             if self.stopped {
                 self.scored[p] = scored;
                 return 0;
@@ -473,7 +510,7 @@ impl<G: Game> Searcher<G> {
             } else if Some(m) == killers[0] {
                 i32::MAX - 2
             } else if Some(m) == killers[1] {
-                i32::MAX - 3
+                KILLER_KEY_MIN
             } else {
                 let h = self.history[pos.history_key(m) % self.history.len()];
                 h.saturating_add(pos.order_hint(m))
@@ -485,20 +522,46 @@ impl<G: Game> Searcher<G> {
     }
 
     /// Principal-variation search of one child: the first move with the
-    /// full window, later ones with a null window first and again with the
+    /// full window, later ones with a null window first (`reduce` plies
+    /// shallower, then at full depth if that beat alpha) and again with the
     /// full window only if they beat alpha.
     #[allow(clippy::too_many_arguments)]
     #[inline]
-    fn pvs(&mut self, pos: &G, child: &G, first: bool, depth: u32, alpha: i32, beta: i32, ply: u32) -> i32 {
+    fn pvs(
+        &mut self,
+        pos: &G,
+        child: &G,
+        first: bool,
+        depth: u32,
+        reduce: u32,
+        alpha: i32,
+        beta: i32,
+        ply: u32,
+    ) -> i32 {
         if first {
             return self.child_score(pos, child, depth, alpha, beta, ply);
         }
-        let s = self.child_score(pos, child, depth, alpha, alpha + 1, ply);
+        let mut s = self.child_score(pos, child, depth - reduce, alpha, alpha + 1, ply);
+        if reduce > 0 && s > alpha && !self.stopped {
+            s = self.child_score(pos, child, depth, alpha, alpha + 1, ply);
+        }
         if s > alpha && s < beta && !self.stopped {
             self.child_score(pos, child, depth, alpha, beta, ply)
         } else {
             s
         }
+    }
+
+    /// Plies by which to reduce the `index`-th move (in search order) of a
+    /// node at remaining `depth`: none for the first few or when the game
+    /// does not reduce, one less in PV nodes, and never below depth 1.
+    #[inline]
+    fn reduction(&self, depth: u32, index: usize, pv_node: bool) -> u32 {
+        if self.lmr.is_empty() || depth < LMR_MIN_DEPTH || index < LMR_FULL_MOVES {
+            return 0;
+        }
+        let r = u32::from(self.lmr[depth as usize * LMR_MOVES + index.min(LMR_MOVES - 1)]);
+        r.saturating_sub(u32::from(pv_node)).min(depth - 2)
     }
 
     /// The PV at ply index `p` becomes `mv` followed by the child's PV.

@@ -107,6 +107,13 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// evaluation. Only called when `QUIESCENCE_PLIES > 0`.
     fn noisy_moves(&self, _out: &mut Vec<Self::Move>) {}
 
+    /// Late-move reductions: at remaining depth >= 3, moves ordered after
+    /// the TT move, the killers and the first few others are searched
+    /// shallower with a null window, and again at full depth only if they
+    /// beat alpha there. For games with many moves per node of which few
+    /// matter. Default: off.
+    const LATE_MOVE_REDUCTIONS: bool = false;
+
     /// Transposition-table key, and the frame (e.g. a board symmetry) that
     /// maps this position onto the keyed one, so that equivalent positions
     /// share an entry. Default: [`Game::hash`] in the identity frame.
