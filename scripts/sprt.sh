@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Halma self-play SPRT (issue 16): the working tree's agent against the agent
-# of git revision BASE_REV, through `referee match --sprt` in GAME mode, game
-# pairs (colours swapped) from random openings, two games at a time.
+# Halma self-play SPRT (issue 16): the working tree's agent (or that of
+# revision NEW_REV) against the agent of git revision BASE_REV, through
+# `referee match --sprt` in GAME mode, game pairs (colours swapped) from
+# random openings, two games at a time.
 #
-#   scripts/sprt.sh BASE_REV [--time S] [--games N] [--elo0 A --elo1 B]
-#                            [--plies K] [--concurrency C] [--out DIR]
+#   scripts/sprt.sh BASE_REV [--new NEW_REV] [--time S] [--games N]
+#                   [--elo0 A --elo1 B] [--plies K] [--concurrency C] [--out DIR]
 #
 # BASE_REV's agent is built from `git archive` of that revision (no worktree
 # is added to the repository) with its own CARGO_TARGET_DIR under
@@ -12,16 +13,18 @@
 # tree's build; the binary is cached by full commit hash. The working tree's
 # agent and referee are built, then copied into the run's directory, so a
 # rebuild during a long match does not change the players mid-run.
+# With --new, the new agent is built the same way, so edits to the working
+# tree during the run (or before it) cannot reach either player.
 # Prints the referee's log and summary (W-L-D, pentanomial pairs, LLR and
 # bounds, Elo); records.jsonl and results.json stay in the --out directory.
 #
 #   scripts/sprt.sh 97d3321                      # 10 s per side, up to 1000 games, [0, 50] Elo
-#   scripts/sprt.sh HEAD~1 --time 2 --games 200  # a quick check of the last commit
+#   scripts/sprt.sh HEAD~1 --new HEAD --time 2   # a quick check of the last commit
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 usage() {
-    sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 }
 
@@ -35,6 +38,7 @@ ELO1=50
 PLIES=8
 CONCURRENCY=2
 OUT=""
+NEW_REV=""
 while [ $# -gt 0 ]; do
     [ $# -ge 2 ] || { echo "sprt.sh: $1 needs a value" >&2; usage; }
     case $1 in
@@ -45,41 +49,60 @@ while [ $# -gt 0 ]; do
         --plies) PLIES=$2 ;;
         --concurrency) CONCURRENCY=$2 ;;
         --out) OUT=$2 ;;
+        --new) NEW_REV=$2 ;;
         *) echo "sprt.sh: unknown option $1" >&2; usage ;;
     esac
     shift 2
 done
 
-if ! BASE=$(git rev-parse --verify --quiet "$BASE_REV^{commit}"); then
-    echo "sprt.sh: $BASE_REV is not a commit of this repository" >&2
-    exit 2
-fi
+commit_of() {
+    local c
+    if ! c=$(git rev-parse --verify --quiet "$1^{commit}"); then
+        echo "sprt.sh: $1 is not a commit of this repository" >&2
+        exit 2
+    fi
+    echo "$c"
+}
+BASE=$(commit_of "$BASE_REV")
+NEW=""
+[ -z "$NEW_REV" ] || NEW=$(commit_of "$NEW_REV")
 CACHE=${SPRT_CACHE:-/tmp/halma-sprt}
 mkdir -p "$CACHE/bin"
 
-# The baseline agent, built once per commit.
-BASE_BIN="$CACHE/bin/agent-$BASE"
-if [ ! -x "$BASE_BIN" ]; then
-    SRC="$CACHE/src-$BASE"
-    rm -rf "$SRC"
-    mkdir -p "$SRC"
-    git archive "$BASE" | tar -x -C "$SRC"
-    echo "building the agent of ${BASE:0:12} in $SRC" >&2
-    (cd "$SRC" && CARGO_TARGET_DIR="$CACHE/target" cargo build --release -p agent --bin agent >&2)
-    cp "$CACHE/target/release/agent" "$BASE_BIN.tmp"
-    mv "$BASE_BIN.tmp" "$BASE_BIN"
-    rm -rf "$SRC"
-fi
+# The agent of commit $1, built once per commit; prints the binary's path.
+agent_of() {
+    local bin="$CACHE/bin/agent-$1"
+    if [ ! -x "$bin" ]; then
+        local src="$CACHE/src-$1"
+        rm -rf "$src"
+        mkdir -p "$src"
+        git archive "$1" | tar -x -C "$src"
+        echo "building the agent of ${1:0:12} in $src" >&2
+        (cd "$src" && CARGO_TARGET_DIR="$CACHE/target" cargo build --release -p agent --bin agent >&2)
+        cp "$CACHE/target/release/agent" "$bin.tmp"
+        mv "$bin.tmp" "$bin"
+        rm -rf "$src"
+    fi
+    echo "$bin"
+}
+BASE_BIN=$(agent_of "$BASE")
 
-# The working tree's agent and referee, snapshotted for this run.
-cargo build --release -p agent -p referee >&2
+# The referee (and, without --new, the agent) of the working tree,
+# snapshotted for this run.
 OUT=${OUT:-$(mktemp -d "$CACHE/run-XXXXXX")}
 mkdir -p "$OUT"
-cp target/release/agent "$OUT/agent-new"
+if [ -n "$NEW" ]; then
+    cargo build --release -p referee >&2
+    cp "$(agent_of "$NEW")" "$OUT/agent-new"
+    NEW_DESC=${NEW:0:12}
+else
+    cargo build --release -p agent -p referee >&2
+    cp target/release/agent "$OUT/agent-new"
+    NEW_DESC="working tree ($(git describe --always --dirty))"
+fi
 cp target/release/referee "$OUT/referee"
 cp "$BASE_BIN" "$OUT/agent-base"
-HEAD_DESC=$(git describe --always --dirty)
-echo "SPRT [$ELO0, $ELO1]: working tree ($HEAD_DESC) vs ${BASE:0:12}, Halma GAME $TIME s per side," \
+echo "SPRT [$ELO0, $ELO1]: $NEW_DESC vs ${BASE:0:12}, Halma GAME $TIME s per side," \
     "up to $GAMES games in pairs from random:$PLIES openings, $CONCURRENCY at a time; out: $OUT" >&2
 
 "$OUT/referee" match --game halma --mode game --time "$TIME" --games "$GAMES" \

@@ -17,10 +17,14 @@ fn sprt_script_parses() {
 
 #[test]
 fn sprt_script_refuses_bad_arguments_before_building() {
-    let cases: [(&[&str], &str); 4] = [
-        (&[], "scripts/sprt.sh BASE_REV [--time S]"),
+    let cases: [(&[&str], &str); 5] = [
+        (&[], "scripts/sprt.sh BASE_REV [--new NEW_REV] [--time S]"),
         (&["no-such-revision-xyz"], "is not a commit"),
         (&["HEAD", "--time"], "--time needs a value"),
+        (
+            &["HEAD", "--new", "no-such-revision-xyz"],
+            "no-such-revision-xyz is not a commit",
+        ),
         (&["HEAD", "--bogus", "1"], "unknown option --bogus"),
     ];
     for (args, expected) in cases {
