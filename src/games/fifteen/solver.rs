@@ -26,7 +26,7 @@
 //! fixed array per node and positions are copied, not undone.
 
 use super::eval::{self, POINT};
-use super::geo::{geo, value_index, MAX_CELLS, VALUES};
+use super::geo::{geo, value_index, Geo, MAX_CELLS, VALUES};
 use super::{Fifteen, Move};
 use crate::clock::CpuTimer;
 use crate::search::Game;
@@ -197,8 +197,12 @@ impl Solver {
     pub fn new(bytes: usize) -> Solver {
         let entries = (bytes / std::mem::size_of::<Entry>()).max(1024);
         let size = 1usize << (usize::BITS - 1 - entries.leading_zeros());
+        // Advised before the first write, which is when pages get backed.
+        let mut table = Vec::with_capacity(size);
+        advise_huge_pages(table.spare_capacity_mut().as_ptr() as usize, size * std::mem::size_of::<Entry>());
+        table.resize(size, Entry::default());
         Solver {
-            table: vec![Entry::default(); size],
+            table,
             mask: size - 1,
             nodes: 0,
             timer: CpuTimer::start(),
@@ -252,14 +256,9 @@ impl Solver {
 
     /// (a value of the right sign, a move proving it).
     fn wdl_inner(&mut self, g: &Fifteen) -> Option<(i32, Option<Move>)> {
-        // Is the value above 0 (a win)?
-        let (v, best) = self.root(g, 0, 1)?;
-        if v >= 1 {
-            return Some((v, best));
-        }
-        // At least 0 (a draw, as it is not above)?
-        let (v, best) = self.root(g, -1, 0)?;
-        Some((v.min(0), best))
+        // One search in the window (-1, 1): 0 is the only value inside, so a
+        // fail high is a win, a fail low a loss, anything else a draw.
+        self.root(g, -1, 1)
     }
 
     /// MTD(f): null-window searches, each moving the lower or the upper
@@ -348,7 +347,7 @@ impl Solver {
             0 => return eval::terminal(g),
             1 => return eval::last_placement_value(g),
             2 => {
-                if let Some(v) = last_two(g, beta) {
+                if let Some(v) = last_two(g, alpha, beta) {
                     return v;
                 }
             }
@@ -464,6 +463,20 @@ impl Solver {
     }
 }
 
+/// Asks the kernel to back the table's `bytes` at `start` with 2 MiB pages: its probes land
+/// anywhere in up to 128 MiB, and with 4 KiB pages nearly each one missed the
+/// TLB as well as the cache. Only advice: the table works without it.
+fn advise_huge_pages(start: usize, bytes: usize) {
+    let huge = 2 << 20;
+    let aligned = (start + huge - 1) & !(huge - 1);
+    if aligned + huge <= start + bytes {
+        let len = (start + bytes - aligned) & !(huge - 1);
+        // SAFETY: the range lies inside the table's live allocation;
+        // MADV_HUGEPAGE changes how pages are backed, never their contents.
+        unsafe { libc::madvise(aligned as *mut libc::c_void, len, libc::MADV_HUGEPAGE) };
+    }
+}
+
 /// The value index of the only card in a hand holding exactly one.
 #[inline]
 fn single_card(hand: [u8; 5]) -> Option<usize> {
@@ -491,123 +504,172 @@ fn highest(by_value: &[u64; 5], cells: u64) -> i32 {
     0
 }
 
-/// Exact value of a position in which each player holds one card and the
-/// mover places first (None for any other position): the mover's
-/// placements against the opponent's best last placement, on block sums
-/// updated in place rather than through played positions (these positions
-/// are most of the search). Stops early once the value reaches `beta`
-/// (then it is a lower bound, as fail-soft search expects).
-fn last_two(g: &Fifteen, beta: i32) -> Option<i32> {
-    if g.unstable {
-        return None;
-    }
-    let me = g.side();
-    let op = me.other();
-    let ai = single_card(g.hand[me])?;
-    let bi = single_card(g.hand[op])?;
-    let (a, b) = (VALUES[ai], VALUES[bi]);
-    let geo = geo(g.size());
-    let limit = super::LIMIT;
-    let (mine0, theirs0) = (g.own[me], g.own[op]);
-    let mut by_value0 = [0u64; 5];
-    let mut base0 = 0i32;
-    let mut occ = g.occ;
-    while occ != 0 {
-        let q = occ.trailing_zeros() as usize;
-        occ &= occ - 1;
-        let v = g.val[q];
-        by_value0[value_index(v).unwrap_or(0)] |= 1 << q;
-        base0 += if mine0 >> q & 1 == 1 { v as i32 } else { -(v as i32) };
-    }
-    let free0 = g.free();
-    let mut best = i32::MIN;
-    let mut f = free0;
-    while f != 0 {
-        let c = f.trailing_zeros() as usize;
-        f &= f - 1;
-        // The mover's card goes on c; the marked cards go.
-        let marked = g.removals_if(c, a);
-        let mut val = g.val;
-        let mut bsum = g.bsum;
-        val[c] = a;
-        let mut blk = geo.block[c];
-        while blk != 0 {
-            bsum[blk.trailing_zeros() as usize] += a;
-            blk &= blk - 1;
+/// The board after the mover placed the second-to-last card, as the
+/// opponent's last card meets it.
+struct Placed {
+    val: [u8; MAX_CELLS],
+    bsum: [u8; MAX_CELLS],
+    occ: u64,
+    mine: u64,
+    theirs: u64,
+    /// Cells by card value, so that each side's highest card after a
+    /// placement is a few mask tests.
+    by_value: [u64; 5],
+    /// The mover's score margin in points.
+    base: i32,
+}
+
+impl Placed {
+    /// `g`'s board (the mover's view) before any placement.
+    fn of(g: &Fifteen) -> Placed {
+        let me = g.side();
+        let mut p = Placed {
+            val: g.val,
+            bsum: g.bsum,
+            occ: g.occ,
+            mine: g.own[me],
+            theirs: g.own[me.other()],
+            by_value: [0; 5],
+            base: 0,
+        };
+        let mut occ = g.occ;
+        while occ != 0 {
+            let q = occ.trailing_zeros() as usize;
+            occ &= occ - 1;
+            let v = g.val[q];
+            p.by_value[value_index(v).unwrap_or(0)] |= 1 << q;
+            p.base += if p.mine >> q & 1 == 1 { v as i32 } else { -(v as i32) };
         }
-        let (mut occ, mut mine, mut theirs) = (g.occ | 1 << c, mine0 | 1 << c, theirs0);
-        let mut by_value = by_value0;
-        by_value[ai] |= 1 << c;
-        let mut base = base0 + a as i32;
+        p
+    }
+
+    /// The mover's card `a` (value index `ai`) placed on `c`, the cards it
+    /// marks (`marked`, from [`Fifteen::removals_if`]) gone.
+    fn place(&self, geo: &Geo, c: usize, a: u8, ai: usize, marked: u64) -> Placed {
+        let mut p = Placed {
+            val: self.val,
+            bsum: self.bsum,
+            occ: self.occ | 1 << c,
+            mine: self.mine | 1 << c,
+            theirs: self.theirs,
+            by_value: self.by_value,
+            base: self.base + a as i32,
+        };
+        p.val[c] = a;
+        p.by_value[ai] |= 1 << c;
+        add_block(geo, &mut p.bsum, c, a);
         let mut m = marked;
         while m != 0 {
             let q = m.trailing_zeros() as usize;
             m &= m - 1;
-            let v = val[q];
-            let mut blk = geo.block[q];
-            while blk != 0 {
-                bsum[blk.trailing_zeros() as usize] -= v;
-                blk &= blk - 1;
-            }
-            base -= if mine >> q & 1 == 1 { v as i32 } else { -(v as i32) };
+            let v = p.val[q];
+            sub_block(geo, &mut p.bsum, q, v);
+            p.base -= if p.mine >> q & 1 == 1 { v as i32 } else { -(v as i32) };
         }
-        occ &= !marked;
-        mine &= !marked;
-        theirs &= !marked;
-        for bv in by_value.iter_mut() {
+        p.occ &= !marked;
+        p.mine &= !marked;
+        p.theirs &= !marked;
+        for bv in p.by_value.iter_mut() {
             *bv &= !marked;
         }
-        // The opponent's last card: the cards it would push over.
+        p
+    }
+
+    /// The mover's final value after the opponent's best placement of its
+    /// last card `b` on one of `free`; stops as soon as it is at most
+    /// `floor` (then it is an upper bound). i32::MAX if `free` is empty.
+    fn reply(&self, geo: &Geo, free: u64, b: u8, floor: i32) -> i32 {
+        // The cards that `b` would push over wherever it lands next to them.
         let mut vulnerable = 0u64;
-        let mut o = occ;
+        let mut o = self.occ;
         while o != 0 {
             let q = o.trailing_zeros() as usize;
             o &= o - 1;
-            if bsum[q] + b > limit {
+            if self.bsum[q] + b > super::LIMIT {
                 vulnerable |= 1 << q;
             }
         }
         let mut worst = i32::MAX;
         let mut seen_quiet = false;
-        let mut d_free = free0 & !(1u64 << c);
-        while d_free != 0 {
-            let d = d_free.trailing_zeros() as usize;
-            d_free &= d_free - 1;
-            let self_over = bsum[d] + b > limit;
-            let marked2 = geo.block[d] & vulnerable | (self_over as u64) << d;
-            if marked2 == 0 {
+        let mut f = free;
+        while f != 0 {
+            let d = f.trailing_zeros() as usize;
+            f &= f - 1;
+            let self_over = self.bsum[d] + b > super::LIMIT;
+            let marked = geo.block[d] & vulnerable | (self_over as u64) << d;
+            if marked == 0 {
                 // Every placement that removes nothing ends the same way.
                 if seen_quiet {
                     continue;
                 }
                 seen_quiet = true;
             }
-            let mut margin = base;
-            if !self_over {
-                margin -= b as i32;
-            }
-            let mut m = marked2 & !(1u64 << d);
+            let mut margin = self.base - if self_over { 0 } else { b as i32 };
+            let mut m = marked & !(1u64 << d);
             while m != 0 {
                 let q = m.trailing_zeros() as usize;
                 m &= m - 1;
-                margin += if mine >> q & 1 == 1 {
-                    -(val[q] as i32)
+                margin += if self.mine >> q & 1 == 1 {
+                    -(self.val[q] as i32)
                 } else {
-                    val[q] as i32
+                    self.val[q] as i32
                 };
             }
-            let hi_mine = highest(&by_value, mine & !marked2);
-            let mut hi_theirs = highest(&by_value, theirs & !marked2);
+            let hi_mine = highest(&self.by_value, self.mine & !marked);
+            let mut hi_theirs = highest(&self.by_value, self.theirs & !marked);
             if !self_over {
                 hi_theirs = hi_theirs.max(b as i32);
             }
-            let v = POINT * margin + eval::TIE_BREAK * (hi_mine - hi_theirs).signum();
-            worst = worst.min(v);
-            if worst <= best {
-                // This placement cannot beat an earlier one.
+            worst = worst.min(POINT * margin + eval::TIE_BREAK * (hi_mine - hi_theirs).signum());
+            if worst <= floor {
                 break;
             }
         }
+        worst
+    }
+}
+
+#[inline]
+fn add_block(geo: &Geo, bsum: &mut [u8; MAX_CELLS], c: usize, v: u8) {
+    let mut blk = geo.block[c];
+    while blk != 0 {
+        bsum[blk.trailing_zeros() as usize] += v;
+        blk &= blk - 1;
+    }
+}
+
+#[inline]
+fn sub_block(geo: &Geo, bsum: &mut [u8; MAX_CELLS], c: usize, v: u8) {
+    let mut blk = geo.block[c];
+    while blk != 0 {
+        bsum[blk.trailing_zeros() as usize] -= v;
+        blk &= blk - 1;
+    }
+}
+
+/// Value of a position in which each player holds one card and the mover
+/// places first (None for any other position), fail-soft in (alpha, beta):
+/// the mover's placements against the opponent's best last placement, on
+/// block sums updated in place rather than through played positions (these
+/// positions are most of the search). A placement is dropped as soon as one
+/// reply holds it to alpha or to an earlier placement's value.
+fn last_two(g: &Fifteen, alpha: i32, beta: i32) -> Option<i32> {
+    if g.unstable {
+        return None;
+    }
+    let me = g.side();
+    let ai = single_card(g.hand[me])?;
+    let bi = single_card(g.hand[me.other()])?;
+    let geo = geo(g.size());
+    let start = Placed::of(g);
+    let free = g.free();
+    let mut best = i32::MIN;
+    let mut f = free;
+    while f != 0 {
+        let c = f.trailing_zeros() as usize;
+        f &= f - 1;
+        let placed = start.place(geo, c, VALUES[ai], ai, g.removals_if(c, VALUES[ai]));
+        let worst = placed.reply(geo, free & !(1u64 << c), VALUES[bi], best.max(alpha));
         if worst == i32::MAX {
             // No free cell for the last card (not reachable by play).
             return None;

@@ -97,11 +97,17 @@ fn last_two_cards_agree_with_plain_minimax() {
         for _ in 0..300 {
             let g = random_position(&mut rng, n, 2);
             let exact = minimax(&g);
-            assert_eq!(last_two(&g, INF), Some(exact), "\n{}", text(&g));
-            // Stopping at beta gives a lower bound of at least beta (and
-            // never above the value).
-            let v = last_two(&g, exact - 1).unwrap();
-            assert!(exact - 1 <= v && v <= exact, "{v} for {exact}\n{}", text(&g));
+            assert_eq!(last_two(&g, -INF, INF), Some(exact), "\n{}", text(&g));
+            // Fail-soft on null windows: a lower bound at least beta when the
+            // value is, else an upper bound at most alpha.
+            for beta in [exact - 4, exact, exact + 1, exact + 16] {
+                let v = last_two(&g, beta - 1, beta).unwrap();
+                if exact >= beta {
+                    assert!(beta <= v && v <= exact, "{v} for {exact} at {beta}\n{}", text(&g));
+                } else {
+                    assert!(exact <= v && v < beta, "{v} for {exact} at {beta}\n{}", text(&g));
+                }
+            }
         }
     }
 }
