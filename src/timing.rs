@@ -4,7 +4,7 @@
 
 use crate::clock::CpuTimer;
 use crate::protocol::{read_bounded, write_atomic, Mode};
-use crate::search::{alphabeta::Searcher, Game, Limits};
+use crate::search::{alphabeta::Searcher, Game, Limits, Pacing};
 use std::path::Path;
 
 /// CPU the process still needs after the search: writing files, freeing
@@ -23,25 +23,40 @@ fn reserve(remaining: f64) -> f64 {
 /// - `moves_left`: the game's estimate of how many moves the agent still
 ///   has to make (GAME mode only).
 ///
-/// SINGLE spends about half of what is usable and never more than 85 % of it.
+/// SINGLE may spend 85 % of what is usable. Games that pace their search
+/// ([`Pacing::Full`], opted into by [`crate::search::Game::TIME_SCORES`])
+/// search until then: the move has this time and nothing after it, and a
+/// partial last iteration still searches the best move first and may only
+/// replace it by a better one. Others stop starting iterations at half of
+/// it. The 15 % and the reserve cover the table's allocation before the
+/// search clock starts and the gap between two looks at the clock.
 ///
 /// GAME keeps a tenth of the clock in hand (a game stopped at the move cap
 /// is won on remaining time), gives each move an equal share of the rest over
 /// the expected moves left, and lets a move run to three shares but never to
 /// more than a quarter of what is left, so a long game cannot run the clock
-/// dry. No new iteration starts after 60 % of a share: an iteration started
+/// dry. No new iteration starts after 60 % of a share (an iteration started
 /// later typically finishes past the share, and those overruns add up over a
-/// game (measured: a 60 s game ended with 0.3 s left when the soft limit was
-/// the whole share).
+/// game: a 60 s game ended with 0.3 s left when the soft limit was the whole
+/// share); games with adaptive pacing ([`Pacing::Adaptive`]) scale that
+/// target by how settled the search is (a stable best move or a decided
+/// score stops sooner, a changing best move or a falling score goes on, never
+/// past the hard limit), and what a move saves goes to the later shares.
 pub fn plan(mode: Mode, remaining: f64, used: f64, moves_left: f64) -> Limits {
     let usable = (remaining - reserve(remaining) - used).max(0.0);
     match mode {
-        Mode::Single => Limits::time(0.5 * usable, 0.85 * usable),
+        Mode::Single => Limits {
+            pacing: Pacing::Full,
+            ..Limits::time(0.5 * usable, 0.85 * usable)
+        },
         Mode::Game => {
             let spendable = 0.9 * usable;
             let share = spendable / moves_left.max(1.0);
             let hard = (3.0 * share).min(0.25 * spendable);
-            Limits::time((0.6 * share).min(hard), hard)
+            Limits {
+                pacing: Pacing::Adaptive,
+                ..Limits::time((0.6 * share).min(hard), hard)
+            }
         }
     }
 }
@@ -133,6 +148,7 @@ mod tests {
             let b = plan(Mode::Single, t, 0.001, 1.0);
             assert!(b.soft <= b.hard && b.hard < t, "{t}: {} {}", b.soft, b.hard);
             assert!(b.hard > 0.3 * t || t < 0.1, "{t}: {}", b.hard);
+            assert_eq!(b.pacing, Pacing::Full);
         }
     }
 
@@ -142,6 +158,7 @@ mod tests {
         let share = 0.9 * 99.0 / 50.0;
         assert!((b.soft - 0.6 * share).abs() < 1e-9, "{}", b.soft);
         assert!((b.hard - 3.0 * share).abs() < 1e-9);
+        assert_eq!(b.pacing, Pacing::Adaptive);
         // With one move left the cap at a quarter of what is left applies.
         let b = plan(Mode::Game, 10.0, 0.0, 1.0);
         assert!(b.hard <= 0.25 * 10.0);

@@ -8,8 +8,9 @@
 //! search that reaches it is exact), quiescence over noisy moves, and a
 //! transposition key in a canonical frame (board symmetries).
 
+use super::pace::{self, Pace};
 use super::tt::{from_tt, to_tt, Bound, Tt};
-use super::{outcome_score, Game, Limits, SearchInfo, WIN, WIN_THRESHOLD};
+use super::{outcome_score, Game, Limits, Pacing, SearchInfo, WIN, WIN_THRESHOLD};
 use crate::clock::CpuTimer;
 use fxhash::FxHashSet;
 
@@ -169,13 +170,22 @@ impl<G: Game> Searcher<G> {
             max_depth = max_depth.min(left.max(1));
         }
         let first_depth = first_depth.clamp(1, max_depth);
+        let pacing = pace::effective::<G>(limits.pacing);
+        let mut pace = G::TIME_SCORES.filter(|_| pacing == Pacing::Adaptive).map(Pace::new);
+        // Full pacing searches until the hard limit stops it.
+        let mut soft = if pacing == Pacing::Full {
+            f64::INFINITY
+        } else {
+            limits.soft
+        };
         // CPU seconds of the last two completed iterations, to predict the next.
         let (mut prev_time, mut last_time) = (0.0f64, 0.0f64);
         for depth in first_depth..=max_depth {
             let start = self.timer.elapsed();
             // Do not start an iteration that would be cut off at the hard
             // limit: it costs about the last one times the recent growth.
-            if depth > first_depth + 1 && limits.hard.is_finite() {
+            // (Full pacing wants that partial iteration.)
+            if depth > first_depth + 1 && limits.hard.is_finite() && pacing != Pacing::Full {
                 let growth = (last_time / prev_time.max(1e-5)).clamp(2.0, 100.0);
                 if start + last_time * growth > limits.hard {
                     break;
@@ -189,6 +199,9 @@ impl<G: Game> Searcher<G> {
                 if complete {
                     result.depth = depth;
                     result.exact = game_length == Some(depth);
+                    if let Some(p) = pace.as_mut() {
+                        soft = (limits.soft * p.after_iteration(mv, score)).min(limits.hard);
+                    }
                 }
                 on_best(&SearchInfo {
                     best: mv,
@@ -200,7 +213,7 @@ impl<G: Game> Searcher<G> {
                     partial: !complete,
                 });
             }
-            if !complete || self.done_after(&result, depth, root_moves.len()) {
+            if !complete || self.done_after(&result, depth, root_moves.len(), soft) {
                 break;
             }
             prev_time = last_time;
@@ -238,8 +251,9 @@ impl<G: Game> Searcher<G> {
         moves
     }
 
-    /// After a completed iteration at `depth`: whether to stop deepening.
-    fn done_after(&self, result: &SearchResult<G::Move>, depth: u32, root_moves: usize) -> bool {
+    /// After a completed iteration at `depth`: whether to stop deepening
+    /// (`soft`: the soft limit as paced so far).
+    fn done_after(&self, result: &SearchResult<G::Move>, depth: u32, root_moves: usize, soft: f64) -> bool {
         if self.stopped || result.exact {
             return true;
         }
@@ -249,7 +263,7 @@ impl<G: Game> Searcher<G> {
         if result.score.abs() >= WIN_THRESHOLD && (WIN - result.score.abs()) as u32 <= depth {
             return true; // proven result within the horizon
         }
-        self.timer.elapsed() >= self.limits.soft
+        self.timer.elapsed() >= soft
     }
 
     /// One root iteration with an aspiration-free PVS window. Returns the best

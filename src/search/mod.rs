@@ -8,6 +8,7 @@ pub mod alphabeta;
 pub mod greedy;
 pub mod mcts;
 pub mod minimax;
+pub mod pace;
 pub mod tt;
 
 use std::fmt::Debug;
@@ -114,6 +115,11 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// matter. Default: off.
     const LATE_MOVE_REDUCTIONS: bool = false;
 
+    /// The score scale for [`Pacing::Adaptive`]; games that give it also
+    /// search to the hard limit under [`Pacing::Full`]. Without it every
+    /// timed search of the game paces steadily. Default: none.
+    const TIME_SCORES: Option<TimeScores> = None;
+
     /// Transposition-table key, and the frame (e.g. a board symmetry) that
     /// maps this position onto the keyed one, so that equivalent positions
     /// share an entry. Default: [`Game::hash`] in the identity frame.
@@ -161,6 +167,34 @@ pub struct SearchInfo<M> {
     pub partial: bool,
 }
 
+/// Scores that matter to adaptive time use, on the game's evaluation scale.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeScores {
+    /// A drop of the root score by this much between two iterations is a
+    /// real change of opinion (worth more time).
+    pub drop: i32,
+    /// Beyond this the game is settled whatever is played (less time).
+    pub decided: i32,
+}
+
+/// How a timed search spends the time between its soft and hard limits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pacing {
+    /// No new iteration after the soft limit, nor one predicted to end past
+    /// the hard limit.
+    Steady,
+    /// One move of a whole game: the soft limit is a target, scaled after
+    /// every iteration by how settled the search is (shorter when the best
+    /// move stays put or the score is decided, longer when the best move
+    /// changes or the score drops, never past the hard limit). For games
+    /// with [`Game::TIME_SCORES`]; others pace steadily.
+    Adaptive,
+    /// One move with its own time: iterate until the hard limit stops the
+    /// search, using a partial last iteration's better move if it finds one.
+    /// For games with [`Game::TIME_SCORES`]; others pace steadily.
+    Full,
+}
+
 /// Stop conditions for a search, on the process CPU clock.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
@@ -173,6 +207,8 @@ pub struct Limits {
     pub max_depth: u32,
     /// Optional node cap (for reproducible benches and tests).
     pub max_nodes: Option<u64>,
+    /// How the time between the soft and the hard limit is used.
+    pub pacing: Pacing,
 }
 
 impl Limits {
@@ -183,6 +219,7 @@ impl Limits {
             hard: f64::INFINITY,
             max_depth: d,
             max_nodes: None,
+            pacing: Pacing::Steady,
         }
     }
 
@@ -193,6 +230,7 @@ impl Limits {
             hard,
             max_depth: 128,
             max_nodes: None,
+            pacing: Pacing::Steady,
         }
     }
 

@@ -15,7 +15,7 @@ pub mod tools;
 use crate::protocol::{
     BoardView, ByPlayer, FileGame, GenOptions, Input, Mode, MoveError, MoveView, ParseError, Player,
 };
-use crate::search::{Game, Limits, Outcome, Strategy};
+use crate::search::{Game, Limits, Outcome, Strategy, TimeScores};
 use bitboard::{col, row, Bitboard, CELLS, DIRS};
 
 /// Pieces per side.
@@ -525,6 +525,14 @@ impl Game for Halma {
     // gain orders last: reducing the tail of the ordering is where depth
     // comes from.
     const LATE_MOVE_REDUCTIONS: bool = true;
+    // A piece's step is worth ~35 on the table and a long jump chain a few
+    // hundred: a drop of 100 between iterations is a real change of
+    // opinion, and a lead of 3000 (some ten moves' worth of progress) is a
+    // game decided whatever is played now.
+    const TIME_SCORES: Option<TimeScores> = Some(TimeScores {
+        drop: 100,
+        decided: 3000,
+    });
 
     fn legal_moves(&self, out: &mut Vec<HMove>) {
         // A won game has no moves (the trait's contract: a finished position

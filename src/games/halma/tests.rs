@@ -423,3 +423,30 @@ fn mutated_inputs_never_panic_the_parser() {
     }
     assert!(accepted > 0 && accepted < 5000, "accepted {accepted}");
 }
+
+#[test]
+fn single_moves_search_to_the_hard_limit_and_game_moves_pace() {
+    use crate::clock::CpuTimer;
+    use crate::search::alphabeta::Searcher;
+    use crate::search::{Limits, Pacing};
+    let pos = sample("midgame_1.txt");
+    // Full pacing: only the hard limit stops it, well past the soft one.
+    let t = CpuTimer::start();
+    let full = Limits {
+        pacing: Pacing::Full,
+        ..Limits::time(0.05, 0.4)
+    };
+    let r = Searcher::<Halma>::new(1 << 22).search(&pos, full, |_| {});
+    let spent = t.elapsed();
+    assert!(r.best.is_some());
+    assert!(spent > 0.35 && spent < 0.6, "full pacing spent {spent} s");
+    // Adaptive pacing stays inside the hard limit whatever the factors.
+    let t = CpuTimer::start();
+    let adaptive = Limits {
+        pacing: Pacing::Adaptive,
+        ..Limits::time(0.05, 0.15)
+    };
+    let r = Searcher::<Halma>::new(1 << 22).search(&pos, adaptive, |_| {});
+    assert!(r.best.is_some() && r.depth >= 1);
+    assert!(t.elapsed() < 0.35, "adaptive pacing spent {} s", t.elapsed());
+}
