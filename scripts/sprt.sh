@@ -76,7 +76,11 @@ agent_of() {
         local src="$CACHE/src-$1"
         rm -rf "$src"
         mkdir -p "$src"
-        git archive "$1" | tar -x -C "$src"
+        # -m: the files get today's time, not the commit's. Cargo judges
+        # freshness by mtime against the shared target dir, so with commit
+        # times a revision older than the last build there was not rebuilt
+        # and the cache got the previous revision's agent under this name.
+        git archive "$1" | tar -x -m -C "$src"
         echo "building the agent of ${1:0:12} in $src" >&2
         (cd "$src" && CARGO_TARGET_DIR="$CACHE/target" cargo build --release -p agent --bin agent >&2)
         cp "$CACHE/target/release/agent" "$bin.tmp"
