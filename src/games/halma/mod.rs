@@ -585,6 +585,12 @@ impl Game for Halma {
         self.simple_eval()
     }
 
+    /// Separated positions are leaves: the race value when both races are
+    /// solved (see `race::race_value`).
+    fn exact_value(&self) -> Option<i32> {
+        race::race_value(self)
+    }
+
     #[inline]
     fn history_key(&self, mv: HMove) -> usize {
         mv.from as usize * CELLS + mv.to as usize

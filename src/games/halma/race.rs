@@ -245,6 +245,12 @@ pub fn race_sides(pos: &Halma) -> Option<ByPlayer<RaceSide>> {
     if black.is_empty() || white.is_empty() {
         return None;
     }
+    // Cheap necessary conditions first (this runs at every search node):
+    // 19 white pieces need a level >= 5 (15 cells lie below), so a black
+    // piece below level 10 or a white one above 20 rules separation out.
+    if !(black & !LEVEL_GE[10]).is_empty() || !(white & LEVEL_GE[21]).is_empty() {
+        return None;
+    }
     let min_b = min_level(black);
     let max_w = max_level(white);
     if min_b < max_w + GAP {
@@ -752,6 +758,120 @@ pub fn race_move(pos: &Halma, limits: &Limits, on_improve: &mut dyn FnMut(HMove)
     }
     on_improve(m);
     Some(m)
+}
+
+/// Score of a won race for the side to move (the search's units, well
+/// inside its proven-win range: the race model ignores spoiling by
+/// retreat), plus [`RACE_PLAY`] per play of margin.
+pub const RACE_WIN: i32 = 400_000;
+/// Score per play of margin in a decided race.
+const RACE_PLAY: i32 = 1_000;
+/// Nodes a race solve at a search node may take for one side's pieces.
+const LEAF_NODES: u64 = 2_000;
+/// Most pieces outside the goal for which a search node tries a solve
+/// (the bench's median solve needs ~7 K nodes at 4): beyond, the lower bound.
+const LEAF_OUTSIDE: u32 = 4;
+/// Cached side solves per search thread (log2).
+const LEAF_CACHE_LOG2: u32 = 16;
+
+/// The score of a race for the side to move that needs `mine` plays against
+/// the opponent's `theirs`: it wins iff `mine <= theirs` (it moves first).
+pub fn race_score(mine: u32, theirs: u32) -> i32 {
+    let margin = theirs as i32 - mine as i32;
+    if margin >= 0 {
+        RACE_WIN + RACE_PLAY * margin
+    } else {
+        -RACE_WIN + RACE_PLAY * (margin + 1)
+    }
+}
+
+/// One thread's solver and its cache of side solves (key; exact plays + 1,
+/// or 0 when the small solve gave up), so that a search meets each side's
+/// configuration once.
+struct LeafCache {
+    solver: Solver,
+    keys: Vec<u64>,
+    plays: Vec<u8>,
+}
+
+thread_local! {
+    static LEAF: std::cell::RefCell<Option<LeafCache>> = const { std::cell::RefCell::new(None) };
+    /// Whether searches on this thread use [`race_value`] (the bench turns it
+    /// off to play the agent as it was without the race).
+    static IN_SEARCH: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
+}
+
+/// Turns the race value in this thread's searches on or off (on by default).
+pub fn set_race_in_search(on: bool) {
+    IN_SEARCH.with(|c| c.set(on));
+}
+
+/// What a search node knows about `side`'s race: exact when a small solve
+/// (cached) finds it, else the lower bound.
+fn leaf_finish(cache: &mut LeafCache, side: &RaceSide) -> Finish {
+    if (side.pieces & !GOAL).count() > LEAF_OUTSIDE {
+        return Finish::AtLeast(lower_bound(side.pieces));
+    }
+    let w = side.pieces.0;
+    let key = mix(w[0] ^ mix(w[1] ^ mix(w[2] ^ mix(w[3] ^ u64::from(side.floor)))));
+    let slot = key as usize & ((1 << LEAF_CACHE_LOG2) - 1);
+    if cache.keys[slot] != key {
+        let budget = Budget {
+            deadline: f64::INFINITY,
+            max_nodes: LEAF_NODES,
+        };
+        cache.keys[slot] = key;
+        cache.plays[slot] = match cache.solver.solve(side, budget) {
+            Finish::Exact { plays, .. } if plays < 255 => plays as u8 + 1,
+            _ => 0,
+        };
+    }
+    match cache.plays[slot] {
+        0 => Finish::AtLeast(lower_bound(side.pieces)),
+        p => Finish::Exact {
+            plays: u32::from(p - 1),
+            first: None,
+        },
+    }
+}
+
+/// The race's score when what is known decides it: both counts exact, or
+/// one exact and the other's lower bound already enough (the margin then
+/// counts the bound).
+fn decided(mine: Finish, theirs: Finish) -> Option<i32> {
+    match (mine, theirs) {
+        (Finish::Exact { plays: m, .. }, t) if m <= t.bound() || matches!(t, Finish::Exact { .. }) => {
+            Some(race_score(m, t.bound()))
+        }
+        (m, Finish::Exact { plays: t, .. }) if m.bound() > t => Some(race_score(m.bound(), t)),
+        _ => None,
+    }
+}
+
+/// The value of a separated position for the side to move when the races
+/// decide it ([`race_score`]): each side's count exact from a small solve
+/// when few of its pieces are outside the goal, else its lower bound.
+/// `None` when not separated or undecided (a difference of two lower bounds
+/// is no value, so the search goes on there). The search's exact value: it
+/// stops at a decided separation.
+pub fn race_value(pos: &Halma) -> Option<i32> {
+    let sides = race_sides(pos)?;
+    // A won game is the search's outcome, not a race.
+    if pos.has_won(Player::One) || pos.has_won(Player::Two) || !IN_SEARCH.with(|c| c.get()) {
+        return None;
+    }
+    let me = pos.side();
+    LEAF.with(|cell| {
+        let mut guard = cell.borrow_mut();
+        let cache = guard.get_or_insert_with(|| LeafCache {
+            solver: Solver::new(12),
+            keys: vec![0; 1 << LEAF_CACHE_LOG2],
+            plays: vec![0; 1 << LEAF_CACHE_LOG2],
+        });
+        let mine = leaf_finish(cache, &sides[me]);
+        let theirs = leaf_finish(cache, &sides[me.other()]);
+        decided(mine, theirs)
+    })
 }
 
 /// A random race for black (tests and the bench): `outside` pieces on random

@@ -95,16 +95,28 @@ pub fn run(opts: &RaceBenchOptions) -> Result<String, String> {
 /// through, in black's frame, spread over the numbers of outsiders.
 fn selfplay_races(seed: u64) -> Result<Vec<Bitboard>, String> {
     let mut races = Vec::new();
-    for g in 0..RACE_GAMES {
-        let Some(pos) = separated_position(seed.wrapping_mul(7919) + 1000 + g, &Limits::depth(2))? else {
-            continue;
-        };
-        playout(&pos, pos.side(), Strategy::AlphaBeta(1), &Limits::depth(1), &mut races);
-    }
+    // The positions the agent without the race value goes through.
+    without_race_value(|| {
+        for g in 0..RACE_GAMES {
+            let Some(pos) = separated_position(seed.wrapping_mul(7919) + 1000 + g, &Limits::depth(2))? else {
+                continue;
+            };
+            playout(&pos, pos.side(), Strategy::AlphaBeta(1), &Limits::depth(1), &mut races);
+        }
+        Ok::<(), String>(())
+    })?;
     // Scattered: a different game's race for each sample of a count.
     races.sort_by_key(|b| KEYS_MIX.wrapping_mul(b.0[0] ^ b.0[1] ^ b.0[2] ^ b.0[3]));
     races.dedup();
     Ok(races)
+}
+
+/// `f` with this thread's searches blind to the race (the agent as it was).
+fn without_race_value<T>(f: impl FnOnce() -> T) -> T {
+    super::set_race_in_search(false);
+    let r = f();
+    super::set_race_in_search(true);
+    r
 }
 
 /// Multiplier that scatters the realistic races before they are taken.
@@ -234,9 +246,9 @@ fn playouts(opts: &RaceBenchOptions, out: &mut String) -> Result<(), String> {
         let outside = (sides[me].pieces & !GOAL).count();
         let min = solver.solve(&sides[me], Budget::seconds(opts.minimum_seconds));
         // Without the solver: the same search, reached through a strategy
-        // the race hook leaves alone.
+        // the race move leaves alone, without the race value.
         let limits = Limits::time(opts.move_seconds, opts.move_seconds);
-        let old = playout(&pos, me, Strategy::AlphaBeta(64), &limits, &mut Vec::new());
+        let old = without_race_value(|| playout(&pos, me, Strategy::AlphaBeta(64), &limits, &mut Vec::new()));
         let new = playout(&pos, me, Strategy::Best, &limits, &mut Vec::new());
         rows.push((outside, min, old, new));
         eprintln!(

@@ -259,3 +259,135 @@ fn budget_runs_out_with_a_bound_not_a_guess() {
     );
     assert!(matches!(r, Finish::AtLeast(n) if n >= 12), "{r:?}");
 }
+
+#[test]
+fn race_score_says_the_side_to_move_wins_ties() {
+    // Moving first, the side to move finishes first when it needs no more plays.
+    assert!(race_score(3, 3) >= RACE_WIN);
+    assert!(race_score(2, 5) > race_score(3, 5));
+    assert!(race_score(4, 3) <= -RACE_WIN);
+    assert!(race_score(6, 3) < race_score(4, 3));
+    assert!(race_score(40, 1).abs() < crate::search::WIN_THRESHOLD);
+}
+
+/// Both camps swapped, then the given pieces moved (from, to) out of their
+/// goals: a separated position with short races.
+fn short_race(black_moves: &[(u8, u8)], white_moves: &[(u8, u8)], side: Player) -> Halma {
+    let (mut black, mut white) = (CAMP[Player::Two], CAMP[Player::One]);
+    for &(from, to) in black_moves {
+        black.clear(from);
+        black.set(to);
+    }
+    for &(from, to) in white_moves {
+        white.clear(from);
+        white.set(to);
+    }
+    Halma::from_pieces(black, white, side)
+}
+
+#[test]
+fn race_value_is_the_solved_race_and_the_search_stops_there() {
+    use crate::games::halma::bitboard::cell;
+    use crate::search::{Game, Limits, Strategy};
+    // Each side's corner piece 3 cells out of its goal.
+    let black = [(cell(15, 15), cell(12, 12))];
+    let white = [(cell(0, 0), cell(3, 3))];
+    for side in Player::ALL {
+        let pos = short_race(&black, &white, side);
+        let sides = race_sides(&pos).expect("separated");
+        let need = |c: Player| bfs(sides[c].pieces, 6, 200_000).expect("short race");
+        let (mine, theirs) = (need(side), need(side.other()));
+        assert_eq!(pos.exact_value(), Some(race_score(mine, theirs)), "{side:?} to move");
+        // A search from here scores the race: every child is a solved race.
+        let opts = crate::arena::ChooseOptions::default();
+        set_race_in_search(true);
+        let c = crate::arena::choose(&pos, Strategy::AlphaBeta(3), &Limits::depth(3), &opts, &mut |_| {})
+            .expect("a move");
+        let mut moves = Vec::new();
+        pos.legal_moves(&mut moves);
+        let best = moves
+            .iter()
+            .map(|&m| {
+                let mut child = pos;
+                child.play(m);
+                -child.exact_value().expect("every child is a solved race")
+            })
+            .max();
+        assert_eq!(c.score, best, "{side:?}: the search's score is the best race");
+        assert!(best.unwrap().abs() >= RACE_WIN);
+    }
+    // Off, the search sees no race.
+    set_race_in_search(false);
+    assert_eq!(short_race(&black, &white, Player::One).exact_value(), None);
+    set_race_in_search(true);
+    // Not separated: no value.
+    assert_eq!(Halma::start(Player::One).exact_value(), None);
+}
+
+#[test]
+fn a_bound_decides_the_race_only_when_it_is_enough() {
+    let exact = |plays| Finish::Exact { plays, first: None };
+    assert_eq!(decided(exact(3), exact(7)), Some(race_score(3, 7)));
+    assert_eq!(decided(exact(7), exact(3)), Some(race_score(7, 3)));
+    // Mine exact, theirs at least 5: 3 wins whatever theirs is; 6 may not.
+    assert_eq!(decided(exact(3), Finish::AtLeast(5)), Some(race_score(3, 5)));
+    assert_eq!(decided(exact(6), Finish::AtLeast(5)), None);
+    // Theirs exact: at least 6 loses to 4; at least 4 may still win.
+    assert_eq!(decided(Finish::AtLeast(6), exact(4)), Some(race_score(6, 4)));
+    assert_eq!(decided(Finish::AtLeast(4), exact(4)), None);
+    assert_eq!(decided(Finish::AtLeast(2), Finish::AtLeast(9)), None);
+}
+
+/// The goal with `holes` random cells empty and a cluster of as many
+/// outsiders: a random cell at levels `lo..=22` and the rest next to it.
+fn far_cluster(rng: &mut SmallRng, holes: u32, lo: u32) -> Bitboard {
+    let goal: Vec<u8> = GOAL.iter().collect();
+    let mut b = GOAL;
+    let mut emptied = 0;
+    while emptied < holes {
+        let c = goal[rng.gen_range(0..goal.len())];
+        if b.has(c) {
+            b.clear(c);
+            emptied += 1;
+        }
+    }
+    let first = loop {
+        let c: u8 = rng.gen();
+        if !GOAL.has(c) && (lo..=22).contains(&level(c)) {
+            break c;
+        }
+    };
+    b.set(first);
+    let mut placed = 1;
+    while placed < holes {
+        let near: Vec<u8> = ((b & !GOAL).neighbours() & !b & !GOAL & LEVEL_GE[lo as usize]).iter().collect();
+        b.set(near[rng.gen_range(0..near.len())]);
+        placed += 1;
+    }
+    b
+}
+
+#[test]
+fn isolation_bounds_hold_against_breadth_first_search() {
+    // Far stragglers, alone or in pairs: the races the isolation bounds are
+    // for, with few enough holes for a plain BFS to finish.
+    let mut rng = SmallRng::seed_from_u64(23);
+    let (mut checked, mut raised) = (0, 0);
+    let mut solver = Solver::new(16);
+    for i in 0..50 {
+        let holes = 1 + i % 2;
+        let b = far_cluster(&mut rng, holes, 12);
+        let Some(want) = bfs(b, 8, 60_000) else { continue };
+        let lb = lower_bound(b);
+        assert!(lb <= want, "bound {lb} above BFS {want}:{b:?}");
+        if isolation_plays(b) > band_plays(b) {
+            raised += 1;
+        }
+        let got = solver.solve(&RaceSide { pieces: b, floor: 0 }, Budget::seconds(60.0));
+        assert_eq!(got.bound(), want, "solver vs BFS on {b:?}");
+        checked += 1;
+    }
+    assert!(checked >= 15, "only {checked} races were small enough for the BFS");
+    eprintln!("isolation: {checked} checked, {raised} raised");
+    assert!(raised >= 5, "the isolation bounds mattered in only {raised} races");
+}
