@@ -9,7 +9,7 @@ use crate::protocol::{read_bounded, write_atomic, FileGame, Input, Mode, ParseEr
 use crate::search::{greedy, Limits, Strategy};
 use crate::timing::{self, DEFAULT_NPS};
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// What the agent binary was asked to do.
 #[derive(Clone, Debug)]
@@ -133,22 +133,8 @@ fn winner_words<G: FileGame>(result: Option<Player>) -> String {
 pub fn turn<G: FileGame>(text: &str, opts: &AgentOptions) -> Result<TurnReport, TurnError> {
     let input: Input<G> = G::parse_input(text).map_err(|e| TurnError::Parse(opts.dir.join("input.txt"), e))?;
     let state = input.state;
-    if let Some(r) = state.result() {
-        return Err(TurnError::NoMove(format!(
-            "the game is already over in input.txt ({}); there is no move to make",
-            winner_words::<G>(r)
-        )));
-    }
-    let mut moves = Vec::new();
-    state.legal_moves(&mut moves);
-    if moves.is_empty() {
-        return Err(TurnError::NoMove(
-            "the side to move has no legal move in input.txt".into(),
-        ));
-    }
-
     // Never silent: a legal move is on disk before any real thinking.
-    let quick = greedy::choose(&state).unwrap_or(moves[0]);
+    let quick = quick_move(&state)?;
     let out_path = opts.dir.join("output.txt");
     let write = |mv: G::Move| -> Result<String, TurnError> {
         let s = state.format_move(mv);
@@ -199,12 +185,7 @@ pub fn turn<G: FileGame>(text: &str, opts: &AgentOptions) -> Result<TurnReport, 
         output = write(chosen)?;
     }
     if let Some(pd) = playdata.as_mut() {
-        pd.moves += 1;
-        pd.seen.insert(state.hash());
-        let mut after = state.clone();
-        after.play(chosen);
-        pd.seen.insert(after.hash());
-        pd.save(&opts.dir);
+        remember(pd, &opts.dir, &state, chosen);
     }
     Ok(TurnReport {
         output,
@@ -213,6 +194,37 @@ pub fn turn<G: FileGame>(text: &str, opts: &AgentOptions) -> Result<TurnReport, 
         score,
         limits,
     })
+}
+
+/// A legal move found at once (greedy's, else the first), or why there is
+/// none: the game is over, or the side to move is stuck.
+fn quick_move<G: FileGame>(state: &G) -> Result<G::Move, TurnError> {
+    if let Some(r) = state.result() {
+        return Err(TurnError::NoMove(format!(
+            "the game is already over in input.txt ({}); there is no move to make",
+            winner_words::<G>(r)
+        )));
+    }
+    let mut moves = Vec::new();
+    state.legal_moves(&mut moves);
+    if moves.is_empty() {
+        return Err(TurnError::NoMove(
+            "the side to move has no legal move in input.txt".into(),
+        ));
+    }
+    Ok(greedy::choose(state).unwrap_or(moves[0]))
+}
+
+/// Counts the move and records the positions before and after it in the
+/// game's play data (saved in `dir`), so later turns can avoid repeating
+/// them.
+fn remember<G: FileGame>(pd: &mut PlayData, dir: &Path, state: &G, chosen: G::Move) {
+    pd.moves += 1;
+    pd.seen.insert(state.hash());
+    let mut after = state.clone();
+    after.play(chosen);
+    pd.seen.insert(after.hash());
+    pd.save(dir);
 }
 
 #[cfg(test)]

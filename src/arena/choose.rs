@@ -78,26 +78,7 @@ pub fn choose<G: FileGame>(
     // gets what is left, so the two never add up to more than the budget.
     let limits = &limits.after(special.elapsed());
     let chosen = match strategy {
-        Strategy::Best | Strategy::AlphaBeta(_) => {
-            let max_depth = match strategy {
-                Strategy::AlphaBeta(d) => d.max(1),
-                _ => limits.max_depth,
-            };
-            let mut searcher = Searcher::<G>::new(timing::tt_bytes(limits.hard, opts.nodes_per_second));
-            if let Some(seen) = &opts.seen {
-                let mut seen = seen.clone();
-                seen.insert(state.hash());
-                searcher.set_avoid(seen, G::REPEAT_SCORE);
-            }
-            let limits = Limits { max_depth, ..*limits };
-            let r = searcher.search(state, limits, |info| on_improve(info.best));
-            Choice {
-                best: r.best.unwrap_or(first),
-                depth: r.depth,
-                nodes: r.nodes,
-                score: r.best.map(|_| r.score),
-            }
-        }
+        Strategy::Best | Strategy::AlphaBeta(_) => alpha_beta(state, strategy, limits, opts, first, on_improve),
         Strategy::Minimax(d) => {
             let limits = Limits {
                 max_depth: d.max(1),
@@ -120,20 +101,7 @@ pub fn choose<G: FileGame>(
                 score: scored.map(|(_, s)| s),
             }
         }
-        Strategy::Mcts => {
-            let o = mcts::MctsOptions {
-                limits: *limits,
-                seed: opts.seed ^ state.hash(),
-                ..Default::default()
-            };
-            let (mv, iterations) = mcts::search(state, o);
-            Choice {
-                best: mv.unwrap_or(first),
-                depth: 0,
-                nodes: iterations,
-                score: None,
-            }
-        }
+        Strategy::Mcts => monte_carlo(state, limits, opts, first),
         Strategy::Random => {
             let mut rng = SmallRng::seed_from_u64(opts.seed ^ state.hash());
             Choice {
@@ -145,6 +113,53 @@ pub fn choose<G: FileGame>(
         }
     };
     Some(chosen)
+}
+
+/// The shared alpha-beta core (`Best`, or `AlphaBeta` to a fixed depth),
+/// avoiding the positions already seen; falls back to `first` when the
+/// search finds nothing in time.
+fn alpha_beta<G: FileGame>(
+    state: &G,
+    strategy: Strategy,
+    limits: &Limits,
+    opts: &ChooseOptions,
+    first: G::Move,
+    on_improve: &mut dyn FnMut(G::Move),
+) -> Choice<G::Move> {
+    let max_depth = match strategy {
+        Strategy::AlphaBeta(d) => d.max(1),
+        _ => limits.max_depth,
+    };
+    let mut searcher = Searcher::<G>::new(timing::tt_bytes(limits.hard, opts.nodes_per_second));
+    if let Some(seen) = &opts.seen {
+        let mut seen = seen.clone();
+        seen.insert(state.hash());
+        searcher.set_avoid(seen, G::REPEAT_SCORE);
+    }
+    let limits = Limits { max_depth, ..*limits };
+    let r = searcher.search(state, limits, |info| on_improve(info.best));
+    Choice {
+        best: r.best.unwrap_or(first),
+        depth: r.depth,
+        nodes: r.nodes,
+        score: r.best.map(|_| r.score),
+    }
+}
+
+/// MCTS seeded by the options' seed and the position, so a replay repeats it.
+fn monte_carlo<G: FileGame>(state: &G, limits: &Limits, opts: &ChooseOptions, first: G::Move) -> Choice<G::Move> {
+    let o = mcts::MctsOptions {
+        limits: *limits,
+        seed: opts.seed ^ state.hash(),
+        ..Default::default()
+    };
+    let (mv, iterations) = mcts::search(state, o);
+    Choice {
+        best: mv.unwrap_or(first),
+        depth: 0,
+        nodes: iterations,
+        score: None,
+    }
 }
 
 #[cfg(test)]

@@ -69,91 +69,11 @@ pub fn search<G: Game>(root: &G, opts: MctsOptions) -> (Option<G::Move>, u64) {
             break;
         }
         iterations += 1;
-        // Selection.
         let mut state = root.clone();
-        let mut n = 0usize;
-        while nodes[n].untried.is_empty() && !nodes[n].children.is_empty() {
-            let ln = (nodes[n].visits.max(1) as f64).ln();
-            let mut best = nodes[n].children[0];
-            let mut best_v = f64::MIN;
-            for &c in &nodes[n].children {
-                let cn = &nodes[c];
-                let v = if cn.visits == 0 {
-                    f64::MAX
-                } else {
-                    cn.reward / cn.visits as f64 + opts.c * (ln / cn.visits as f64).sqrt()
-                };
-                if v > best_v {
-                    best_v = v;
-                    best = c;
-                }
-            }
-            n = best;
-            state.play(nodes[n].mv.expect("non-root node has a move"));
-        }
-        // Expansion.
-        if !nodes[n].untried.is_empty() {
-            let i = rng.gen_range(0..nodes[n].untried.len());
-            let mv = nodes[n].untried.swap_remove(i);
-            state.play(mv);
-            let mut untried = Vec::new();
-            if state.outcome().is_none() {
-                state.legal_moves(&mut untried);
-            }
-            nodes.push(Node {
-                mv: Some(mv),
-                parent: n,
-                children: Vec::new(),
-                untried,
-                visits: 0,
-                reward: 0.0,
-            });
-            let c = nodes.len() - 1;
-            nodes[n].children.push(c);
-            n = c;
-        }
-        // Playout: reward for the side to move at the leaf.
-        let mut sim = state;
-        let mut sign = 1.0;
-        let mut reward = None;
-        for _ in 0..opts.playout_cap {
-            match sim.outcome() {
-                Some(o) => {
-                    reward = Some(sign * outcome_reward(o));
-                    break;
-                }
-                None => {
-                    buf.clear();
-                    sim.legal_moves(&mut buf);
-                    if buf.is_empty() {
-                        reward = Some(0.0);
-                        break;
-                    }
-                    sim.play(buf[rng.gen_range(0..buf.len())]);
-                    sign = -sign;
-                }
-            }
-        }
-        let leaf_reward = reward.unwrap_or_else(|| {
-            if let Some(o) = sim.outcome() {
-                sign * outcome_reward(o)
-            } else {
-                sign * (sim.evaluate() as f64 / 200.0).tanh()
-            }
-        });
-        // Backpropagation: a node's reward is from the view of the player who moved into it,
-        // i.e. the opponent of the side to move at that node.
-        let mut r = -leaf_reward;
-        let mut k = n;
-        loop {
-            nodes[k].visits += 1;
-            nodes[k].reward += r;
-            if nodes[k].parent == usize::MAX {
-                break;
-            }
-            k = nodes[k].parent;
-            r = -r;
-        }
+        let n = select(&nodes, &mut state, opts.c);
+        let n = expand(&mut nodes, n, &mut state, &mut rng);
+        let leaf_reward = playout(state, opts.playout_cap, &mut rng, &mut buf);
+        backpropagate(&mut nodes, n, leaf_reward);
     }
     let best = nodes[0]
         .children
@@ -161,6 +81,100 @@ pub fn search<G: Game>(root: &G, opts: MctsOptions) -> (Option<G::Move>, u64) {
         .max_by_key(|&&c| nodes[c].visits)
         .and_then(|&c| nodes[c].mv);
     (best, iterations)
+}
+
+/// Selection: from the root, follows the child with the best UCT value while
+/// the node is fully expanded, playing the moves on `state`; returns the node
+/// reached.
+fn select<G: Game>(nodes: &[Node<G::Move>], state: &mut G, c: f64) -> usize {
+    let mut n = 0usize;
+    while nodes[n].untried.is_empty() && !nodes[n].children.is_empty() {
+        let ln = (nodes[n].visits.max(1) as f64).ln();
+        let mut best = nodes[n].children[0];
+        let mut best_v = f64::MIN;
+        for &child in &nodes[n].children {
+            let cn = &nodes[child];
+            let v = if cn.visits == 0 {
+                f64::MAX
+            } else {
+                cn.reward / cn.visits as f64 + c * (ln / cn.visits as f64).sqrt()
+            };
+            if v > best_v {
+                best_v = v;
+                best = child;
+            }
+        }
+        n = best;
+        state.play(nodes[n].mv.expect("non-root node has a move"));
+    }
+    n
+}
+
+/// Expansion: plays one random untried move of node `n` (if any) on `state`
+/// and returns the new child, else `n` itself.
+fn expand<G: Game>(nodes: &mut Vec<Node<G::Move>>, n: usize, state: &mut G, rng: &mut SmallRng) -> usize {
+    if nodes[n].untried.is_empty() {
+        return n;
+    }
+    let i = rng.gen_range(0..nodes[n].untried.len());
+    let mv = nodes[n].untried.swap_remove(i);
+    state.play(mv);
+    let mut untried = Vec::new();
+    if state.outcome().is_none() {
+        state.legal_moves(&mut untried);
+    }
+    nodes.push(Node {
+        mv: Some(mv),
+        parent: n,
+        children: Vec::new(),
+        untried,
+        visits: 0,
+        reward: 0.0,
+    });
+    let c = nodes.len() - 1;
+    nodes[n].children.push(c);
+    c
+}
+
+/// Playout: random moves from `sim` for at most `cap` plies; the reward for
+/// the side to move at the leaf (the evaluation's sign when no end is reached).
+fn playout<G: Game>(mut sim: G, cap: u32, rng: &mut SmallRng, buf: &mut Vec<G::Move>) -> f64 {
+    let mut sign = 1.0;
+    for _ in 0..cap {
+        match sim.outcome() {
+            Some(o) => return sign * outcome_reward(o),
+            None => {
+                buf.clear();
+                sim.legal_moves(buf);
+                if buf.is_empty() {
+                    return 0.0;
+                }
+                sim.play(buf[rng.gen_range(0..buf.len())]);
+                sign = -sign;
+            }
+        }
+    }
+    if let Some(o) = sim.outcome() {
+        sign * outcome_reward(o)
+    } else {
+        sign * (sim.evaluate() as f64 / 200.0).tanh()
+    }
+}
+
+/// Backpropagation: a node's reward is from the view of the player who moved
+/// into it, i.e. the opponent of the side to move at that node.
+fn backpropagate<M>(nodes: &mut [Node<M>], leaf: usize, leaf_reward: f64) {
+    let mut r = -leaf_reward;
+    let mut k = leaf;
+    loop {
+        nodes[k].visits += 1;
+        nodes[k].reward += r;
+        if nodes[k].parent == usize::MAX {
+            break;
+        }
+        k = nodes[k].parent;
+        r = -r;
+    }
 }
 
 fn outcome_reward(o: Outcome) -> f64 {

@@ -144,30 +144,19 @@ pub fn play_game<G: FileGame>(
             discarded,
         } = played;
         clocks[seat] -= cpu;
-        if discarded != [0, 0] {
-            rec.discarded.push(Discarded {
-                ply: rec.moves.len() + 1,
-                seat,
-                stdout: discarded[0],
-                stderr: discarded[1],
-                cap: rules.sandbox.limits.file_size,
-            });
-        }
+        note_discarded(&mut rec, seat, discarded, rules);
         let is_agent = setup.seats[seat].kind != SeatKind::Human;
         let stderr = setup.dirs[seat].join("stderr.txt");
         let (mv, text) = match judged {
             Judged::Move(mv, text) => (mv, text),
-            Judged::Loss(LossReason::Crash, msg) if is_agent => {
-                // A crash's cause is in the agent's stderr; put it in the verdict.
-                let tail = agentinfo::tail(&stderr, CRASH_STDERR_LINES);
-                let msg = if tail.is_empty() {
-                    format!("{msg}; its stderr was empty")
+            Judged::Loss(reason, msg) => {
+                let msg = if reason == LossReason::Crash && is_agent {
+                    with_stderr_tail(&msg, &stderr)
                 } else {
-                    format!("{msg}; stderr ends: {}", tail.lines().collect::<Vec<_>>().join(" / "))
+                    msg
                 };
-                break forfeit(seat, LossReason::Crash, &msg, &lab, &setup.seats[seat].name);
+                break forfeit(seat, reason, &msg, &lab, &setup.seats[seat].name);
             }
-            Judged::Loss(reason, msg) => break forfeit(seat, reason, &msg, &lab, &setup.seats[seat].name),
         };
         let info = if is_agent {
             AgentInfo::from_stderr(&agentinfo::tail(&stderr, 1))
@@ -199,6 +188,30 @@ pub fn play_game<G: FileGame>(
     rec.reason = end.reason;
     rec.clocks = clocks;
     Ok(rec)
+}
+
+/// Notes the bytes of an agent's stdout and stderr that went past the
+/// capture cap and were thrown away, if any.
+fn note_discarded(rec: &mut GameRecord, seat: usize, discarded: [u64; 2], rules: &Rules) {
+    if discarded != [0, 0] {
+        rec.discarded.push(Discarded {
+            ply: rec.moves.len() + 1,
+            seat,
+            stdout: discarded[0],
+            stderr: discarded[1],
+            cap: rules.sandbox.limits.file_size,
+        });
+    }
+}
+
+/// A crash's verdict with its cause: the last lines of the agent's stderr.
+fn with_stderr_tail(msg: &str, stderr: &std::path::Path) -> String {
+    let tail = agentinfo::tail(stderr, CRASH_STDERR_LINES);
+    if tail.is_empty() {
+        format!("{msg}; its stderr was empty")
+    } else {
+        format!("{msg}; stderr ends: {}", tail.lines().collect::<Vec<_>>().join(" / "))
+    }
 }
 
 /// Gives every agent seat a fresh working directory (no `playdata.txt` or

@@ -372,7 +372,7 @@ impl WincheckReport {
 /// solver says the side to move wins, the agent takes that side; when it
 /// says the side to move loses, greedy moves first and the agent answers.
 pub fn wincheck(o: &WincheckOptions) -> Result<WincheckReport, String> {
-    use rand::{Rng, SeedableRng};
+    use rand::SeedableRng;
     super::check_size(o.rows, o.cols)?;
     let mut rng = rand::rngs::SmallRng::seed_from_u64(o.seed);
     let mut report = WincheckReport::default();
@@ -387,30 +387,7 @@ pub fn wincheck(o: &WincheckOptions) -> Result<WincheckReport, String> {
                 report.summary()
             ));
         }
-        let mut pos = ConnectSquare::new(o.rows, o.cols, Player::One)?;
-        let plies = rng.gen_range(o.min_plies..=o.max_plies);
-        let mut moves = Vec::new();
-        for _ in 0..plies {
-            moves.clear();
-            pos.legal_moves(&mut moves);
-            if moves.is_empty() {
-                break;
-            }
-            // Coins that complete a square would end the game, and coins
-            // that leave the opponent one make a trivial position: skip both.
-            let wins = pos.winning_cells(pos.current()) & pos.playable();
-            let ok = if wins != 0 { 0 } else { super::player::safe_cells(&pos) };
-            moves.retain(|&m| ok & pos.column_mask(m as usize) != 0);
-            if moves.is_empty() {
-                break;
-            }
-            let greedy = brief_greedy(&pos).filter(|m| moves.contains(m));
-            let mv = match greedy {
-                Some(g) if !rng.gen_bool(o.noise) => g,
-                _ => moves[rng.gen_range(0..moves.len())],
-            };
-            pos.play(mv);
-        }
+        let pos = random_position(o, &mut rng)?;
         if pos.status() != Status::Playing {
             continue;
         }
@@ -434,29 +411,68 @@ pub fn wincheck(o: &WincheckOptions) -> Result<WincheckReport, String> {
         if agent == pos.side() {
             report.agent_first += 1;
         }
-        let start = pos;
-        let budget = Limits::time(o.move_seconds, 2.0 * o.move_seconds);
-        while pos.status() == Status::Playing {
-            let mv = if pos.side() == agent {
-                let t = CpuTimer::start();
-                let mv = best_move(&pos, &budget, &mut |_| {}).ok_or("the agent found no move")?;
-                report.max_move_seconds = report.max_move_seconds.max(t.elapsed());
-                mv
-            } else {
-                brief_greedy(&pos).ok_or("greedy found no move")?
-            };
-            pos.play(mv);
-        }
-        if pos.status() != Status::Won(agent) {
-            report.failures.push(format!(
-                "{}\nagent plays {}; final:\n{}",
-                start.render(),
-                coin_name(agent),
-                pos.render()
-            ));
-        }
+        play_out(pos, agent, o, &mut report)?;
     }
     Ok(report)
+}
+
+/// A random position of `o`'s board after `min_plies..=max_plies` coins,
+/// mostly greedy's choices (a random one with probability `noise`), never a
+/// coin that completes a square or leaves the opponent one.
+fn random_position(o: &WincheckOptions, rng: &mut rand::rngs::SmallRng) -> Result<ConnectSquare, String> {
+    use rand::Rng;
+    let mut pos = ConnectSquare::new(o.rows, o.cols, Player::One)?;
+    let plies = rng.gen_range(o.min_plies..=o.max_plies);
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        moves.clear();
+        pos.legal_moves(&mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        // Coins that complete a square would end the game, and coins
+        // that leave the opponent one make a trivial position: skip both.
+        let wins = pos.winning_cells(pos.current()) & pos.playable();
+        let ok = if wins != 0 { 0 } else { super::player::safe_cells(&pos) };
+        moves.retain(|&m| ok & pos.column_mask(m as usize) != 0);
+        if moves.is_empty() {
+            break;
+        }
+        let greedy = brief_greedy(&pos).filter(|m| moves.contains(m));
+        let mv = match greedy {
+            Some(g) if !rng.gen_bool(o.noise) => g,
+            _ => moves[rng.gen_range(0..moves.len())],
+        };
+        pos.play(mv);
+    }
+    Ok(pos)
+}
+
+/// Plays `start` to the end, the default agent as `agent` against greedy,
+/// recording the slowest agent move and, unless the agent wins, the game.
+fn play_out(start: ConnectSquare, agent: Player, o: &WincheckOptions, report: &mut WincheckReport) -> Result<(), String> {
+    let mut pos = start;
+    let budget = Limits::time(o.move_seconds, 2.0 * o.move_seconds);
+    while pos.status() == Status::Playing {
+        let mv = if pos.side() == agent {
+            let t = CpuTimer::start();
+            let mv = best_move(&pos, &budget, &mut |_| {}).ok_or("the agent found no move")?;
+            report.max_move_seconds = report.max_move_seconds.max(t.elapsed());
+            mv
+        } else {
+            brief_greedy(&pos).ok_or("greedy found no move")?
+        };
+        pos.play(mv);
+    }
+    if pos.status() != Status::Won(agent) {
+        report.failures.push(format!(
+            "{}\nagent plays {}; final:\n{}",
+            start.render(),
+            coin_name(agent),
+            pos.render()
+        ));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

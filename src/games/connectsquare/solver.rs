@@ -439,96 +439,29 @@ impl Solver {
         if self.stopped {
             return 0;
         }
-        let n = pos.cells() as i32;
-        let m = pos.stones() as i32;
-        let playable = pos.playable();
-        let (me, opp) = (pos.current(), pos.opponent());
-        if pos.winning_cells(me) & playable != 0 {
-            return n - m; // our coin m+1 wins (every threat is playable)
-        }
-        let opp_threats = pos.winning_cells(opp) & playable;
-        let mut moves = playable;
-        if opp_threats != 0 {
-            if opp_threats & (opp_threats - 1) != 0 {
-                return -(n - m - 1); // two threats: the opponent's coin m+2 wins
-            }
-            moves = opp_threats; // the forced block
-        }
-        // We cannot win with coin m+1, nor the opponent with m+2 (a block
-        // creates no threat of its owner's opponent).
-        let s = pos.stride();
-        let mut max = (n - m - 2).max(0);
-        let mut min = (-(n - m - 3)).min(0);
-        if self.follow_up {
-            if squares(me | playable, s) == 0 {
-                max = 0;
-            }
-            if alpha < 0 && Self::follow_up_holds(opp, playable, moves, s) {
-                min = 0;
-            }
-        }
-        if beta > max {
-            beta = max;
-            if alpha >= beta {
-                return beta;
-            }
-        }
-        if alpha < min {
-            alpha = min;
-            if alpha >= beta {
-                return alpha;
-            }
+        let mut moves = match Self::threats(pos) {
+            Ok(moves) => moves,
+            Err(score) => return score,
+        };
+        if let Err(score) = self.narrow_by_bounds(pos, moves, &mut alpha, &mut beta) {
+            return score;
         }
         let (idx, key) = self.slot(pos);
-        let mut tt_move = 0;
-        for e in self.table[idx] {
-            if e.key != key {
-                continue;
-            }
-            let (lo, hi) = (e.lo as i32, e.hi as i32);
-            if lo >= beta {
-                return lo;
-            }
-            if hi <= alpha {
-                return hi;
-            }
-            alpha = alpha.max(lo);
-            beta = beta.min(hi);
-            if alpha >= beta {
-                return alpha;
-            }
-            tt_move = e.mv;
-        }
+        let tt_move = match self.probe(idx, key, &mut alpha, &mut beta) {
+            Ok(tt_move) => tt_move,
+            Err(score) => return score,
+        };
         // A left-right symmetric position: the mirrored moves are the same.
+        let playable = pos.playable();
         if moves == playable && pos.key() == pos.mirror_key() {
             let half = pos.cols().div_ceil(2);
-            moves &= (1u128 << (half as u32 * s)) - 1;
+            moves &= (1u128 << (half as u32 * pos.stride())) - 1;
         }
         let alpha0 = alpha;
         let nodes0 = self.nodes;
-        let mut best = i32::MIN;
-        let mut best_cell = 0u128;
-        for cell in self.ordered_moves(pos, moves, tt_move) {
-            let mut child = *pos;
-            child.play_cell(cell);
-            let v = if child.stones() as i32 == n {
-                0 // our coin filled the board without a square (a win was ruled out above)
-            } else {
-                -self.negamax(&child, -beta, -alpha)
-            };
-            if self.stopped {
-                return 0;
-            }
-            if v > best {
-                best = v;
-                best_cell = cell;
-            }
-            if v >= beta {
-                break;
-            }
-            if v > alpha {
-                alpha = v;
-            }
+        let (best, best_cell) = self.search_moves(pos, moves, tt_move, alpha, beta);
+        if self.stopped {
+            return 0;
         }
         let (lo, hi) = if best >= beta {
             (best, NONE_HI)
@@ -545,6 +478,121 @@ impl Solver {
         let work = (64 - (self.nodes - nodes0).leading_zeros()) as u8;
         self.store(idx, key, lo, hi, mv, work);
         best
+    }
+
+    /// The moves worth searching (every playable cell, or the one forced
+    /// block), or `Err` with the exact score when a threat decides the game:
+    /// ours wins at once, two of the opponent's cannot both be blocked.
+    #[inline(always)]
+    fn threats(pos: &ConnectSquare) -> Result<u128, i32> {
+        let n = pos.cells() as i32;
+        let m = pos.stones() as i32;
+        let playable = pos.playable();
+        if pos.winning_cells(pos.current()) & playable != 0 {
+            return Err(n - m); // our coin m+1 wins (every threat is playable)
+        }
+        let opp_threats = pos.winning_cells(pos.opponent()) & playable;
+        if opp_threats == 0 {
+            return Ok(playable);
+        }
+        if opp_threats & (opp_threats - 1) != 0 {
+            return Err(-(n - m - 1)); // two threats: the opponent's coin m+2 wins
+        }
+        Ok(opp_threats) // the forced block
+    }
+
+    /// Narrows the window to the scores still possible; `Err` with the
+    /// fail-soft result when the window closes. We cannot win with coin
+    /// m+1, nor the opponent with m+2 (a block creates no threat of its
+    /// owner's opponent); the follow-up bounds may cap either side at a draw.
+    #[inline(always)]
+    fn narrow_by_bounds(&self, pos: &ConnectSquare, moves: u128, alpha: &mut i32, beta: &mut i32) -> Result<(), i32> {
+        let n = pos.cells() as i32;
+        let m = pos.stones() as i32;
+        let s = pos.stride();
+        let playable = pos.playable();
+        let mut max = (n - m - 2).max(0);
+        let mut min = (-(n - m - 3)).min(0);
+        if self.follow_up {
+            if squares(pos.current() | playable, s) == 0 {
+                max = 0;
+            }
+            if *alpha < 0 && Self::follow_up_holds(pos.opponent(), playable, moves, s) {
+                min = 0;
+            }
+        }
+        if *beta > max {
+            *beta = max;
+            if *alpha >= *beta {
+                return Err(*beta);
+            }
+        }
+        if *alpha < min {
+            *alpha = min;
+            if *alpha >= *beta {
+                return Err(*alpha);
+            }
+        }
+        Ok(())
+    }
+
+    /// Narrows the window by the table's bounds for this position; the
+    /// table's move to try first (0: none), or `Err` with the result when
+    /// the bounds decide it.
+    #[inline(always)]
+    fn probe(&self, idx: usize, key: u64, alpha: &mut i32, beta: &mut i32) -> Result<u8, i32> {
+        let mut tt_move = 0;
+        for e in self.table[idx] {
+            if e.key != key {
+                continue;
+            }
+            let (lo, hi) = (e.lo as i32, e.hi as i32);
+            if lo >= *beta {
+                return Err(lo);
+            }
+            if hi <= *alpha {
+                return Err(hi);
+            }
+            *alpha = (*alpha).max(lo);
+            *beta = (*beta).min(hi);
+            if *alpha >= *beta {
+                return Err(*alpha);
+            }
+            tt_move = e.mv;
+        }
+        Ok(tt_move)
+    }
+
+    /// Searches `moves` best first within `alpha..beta`: the best score and
+    /// the cell that reached it (meaningless once `self.stopped`).
+    #[inline(always)]
+    fn search_moves(&mut self, pos: &ConnectSquare, moves: u128, tt_move: u8, mut alpha: i32, beta: i32) -> (i32, u128) {
+        let n = pos.cells() as i32;
+        let mut best = i32::MIN;
+        let mut best_cell = 0u128;
+        for cell in self.ordered_moves(pos, moves, tt_move) {
+            let mut child = *pos;
+            child.play_cell(cell);
+            let v = if child.stones() as i32 == n {
+                0 // our coin filled the board without a square (a win was ruled out above)
+            } else {
+                -self.negamax(&child, -beta, -alpha)
+            };
+            if self.stopped {
+                break;
+            }
+            if v > best {
+                best = v;
+                best_cell = cell;
+            }
+            if v >= beta {
+                break;
+            }
+            if v > alpha {
+                alpha = v;
+            }
+        }
+        (best, best_cell)
     }
 
     /// Records bounds `lo..=hi`: tightening an entry of the same position,

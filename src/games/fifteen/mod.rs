@@ -563,6 +563,88 @@ fn parse_card_token(tok: &str) -> Option<(Player, u8)> {
     Some((owner, v))
 }
 
+/// Reads the board rows onto `g` (empty, of its size); returns how many
+/// cards of each value each player has on the board.
+fn parse_board_rows(lines: &mut Lines<'_>, g: &mut Fifteen) -> Result<ByPlayer<[u8; 5]>, ParseError> {
+    let n = g.n;
+    let nu = n as usize;
+    let full = start_hand(n);
+    let mut on_board = ByPlayer::new([0u8; 5], [0u8; 5]);
+    for r in 0..nu {
+        let l = lines.next_line(&format!("board row {r} ({n} tokens)"))?;
+        let toks: Vec<&str> = l.tokens().collect();
+        if toks.len() != nu {
+            return Err(l.error(format!(
+                "expected board row {r}: {n} tokens ('.', 'X' or OWNER:CARD such as 1:13), found {} in {:?}",
+                toks.len(),
+                l.text
+            )));
+        }
+        for (c, tok) in toks.iter().enumerate() {
+            let cell = r * nu + c;
+            match *tok {
+                "." => {}
+                "X" | "x" => g.take_off::<true>(cell),
+                t => {
+                    let (owner, v) = parse_card_token(t).ok_or_else(|| {
+                        l.error(format!(
+                            "row {r} column {c}: expected '.', 'X' or OWNER:CARD with OWNER 1 or 2 and CARD one of 2 3 5 8 13, found {t:?}"
+                        ))
+                    })?;
+                    let vi = value_index(v).unwrap();
+                    on_board[owner][vi] += 1;
+                    if on_board[owner][vi] > full[vi] {
+                        return Err(l.error(format!(
+                            "row {r} column {c}: player {} has more {v}s on the board than the {} the {n}x{n} game deals",
+                            owner.index() + 1,
+                            full[vi]
+                        )));
+                    }
+                    g.put::<true>(cell, owner, v);
+                }
+            }
+        }
+    }
+    Ok(on_board)
+}
+
+/// Reads both players' hand lines onto `g`, checking that hand and board
+/// together hold no more of a value than the game deals.
+fn parse_hands(lines: &mut Lines<'_>, g: &mut Fifteen, on_board: &ByPlayer<[u8; 5]>) -> Result<(), ParseError> {
+    let n = g.n;
+    let full = start_hand(n);
+    for p in Player::ALL {
+        let k = p.index() + 1;
+        let what = format!("player {k}'s hand (\"{k}:\" then card values)");
+        let l = lines.next_line(&what)?;
+        let prefix = format!("{k}:");
+        let rest = l
+            .text
+            .trim_start()
+            .strip_prefix(&prefix)
+            .ok_or_else(|| l.error(format!("expected {what}, found {:?}", l.text)))?;
+        let mut counts = [0u8; 5];
+        for t in rest.split_whitespace() {
+            let vi = t.parse::<u8>().ok().and_then(value_index).ok_or_else(|| {
+                l.error(format!(
+                    "player {k}'s hand: expected card values 2 3 5 8 13, found {t:?}"
+                ))
+            })?;
+            counts[vi] += 1;
+            if counts[vi] + on_board[p][vi] > full[vi] {
+                return Err(l.error(format!(
+                    "player {k} holds more {}s (in hand and on the board) than the {} the {n}x{n} game deals",
+                    VALUES[vi], full[vi]
+                )));
+            }
+        }
+        for (vi, &k) in counts.iter().enumerate() {
+            g.set_hand(p, vi, k);
+        }
+    }
+    Ok(())
+}
+
 impl FileGame for Fifteen {
     const NAME: &'static str = "fifteen";
     const TAG: Option<&'static str> = Some("FIFTEEN");
@@ -586,73 +668,8 @@ impl FileGame for Fifteen {
             other => return Err(nl.error(format!("expected the board size 4 or 6, found {other:?}"))),
         };
         let mut g = Fifteen::new(n, side);
-        let nu = n as usize;
-        let full = start_hand(n);
-        let mut on_board = ByPlayer::new([0u8; 5], [0u8; 5]);
-        for r in 0..nu {
-            let l = lines.next_line(&format!("board row {r} ({n} tokens)"))?;
-            let toks: Vec<&str> = l.tokens().collect();
-            if toks.len() != nu {
-                return Err(l.error(format!(
-                    "expected board row {r}: {n} tokens ('.', 'X' or OWNER:CARD such as 1:13), found {} in {:?}",
-                    toks.len(),
-                    l.text
-                )));
-            }
-            for (c, tok) in toks.iter().enumerate() {
-                let cell = r * nu + c;
-                match *tok {
-                    "." => {}
-                    "X" | "x" => g.take_off::<true>(cell),
-                    t => {
-                        let (owner, v) = parse_card_token(t).ok_or_else(|| {
-                            l.error(format!(
-                                "row {r} column {c}: expected '.', 'X' or OWNER:CARD with OWNER 1 or 2 and CARD one of 2 3 5 8 13, found {t:?}"
-                            ))
-                        })?;
-                        let vi = value_index(v).unwrap();
-                        on_board[owner][vi] += 1;
-                        if on_board[owner][vi] > full[vi] {
-                            return Err(l.error(format!(
-                                "row {r} column {c}: player {} has more {v}s on the board than the {} the {n}x{n} game deals",
-                                owner.index() + 1,
-                                full[vi]
-                            )));
-                        }
-                        g.put::<true>(cell, owner, v);
-                    }
-                }
-            }
-        }
-        for p in Player::ALL {
-            let k = p.index() + 1;
-            let what = format!("player {k}'s hand (\"{k}:\" then card values)");
-            let l = lines.next_line(&what)?;
-            let prefix = format!("{k}:");
-            let rest = l
-                .text
-                .trim_start()
-                .strip_prefix(&prefix)
-                .ok_or_else(|| l.error(format!("expected {what}, found {:?}", l.text)))?;
-            let mut counts = [0u8; 5];
-            for t in rest.split_whitespace() {
-                let vi = t.parse::<u8>().ok().and_then(value_index).ok_or_else(|| {
-                    l.error(format!(
-                        "player {k}'s hand: expected card values 2 3 5 8 13, found {t:?}"
-                    ))
-                })?;
-                counts[vi] += 1;
-                if counts[vi] + on_board[p][vi] > full[vi] {
-                    return Err(l.error(format!(
-                        "player {k} holds more {}s (in hand and on the board) than the {} the {n}x{n} game deals",
-                        VALUES[vi], full[vi]
-                    )));
-                }
-            }
-            for (vi, &k) in counts.iter().enumerate() {
-                g.set_hand(p, vi, k);
-            }
-        }
+        let on_board = parse_board_rows(&mut lines, &mut g)?;
+        parse_hands(&mut lines, &mut g, &on_board)?;
         if !g.is_over() {
             if g.hand[side] == [0; 5] {
                 return Err(ParseError::at(

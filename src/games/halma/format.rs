@@ -294,12 +294,53 @@ fn parse_cell(tok: &str) -> Result<Option<u8>, String> {
     }
 }
 
+/// One line of a move text: its kind (`E` or `J`), its cells (`None`: off
+/// the board) and the line itself, for messages.
+struct Hop {
+    kind: char,
+    from: Option<u8>,
+    to: Option<u8>,
+    line: String,
+}
+
 /// The referee's judgement of a move text for the side to move (SPEC §2,
 /// the wider reading). Malformed: not the shape of a move (empty, a line that
 /// is not `E|J x,y x,y`, several `E` lines, `E` mixed with `J`, hops not
 /// chained). Illegal: well formed but against the rules.
 pub fn parse_move(pos: &Halma, text: &str) -> Result<HMove, MoveError> {
-    let mut hops: Vec<(char, Option<u8>, Option<u8>, String)> = Vec::new();
+    let hops = parse_hops(text)?;
+    check_move_shape(&hops)?;
+    let from = hops[0].from.expect("checked");
+    let side = pos.side();
+    if !pos.pieces(side).has(from) {
+        return Err(MoveError::Illegal(format!(
+            "no {} piece on {}",
+            colour_name(side),
+            cell_text(from)
+        )));
+    }
+    let occ = pos.occupied() & !Bitboard::single(from);
+    for h in &hops {
+        check_hop(occ, h)?;
+    }
+    let to = hops.last().and_then(|h| h.to).expect("checked");
+    if to == from {
+        return Err(MoveError::Illegal(format!(
+            "the play ends where it started ({})",
+            cell_text(from)
+        )));
+    }
+    let mv = HMove { from, to };
+    if pos.is_legal(mv, Reading::Wide) {
+        Ok(mv)
+    } else {
+        Err(MoveError::Illegal(explain_camp_rule(pos, mv)))
+    }
+}
+
+/// The move text's non-blank lines, each `E|J x,y x,y`.
+fn parse_hops(text: &str) -> Result<Vec<Hop>, MoveError> {
+    let mut hops = Vec::new();
     for raw in text.lines() {
         let line = raw.trim();
         if line.is_empty() {
@@ -322,95 +363,89 @@ pub fn parse_move(pos: &Halma, text: &str) -> Result<HMove, MoveError> {
         };
         let from = parse_cell(toks[1]).map_err(|e| MoveError::Malformed(format!("{e} in {line:?}")))?;
         let to = parse_cell(toks[2]).map_err(|e| MoveError::Malformed(format!("{e} in {line:?}")))?;
-        hops.push((kind, from, to, line.to_string()));
+        hops.push(Hop {
+            kind,
+            from,
+            to,
+            line: line.to_string(),
+        });
     }
-    if hops.is_empty() {
+    Ok(hops)
+}
+
+/// The lines form one move: at least one, all of one kind, one `E` at most,
+/// jumps chained end to start, every cell on the board.
+fn check_move_shape(hops: &[Hop]) -> Result<(), MoveError> {
+    let Some(first) = hops.first() else {
         return Err(MoveError::Malformed(
             "empty move: expected `E x,y x,y` or one or more `J x,y x,y` lines".into(),
         ));
-    }
-    let kind = hops[0].0;
-    if hops.iter().any(|h| h.0 != kind) {
+    };
+    if hops.iter().any(|h| h.kind != first.kind) {
         return Err(MoveError::Malformed("a move mixes E (step) and J (jump) lines".into()));
     }
-    if kind == 'E' && hops.len() > 1 {
+    if first.kind == 'E' && hops.len() > 1 {
         return Err(MoveError::Malformed(format!(
             "a step is one E line; found {} E lines",
             hops.len()
         )));
     }
     for w in hops.windows(2) {
-        if w[1].1 != w[0].2 || w[1].1.is_none() {
+        if w[1].from != w[0].to || w[1].from.is_none() {
             return Err(MoveError::Malformed(format!(
                 "jump lines are not chained: {:?} does not start where {:?} ended",
-                w[1].3, w[0].3
+                w[1].line, w[0].line
             )));
         }
     }
-    for h in &hops {
-        if h.1.is_none() || h.2.is_none() {
+    for h in hops {
+        if h.from.is_none() || h.to.is_none() {
             return Err(MoveError::Illegal(format!(
                 "{:?} names a cell off the 16x16 board",
-                h.3
+                h.line
             )));
         }
     }
-    let from = hops[0].1.expect("checked");
-    let side = pos.side();
-    if !pos.pieces(side).has(from) {
+    Ok(())
+}
+
+/// One step or jump over the board `occ` (the moving piece lifted): lands on
+/// a free cell, a step on a neighbour, a jump two cells on over a piece.
+fn check_hop(occ: Bitboard, h: &Hop) -> Result<(), MoveError> {
+    let (a, b) = (h.from.expect("checked"), h.to.expect("checked"));
+    let (dx, dy) = (col(b) as i32 - col(a) as i32, row(b) as i32 - row(a) as i32);
+    if occ.has(b) {
         return Err(MoveError::Illegal(format!(
-            "no {} piece on {}",
-            colour_name(side),
-            cell_text(from)
+            "{:?}: {} is occupied",
+            h.line,
+            cell_text(b)
         )));
     }
-    let start = Bitboard::single(from);
-    let occ = pos.occupied() & !start;
-    let mut to = from;
-    for h in &hops {
-        let (a, b) = (h.1.expect("checked"), h.2.expect("checked"));
-        let (dx, dy) = (col(b) as i32 - col(a) as i32, row(b) as i32 - row(a) as i32);
-        if occ.has(b) {
-            return Err(MoveError::Illegal(format!("{:?}: {} is occupied", h.3, cell_text(b))));
+    if h.kind == 'E' {
+        if dx.abs() > 1 || dy.abs() > 1 || (dx == 0 && dy == 0) {
+            return Err(MoveError::Illegal(format!(
+                "{:?}: a step goes to an adjacent cell",
+                h.line
+            )));
         }
-        if kind == 'E' {
-            if dx.abs() > 1 || dy.abs() > 1 || (dx == 0 && dy == 0) {
-                return Err(MoveError::Illegal(format!(
-                    "{:?}: a step goes to an adjacent cell",
-                    h.3
-                )));
-            }
-        } else {
-            let ok_shape = matches!(dx, -2 | 0 | 2) && matches!(dy, -2 | 0 | 2) && (dx, dy) != (0, 0);
-            if !ok_shape {
-                return Err(MoveError::Illegal(format!(
-                    "{:?}: a jump goes two cells in a straight or diagonal line",
-                    h.3
-                )));
-            }
-            let over = cell((col(a) as i32 + dx / 2) as usize, (row(a) as i32 + dy / 2) as usize);
-            if !occ.has(over) {
-                return Err(MoveError::Illegal(format!(
-                    "{:?}: there is no piece on {} to jump over",
-                    h.3,
-                    cell_text(over)
-                )));
-            }
-        }
-        to = b;
+        return Ok(());
     }
-    if to == from {
+    let ok_shape = matches!(dx, -2 | 0 | 2) && matches!(dy, -2 | 0 | 2) && (dx, dy) != (0, 0);
+    if !ok_shape {
         return Err(MoveError::Illegal(format!(
-            "the play ends where it started ({})",
-            cell_text(from)
+            "{:?}: a jump goes two cells in a straight or diagonal line",
+            h.line
         )));
     }
-    let mv = HMove { from, to };
-    if pos.is_legal(mv, Reading::Wide) {
-        Ok(mv)
-    } else {
-        Err(MoveError::Illegal(explain_camp_rule(pos, mv)))
+    let over = cell((col(a) as i32 + dx / 2) as usize, (row(a) as i32 + dy / 2) as usize);
+    if !occ.has(over) {
+        return Err(MoveError::Illegal(format!(
+            "{:?}: there is no piece on {} to jump over",
+            h.line,
+            cell_text(over)
+        )));
     }
+    Ok(())
 }
 
 /// Why a reachable (from, to) breaks rules 2-4.

@@ -3,7 +3,7 @@
 
 use super::{Hashi, HashiMove, Topology};
 use crate::protocol::{
-    format_time, parse_header, BoardView, ByPlayer, CellView, FileGame, GenOptions, Ground, Input, Lines, LinkView,
+    format_time, parse_header, BoardView, ByPlayer, CellView, FileGame, GenOptions, Ground, Input, Line, Lines, LinkView,
     Mode, MoveError, MoveView, ParseError, Player,
 };
 use std::fmt::Write as _;
@@ -28,7 +28,24 @@ fn parse_body(lines: &mut Lines<'_>, side: Player) -> Result<Hashi, ParseError> 
             super::MAX_N
         )));
     }
-    let mut grid = vec![0u8; n * n]; // 0 water, 1 unlabelled, 2-5 label 1-4
+    let grid = parse_grid(lines, n)?;
+    let topo = Topology::build(n, |r, c| grid[r * n + c] != 0).map_err(ParseError::whole)?;
+    let labels: Vec<u8> = topo
+        .islands
+        .iter()
+        .map(|&(r, c)| grid[r as usize * n + c as usize] - 1)
+        .collect();
+    let mut h = Hashi::new(topo, &labels);
+    h.set_points(ByPlayer::new(points[0], points[1]));
+    h.set_side(side);
+    parse_bridges(lines, &mut h)?;
+    Ok(h)
+}
+
+/// The `n` board rows, row-major: 0 water, 1 unlabelled island, 2-5 an
+/// island labelled 1-4.
+fn parse_grid(lines: &mut Lines<'_>, n: usize) -> Result<Vec<u8>, ParseError> {
+    let mut grid = vec![0u8; n * n];
     for r in 0..n {
         let l = lines.next_line(&format!("board row {r} of {n}"))?;
         let toks: Vec<&str> = l.tokens().collect();
@@ -56,18 +73,13 @@ fn parse_body(lines: &mut Lines<'_>, side: Player) -> Result<Hashi, ParseError> 
             }
         }
     }
-    let topo = Topology::build(n, |r, c| grid[r * n + c] != 0).map_err(ParseError::whole)?;
-    let labels: Vec<u8> = topo
-        .islands
-        .iter()
-        .map(|&(r, c)| grid[r as usize * n + c as usize] - 1)
-        .collect();
-    let mut h = Hashi::new(topo, &labels);
-    h.set_points(ByPlayer::new(points[0], points[1]));
-    h.set_side(side);
+    Ok(grid)
+}
 
-    // The bridge count line may be missing when there are no bridges.
-    let Some(cl) = lines.next() else { return Ok(h) };
+/// The bridge count line and the bridge lines, loaded onto `h`. The count
+/// line may be missing when there are no bridges.
+fn parse_bridges(lines: &mut Lines<'_>, h: &mut Hashi) -> Result<(), ParseError> {
+    let Some(cl) = lines.next() else { return Ok(()) };
     let pairs = h.topology().pairs.len();
     let limit = format!("at most {pairs}, the number of pairs of facing islands on the board");
     let count = cl.parse_sizes(1, "the number of bridge lines (one integer)", &limit)?[0];
@@ -79,51 +91,58 @@ fn parse_body(lines: &mut Lines<'_>, side: Player) -> Result<Hashi, ParseError> 
     let mut seen = vec![false; pairs];
     for k in 0..count {
         let l = lines.next_line(&format!("bridge line {} of {count}", k + 1))?;
-        let v: Vec<usize> = l.parse_n(5, "a bridge: ROW1 COL1 ROW2 COL2 COUNT")?;
-        let (r1, c1, r2, c2, cnt) = (v[0], v[1], v[2], v[3], v[4]);
-        let topo = h.topology();
-        let i = topo
-            .island_at(r1, c1)
-            .ok_or_else(|| l.error(format!("({r1}, {c1}) is not an island")))?;
-        let j = topo
-            .island_at(r2, c2)
-            .ok_or_else(|| l.error(format!("({r2}, {c2}) is not an island")))?;
-        let p = topo.pair_between(i, j).ok_or_else(|| {
-            l.error(format!(
-                "({r1}, {c1}) and ({r2}, {c2}) do not face each other across water in one row or column"
-            ))
-        })?;
-        if !(1..=2).contains(&cnt) {
-            return Err(l.error(format!("a bridge count must be 1 or 2, found {cnt}")));
-        }
-        if seen[p] {
-            return Err(l.error(format!("the pair ({r1}, {c1})-({r2}, {c2}) is listed twice")));
-        }
-        seen[p] = true;
-        for (idx, (r, c)) in [(i, (r1, c1)), (j, (r2, c2))] {
-            if h.label(idx) == 0 {
-                return Err(l.error(format!("({r}, {c}) is unlabelled and cannot hold bridges")));
-            }
-        }
-        if h.crosses(p) {
-            return Err(l.error(format!(
-                "the bridge ({r1}, {c1})-({r2}, {c2}) crosses an earlier bridge"
-            )));
-        }
-        for _ in 0..cnt {
-            h.load_bridge(p);
-        }
-        for (idx, (r, c)) in [(i, (r1, c1)), (j, (r2, c2))] {
-            if h.degree(idx) > h.label(idx) {
-                return Err(l.error(format!(
-                    "island ({r}, {c}) now has {} bridges, more than its label {}",
-                    h.degree(idx),
-                    h.label(idx)
-                )));
-            }
+        load_bridge_line(&l, h, &mut seen)?;
+    }
+    Ok(())
+}
+
+/// One bridge line `ROW1 COL1 ROW2 COL2 COUNT`, checked against the board
+/// and the bridges before it (`seen`: pairs already listed), then loaded.
+fn load_bridge_line(l: &Line<'_>, h: &mut Hashi, seen: &mut [bool]) -> Result<(), ParseError> {
+    let v: Vec<usize> = l.parse_n(5, "a bridge: ROW1 COL1 ROW2 COL2 COUNT")?;
+    let (r1, c1, r2, c2, cnt) = (v[0], v[1], v[2], v[3], v[4]);
+    let topo = h.topology();
+    let i = topo
+        .island_at(r1, c1)
+        .ok_or_else(|| l.error(format!("({r1}, {c1}) is not an island")))?;
+    let j = topo
+        .island_at(r2, c2)
+        .ok_or_else(|| l.error(format!("({r2}, {c2}) is not an island")))?;
+    let p = topo.pair_between(i, j).ok_or_else(|| {
+        l.error(format!(
+            "({r1}, {c1}) and ({r2}, {c2}) do not face each other across water in one row or column"
+        ))
+    })?;
+    if !(1..=2).contains(&cnt) {
+        return Err(l.error(format!("a bridge count must be 1 or 2, found {cnt}")));
+    }
+    if seen[p] {
+        return Err(l.error(format!("the pair ({r1}, {c1})-({r2}, {c2}) is listed twice")));
+    }
+    seen[p] = true;
+    for (idx, (r, c)) in [(i, (r1, c1)), (j, (r2, c2))] {
+        if h.label(idx) == 0 {
+            return Err(l.error(format!("({r}, {c}) is unlabelled and cannot hold bridges")));
         }
     }
-    Ok(h)
+    if h.crosses(p) {
+        return Err(l.error(format!(
+            "the bridge ({r1}, {c1})-({r2}, {c2}) crosses an earlier bridge"
+        )));
+    }
+    for _ in 0..cnt {
+        h.load_bridge(p);
+    }
+    for (idx, (r, c)) in [(i, (r1, c1)), (j, (r2, c2))] {
+        if h.degree(idx) > h.label(idx) {
+            return Err(l.error(format!(
+                "island ({r}, {c}) now has {} bridges, more than its label {}",
+                h.degree(idx),
+                h.label(idx)
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Writes the board part of the format (points line to the last bridge line).

@@ -112,6 +112,56 @@ fn mean(v: &[u32]) -> String {
 
 /// Runs the study, writing the tables to `out` as it goes.
 pub fn run(opts: &CompareOptions, out: &mut impl Write) -> std::io::Result<()> {
+    write_legend(opts, out)?;
+    let limits = PathLimits {
+        seconds: opts.cap,
+        max_states: 5_000_000,
+    };
+    let mut stopped_at: Vec<Option<usize>> = vec![None; Algo::ALL.len()];
+    let mut dead = [false; 5];
+    for n in 3..=opts.max_size.min(10) {
+        let pairs: Vec<(Board, Board)> = (0..opts.pairs)
+            .map(|j| suite_pair(opts.seed, n, j, opts.max_pile))
+            .collect();
+        let counters: Vec<u32> = pairs.iter().map(|p| p.0.counters() - p.1.counters()).collect();
+        let counters: Vec<String> = counters.iter().map(u32::to_string).collect();
+        writeln!(out, "\n{n}x{n}: moves per pair {}", counters.join(" "))?;
+        writeln!(
+            out,
+            "  {:<9} {:>8} {:>6} {:>7} {:>8} {:>6} {:>6} {:>10} {:>9} {:>9} {:>9}",
+            "algo", "answered", "paths", "gaveup", "optimal", "moves", "cost", "nodes", "peak", "ms", "max ms"
+        )?;
+        let (mut rows, results) = run_algorithms(&pairs, &dead, limits);
+        compare_answers(&pairs, &results, &mut rows);
+        for (a, &algo) in Algo::ALL.iter().enumerate() {
+            let row = &rows[a];
+            if dead[a] {
+                writeln!(
+                    out,
+                    "  {:<9} skipped (gave up on every pair of a smaller board)",
+                    algo.name()
+                )?;
+                continue;
+            }
+            write_row(out, algo, row, pairs.len())?;
+            if row.gave_up > 0 && stopped_at[a].is_none() {
+                stopped_at[a] = Some(n);
+            }
+            if row.gave_up == pairs.len() {
+                dead[a] = true;
+            }
+        }
+        out.flush()?;
+    }
+    write_scaling_limits(opts, &stopped_at, out)?;
+    if opts.solver_cap > 0.0 {
+        solver_study(opts, out)?;
+    }
+    Ok(())
+}
+
+/// The study's heading: its settings and what each column means.
+fn write_legend(opts: &CompareOptions, out: &mut impl Write) -> std::io::Result<()> {
     writeln!(
         out,
         "Safe-path study: seed {}, {} pairs per size (even: END by a safe walk, odd: random removals), \
@@ -132,118 +182,107 @@ pub fn run(opts: &CompareOptions, out: &mut impl Write) -> std::io::Result<()> {
     writeln!(
         out,
         "nodes = median states expanded; peak = largest frontier (IDDFS: deepest path); ms = median CPU."
-    )?;
-    let limits = PathLimits {
-        seconds: opts.cap,
-        max_states: 5_000_000,
-    };
-    let mut stopped_at: Vec<Option<usize>> = vec![None; Algo::ALL.len()];
-    let mut dead = [false; 5];
-    for n in 3..=opts.max_size.min(10) {
-        let pairs: Vec<(Board, Board)> = (0..opts.pairs)
-            .map(|j| suite_pair(opts.seed, n, j, opts.max_pile))
-            .collect();
-        let counters: Vec<u32> = pairs.iter().map(|p| p.0.counters() - p.1.counters()).collect();
-        let counters: Vec<String> = counters.iter().map(u32::to_string).collect();
-        writeln!(out, "\n{n}x{n}: moves per pair {}", counters.join(" "))?;
-        writeln!(
-            out,
-            "  {:<9} {:>8} {:>6} {:>7} {:>8} {:>6} {:>6} {:>10} {:>9} {:>9} {:>9}",
-            "algo", "answered", "paths", "gaveup", "optimal", "moves", "cost", "nodes", "peak", "ms", "max ms"
-        )?;
-        let mut results: Vec<Vec<Option<Answer>>> = vec![vec![None; pairs.len()]; Algo::ALL.len()];
-        let mut rows = vec![Row::default(); Algo::ALL.len()];
-        for (a, &algo) in Algo::ALL.iter().enumerate() {
-            if dead[a] {
-                continue;
-            }
-            for (j, (s, e)) in pairs.iter().enumerate() {
-                let r = find_path(s, e, algo, limits).expect("suite pairs are well-formed");
-                let row = &mut rows[a];
-                row.nodes.push(r.stats.expanded);
-                row.peak = row.peak.max(r.stats.peak_frontier);
-                row.secs.push(r.stats.seconds);
-                match &r.answer {
-                    Answer::Path(p) => {
-                        row.answered += 1;
-                        row.paths += 1;
-                        row.moves.push(p.len() as u32);
-                        row.costs.push(check_path(s, e, p).expect("searches return safe paths"));
-                    }
-                    Answer::NoPath(_) => row.answered += 1,
-                    Answer::GaveUp(_) => row.gave_up += 1,
-                }
-                results[a][j] = Some(r.answer);
-            }
+    )
+}
+
+/// Every algorithm not yet `dead` on every pair: a row of statistics per
+/// algorithm and each answer, indexed `[algorithm][pair]`.
+fn run_algorithms(
+    pairs: &[(Board, Board)],
+    dead: &[bool],
+    limits: PathLimits,
+) -> (Vec<Row>, Vec<Vec<Option<Answer>>>) {
+    let mut results: Vec<Vec<Option<Answer>>> = vec![vec![None; pairs.len()]; Algo::ALL.len()];
+    let mut rows = vec![Row::default(); Algo::ALL.len()];
+    for (a, &algo) in Algo::ALL.iter().enumerate() {
+        if dead[a] {
+            continue;
         }
-        // Optimality against min-cost, agreement on existence against all.
-        let mc = Algo::ALL.iter().position(|&a| a == Algo::MinCost).expect("listed");
-        for (a, row) in rows.iter_mut().enumerate() {
-            for j in 0..pairs.len() {
-                let (s, e) = &pairs[j];
-                let cost = |ans: &Option<Answer>| match ans {
-                    Some(Answer::Path(p)) => check_path(s, e, p).ok(),
+        for (j, (s, e)) in pairs.iter().enumerate() {
+            let r = find_path(s, e, algo, limits).expect("suite pairs are well-formed");
+            let row = &mut rows[a];
+            row.nodes.push(r.stats.expanded);
+            row.peak = row.peak.max(r.stats.peak_frontier);
+            row.secs.push(r.stats.seconds);
+            match &r.answer {
+                Answer::Path(p) => {
+                    row.answered += 1;
+                    row.paths += 1;
+                    row.moves.push(p.len() as u32);
+                    row.costs.push(check_path(s, e, p).expect("searches return safe paths"));
+                }
+                Answer::NoPath(_) => row.answered += 1,
+                Answer::GaveUp(_) => row.gave_up += 1,
+            }
+            results[a][j] = Some(r.answer);
+        }
+    }
+    (rows, results)
+}
+
+/// Fills each row's optimality (against min-cost) and its disagreements on
+/// whether a path exists (against every other algorithm).
+fn compare_answers(pairs: &[(Board, Board)], results: &[Vec<Option<Answer>>], rows: &mut [Row]) {
+    let mc = Algo::ALL.iter().position(|&a| a == Algo::MinCost).expect("listed");
+    for (a, row) in rows.iter_mut().enumerate() {
+        for j in 0..pairs.len() {
+            let (s, e) = &pairs[j];
+            let cost = |ans: &Option<Answer>| match ans {
+                Some(Answer::Path(p)) => check_path(s, e, p).ok(),
+                _ => None,
+            };
+            if let (Some(c), Some(best)) = (cost(&results[a][j]), cost(&results[mc][j])) {
+                row.comparable += 1;
+                if c == best {
+                    row.optimal += 1;
+                }
+            }
+            for b in 0..Algo::ALL.len() {
+                let exists = |x: &Option<Answer>| match x {
+                    Some(Answer::Path(_)) => Some(true),
+                    Some(Answer::NoPath(_)) => Some(false),
                     _ => None,
                 };
-                if let (Some(c), Some(best)) = (cost(&results[a][j]), cost(&results[mc][j])) {
-                    row.comparable += 1;
-                    if c == best {
-                        row.optimal += 1;
-                    }
-                }
-                for b in 0..Algo::ALL.len() {
-                    let exists = |x: &Option<Answer>| match x {
-                        Some(Answer::Path(_)) => Some(true),
-                        Some(Answer::NoPath(_)) => Some(false),
-                        _ => None,
-                    };
-                    if let (Some(x), Some(y)) = (exists(&results[a][j]), exists(&results[b][j])) {
-                        if x != y {
-                            row.disagree += 1;
-                        }
+                if let (Some(x), Some(y)) = (exists(&results[a][j]), exists(&results[b][j])) {
+                    if x != y {
+                        row.disagree += 1;
                     }
                 }
             }
         }
-        for (a, &algo) in Algo::ALL.iter().enumerate() {
-            let row = &rows[a];
-            if dead[a] {
-                writeln!(
-                    out,
-                    "  {:<9} skipped (gave up on every pair of a smaller board)",
-                    algo.name()
-                )?;
-                continue;
-            }
-            writeln!(
-                out,
-                "  {:<9} {:>8} {:>6} {:>7} {:>8} {:>6} {:>6} {:>10} {:>9} {:>9.1} {:>9.1}{}",
-                algo.name(),
-                format!("{}/{}", row.answered, pairs.len()),
-                row.paths,
-                row.gave_up,
-                format!("{}/{}", row.optimal, row.comparable),
-                mean(&row.moves),
-                mean(&row.costs),
-                median(&row.nodes).unwrap_or(0),
-                row.peak,
-                median(&row.secs).unwrap_or(0.0) * 1e3,
-                row.secs.iter().cloned().fold(0.0, f64::max) * 1e3,
-                if row.disagree > 0 {
-                    "  DISAGREES on existence"
-                } else {
-                    ""
-                }
-            )?;
-            if row.gave_up > 0 && stopped_at[a].is_none() {
-                stopped_at[a] = Some(n);
-            }
-            if row.gave_up == pairs.len() {
-                dead[a] = true;
-            }
-        }
-        out.flush()?;
     }
+}
+
+/// One algorithm's line of a board size's table.
+fn write_row(out: &mut impl Write, algo: Algo, row: &Row, pairs: usize) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "  {:<9} {:>8} {:>6} {:>7} {:>8} {:>6} {:>6} {:>10} {:>9} {:>9.1} {:>9.1}{}",
+        algo.name(),
+        format!("{}/{}", row.answered, pairs),
+        row.paths,
+        row.gave_up,
+        format!("{}/{}", row.optimal, row.comparable),
+        mean(&row.moves),
+        mean(&row.costs),
+        median(&row.nodes).unwrap_or(0),
+        row.peak,
+        median(&row.secs).unwrap_or(0.0) * 1e3,
+        row.secs.iter().cloned().fold(0.0, f64::max) * 1e3,
+        if row.disagree > 0 {
+            "  DISAGREES on existence"
+        } else {
+            ""
+        }
+    )
+}
+
+/// The summary: the first board size on which each algorithm gave up.
+fn write_scaling_limits(
+    opts: &CompareOptions,
+    stopped_at: &[Option<usize>],
+    out: &mut impl Write,
+) -> std::io::Result<()> {
     writeln!(
         out,
         "\nWhere each algorithm stops scaling (first board size with a pair it could not answer within {:.1} s):",
@@ -259,9 +298,6 @@ pub fn run(opts: &CompareOptions, out: &mut impl Write) -> std::io::Result<()> {
                 n = opts.max_size.min(10)
             )?,
         }
-    }
-    if opts.solver_cap > 0.0 {
-        solver_study(opts, out)?;
     }
     Ok(())
 }
