@@ -74,7 +74,14 @@ pub fn board(view: &BoardView, marked: &[(usize, usize)]) -> String {
 
 /// One line naming every symbol of the board and the last-move brackets.
 pub fn legend(view: &BoardView) -> String {
-    let mut parts: Vec<String> = view.legend.iter().map(|(sym, what)| format!("{sym} {what}")).collect();
+    let mut parts: Vec<String> = Vec::new();
+    for e in &view.legend {
+        // Entries that differ only in their drawn sample (one per seat) print once.
+        let part = format!("{} {}", e.symbol, e.meaning);
+        if !parts.contains(&part) {
+            parts.push(part);
+        }
+    }
     parts.push("[ ] last move".into());
     format!("Legend: {}", parts.join(", "))
 }

@@ -18,7 +18,7 @@ use agent::games::hashi::Hashi;
 use agent::games::hinger::Hinger;
 use agent::protocol::{FileGame, GenOptions, Mode, Player};
 use referee::record::{self, Ending, GameRecord, MoveRecord};
-use referee::report::data::{pieces, PieceData};
+use referee::report::data::{legend_data, pieces, PieceData};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -159,6 +159,38 @@ fn run_chromium(chrome: &str, args: &[&str], url: &str) -> std::process::Output 
         .expect("chromium runs")
 }
 
+/// The legend is drawn as the board is: a small drawing per sample of each
+/// meaning the game's `board_view` lists, no terminal letters.
+fn check_legend<G: FileGame>(dom: &str, rec: &GameRecord) {
+    let start = referee::game_loop::replay_states::<G>(rec).expect("record replays")[0].board_view();
+    let want = legend_data(&start.legend);
+    let legend = &dom[dom.find("id=\"legend\"").expect("the page has a legend")..];
+    let legend = &legend[..legend.find("</div>").unwrap_or(legend.len())];
+    let samples: usize = want.iter().map(|d| d.samples.len()).sum();
+    assert_eq!(
+        legend.matches("class=\"legend-key").count(),
+        samples,
+        "{}: the legend should draw one key per sample: {legend}",
+        rec.game
+    );
+    for d in &want {
+        assert!(
+            legend.contains(&d.text),
+            "{}: legend lacks {:?}: {legend}",
+            rec.game,
+            d.text
+        );
+    }
+    for e in &start.legend {
+        assert!(
+            !legend.contains(&format!("{} {}", e.symbol, e.meaning)),
+            "{}: the legend shows the terminal symbol {:?}: {legend}",
+            rec.game,
+            e.symbol
+        );
+    }
+}
+
 fn check<G: FileGame>(chrome: &str, html: &Path, shots: &Path, number: usize, rec: &GameRecord) {
     let n = rec.moves.len();
     let mut pieces_seen = 0;
@@ -172,6 +204,9 @@ fn check<G: FileGame>(chrome: &str, html: &Path, shots: &Path, number: usize, re
             rec.game,
             String::from_utf8_lossy(&out.stderr)
         );
+        if ply == 0 {
+            check_legend::<G>(&dom, rec);
+        }
         let want = expected::<G>(rec, ply);
         pieces_seen += want.len();
         assert_eq!(

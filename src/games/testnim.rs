@@ -18,8 +18,8 @@
 //! `output.txt`: the number of counters taken.
 
 use crate::protocol::{
-    format_time, parse_header, BoardView, CellView, FileGame, GenOptions, Ground, Input, Lines, Mode, MoveError,
-    MoveView, ParseError, Player,
+    format_time, parse_header, BoardView, CellView, FileGame, GenOptions, Ground, Input, LegendEntry, Lines, Mode,
+    MoveError, MoveView, ParseError, Player,
 };
 use crate::search::{Game, Outcome};
 
@@ -166,7 +166,11 @@ impl FileGame for TestNim {
             outcome: self
                 .result()
                 .map(|_| format!("player {} took the last counter", self.side.other().index() + 1)),
-            legend: vec![("N".into(), "counters in the pile".into())],
+            legend: vec![LegendEntry::pattern(
+                "N",
+                "counters in the pile",
+                CellView::with_piece(Ground::Plain, None, "3", "3"),
+            )],
         }
     }
 

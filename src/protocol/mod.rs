@@ -9,7 +9,7 @@ pub mod view;
 
 pub use lines::{Line, Lines};
 pub use params::{Param, ParamKey};
-pub use view::{BoardView, CellView, Ground, LinkView, MoveView, PieceView};
+pub use view::{BoardView, CellView, Drawing, Ground, LegendEntry, LinkView, MoveView, PieceShape, PieceView, Sample};
 
 use crate::search::{Game, Limits, Strategy};
 use std::fmt;
@@ -339,6 +339,10 @@ pub trait FileGame: Game + Sized {
     /// CPU seconds an agent gets per move when a person plays it at `referee
     /// play` and no `--move-time` is given (`None`: the whole clock).
     const HUMAN_MOVE_TIME: Option<f64> = None;
+
+    /// How a drawing (the referee's HTML report) shows this game's pieces
+    /// and moves.
+    const DRAWING: Drawing = Drawing::DISCS;
 }
 
 /// Writes `contents` to `dir/name` through a temporary file and a rename, so

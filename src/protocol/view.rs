@@ -42,6 +42,12 @@ pub struct CellView {
 }
 
 impl CellView {
+    /// This cell, shown highlighted.
+    pub fn flagged(mut self) -> CellView {
+        self.flagged = true;
+        self
+    }
+
     /// An empty cell on `ground` drawn as `symbol`.
     pub fn empty(ground: Ground, symbol: &str) -> CellView {
         CellView {
@@ -82,6 +88,95 @@ pub struct LinkView {
     pub count: u8,
 }
 
+/// One entry of a board's legend. The terminal prints `symbol`; a drawing
+/// (the HTML report) draws `sample` instead, so each legend shows what its
+/// board shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LegendEntry {
+    /// The terminal symbol (or a pattern of symbols such as `1-4`).
+    pub symbol: String,
+    /// What it means, for a person.
+    pub meaning: String,
+    /// What a drawing shows for it.
+    pub sample: Sample,
+}
+
+/// The drawn look of a legend entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Sample {
+    /// A cell as a drawing shows it (ground, piece, flag).
+    Cell(CellView),
+    /// A link of `count` lines between two cells.
+    Link {
+        /// How many lines (1 or 2).
+        count: u8,
+        /// Along a column (else along a row).
+        vertical: bool,
+    },
+}
+
+impl LegendEntry {
+    /// An entry drawn as the cell `sample`, printed as its symbol.
+    pub fn cell(meaning: &str, sample: CellView) -> LegendEntry {
+        LegendEntry {
+            symbol: sample.symbol.clone(),
+            meaning: meaning.to_string(),
+            sample: Sample::Cell(sample),
+        }
+    }
+
+    /// An entry drawn as the cell `sample` but printed as `symbol` (a
+    /// pattern standing for several symbols, such as `1-4`).
+    pub fn pattern(symbol: &str, meaning: &str, sample: CellView) -> LegendEntry {
+        LegendEntry {
+            symbol: symbol.to_string(),
+            meaning: meaning.to_string(),
+            sample: Sample::Cell(sample),
+        }
+    }
+
+    /// An entry drawn as a link of `count` lines (along a column when
+    /// `vertical`), printed as `symbol`.
+    pub fn link(symbol: &str, meaning: &str, count: u8, vertical: bool) -> LegendEntry {
+        LegendEntry {
+            symbol: symbol.to_string(),
+            meaning: meaning.to_string(),
+            sample: Sample::Link { count, vertical },
+        }
+    }
+}
+
+/// How a game's pieces are drawn; the same for every position of the game
+/// ([`super::FileGame::DRAWING`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Drawing {
+    /// The shape of a piece.
+    pub piece: PieceShape,
+    /// When a move touches several cells, a line joins them in order; these
+    /// words say what the line is (`None`: no line is drawn).
+    pub move_line: Option<&'static str>,
+}
+
+impl Drawing {
+    /// Discs of 0.36 cell, no move line.
+    pub const DISCS: Drawing = Drawing {
+        piece: PieceShape::Disc { radius: 0.36 },
+        move_line: None,
+    };
+}
+
+/// The shape of a drawn piece.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PieceShape {
+    /// A disc of `radius` cells.
+    Disc {
+        /// Radius as a fraction of a cell's side.
+        radius: f64,
+    },
+    /// An upright card filling most of the cell.
+    Card,
+}
+
 /// A whole position as a person should see it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BoardView {
@@ -98,8 +193,9 @@ pub struct BoardView {
     /// At the end of the game, the rule that decided it as the game sees it
     /// (e.g. Fifteen's scores and tie-break); `None` while the game goes on.
     pub outcome: Option<String>,
-    /// Every terminal symbol the game uses and what it means.
-    pub legend: Vec<(String, String)>,
+    /// Every terminal symbol the game uses, what it means and how it looks
+    /// when drawn.
+    pub legend: Vec<LegendEntry>,
 }
 
 impl BoardView {

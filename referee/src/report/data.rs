@@ -3,7 +3,7 @@
 //! touched, and the clocks. Serialized as compact JSON arrays.
 
 use crate::record::GameRecord;
-use agent::protocol::{BoardView, FileGame, Ground};
+use agent::protocol::{BoardView, FileGame, Ground, LegendEntry, PieceShape, Sample};
 use serde::Serialize;
 
 /// A piece on the board: `[row, col, owner (-1 shared, 0, 1), label, flagged (0/1)]`.
@@ -76,12 +76,103 @@ pub struct GameData {
     pub ground: Vec<&'static str>,
     /// Notes on the game beside its verdict (agent output discarded past the cap).
     pub notes: Vec<String>,
-    /// Legend of the board's symbols (the terminal's; the page shows it too).
-    pub legend: Vec<(String, String)>,
+    /// How pieces and moves are drawn (the game's [`FileGame::DRAWING`]).
+    pub drawing: DrawingData,
+    /// The board's legend as drawn: each meaning with the samples that show it.
+    pub legend: Vec<LegendData>,
     /// The board after each ply, `plies[0]` the start.
     pub plies: Vec<PlyData>,
     /// The moves.
     pub moves: Vec<MoveData>,
+}
+
+/// The game's drawing hints, read by the script.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct DrawingData {
+    /// `"disc"` or `"card"`.
+    pub piece: &'static str,
+    /// A disc's radius as a fraction of the cell (0 for cards).
+    pub radius: f64,
+    /// What the line joining a move's cells is, for the legend; `None`: no line.
+    pub move_line: Option<&'static str>,
+}
+
+/// One drawn sample of a legend entry: a cell (its ground code and piece)
+/// or a link of `l` lines (along a column when `v`).
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct SampleData {
+    /// Ground code of the cell.
+    pub g: &'static str,
+    /// The piece on it, as `[owner (-1 shared, 0, 1), label, flagged (0/1)]`.
+    pub p: Option<(i8, String, u8)>,
+    /// For a link sample: its number of lines (the cell fields are then unused).
+    pub l: Option<u8>,
+    /// A link sample runs along a column.
+    pub v: bool,
+}
+
+/// One meaning of the legend and the samples drawn beside it (several when
+/// the entries differ only in whose piece they show).
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct LegendData {
+    /// The drawn samples.
+    pub samples: Vec<SampleData>,
+    /// What they mean.
+    pub text: String,
+}
+
+/// The drawing hints of game `G`.
+fn drawing_data<G: FileGame>() -> DrawingData {
+    let (piece, radius) = match G::DRAWING.piece {
+        PieceShape::Disc { radius } => ("disc", radius),
+        PieceShape::Card => ("card", 0.0),
+    };
+    DrawingData {
+        piece,
+        radius,
+        move_line: G::DRAWING.move_line,
+    }
+}
+
+/// A legend sample as the script draws it.
+fn sample_data(s: &Sample) -> SampleData {
+    match s {
+        Sample::Cell(c) => SampleData {
+            g: ground_code(c.ground),
+            p: c.piece
+                .as_ref()
+                .map(|p| (owner_code(p.owner), p.label.clone(), c.flagged as u8)),
+            l: None,
+            v: false,
+        },
+        Sample::Link { count, vertical } => SampleData {
+            g: ground_code(Ground::Plain),
+            p: None,
+            l: Some(*count),
+            v: *vertical,
+        },
+    }
+}
+
+/// A piece owner as the script reads it: -1 shared, else the seat index.
+fn owner_code(owner: Option<agent::protocol::Player>) -> i8 {
+    owner.map_or(-1, |o| o.index() as i8)
+}
+
+/// The legend as drawn, entries with the same meaning merged.
+pub fn legend_data(legend: &[LegendEntry]) -> Vec<LegendData> {
+    let mut out: Vec<LegendData> = Vec::new();
+    for e in legend {
+        let sample = sample_data(&e.sample);
+        match out.iter_mut().find(|d| d.text == e.meaning) {
+            Some(d) => d.samples.push(sample),
+            None => out.push(LegendData {
+                samples: vec![sample],
+                text: e.meaning.clone(),
+            }),
+        }
+    }
+    out
 }
 
 /// Short code of a ground kind, read by the script.
@@ -103,8 +194,7 @@ pub fn pieces(view: &BoardView) -> Vec<PieceData> {
         for c in 0..view.cols {
             let cell = view.cell(r, c);
             if let Some(p) = &cell.piece {
-                let owner = p.owner.map_or(-1, |o| o.index() as i8);
-                out.push((r, c, owner, p.label.clone(), cell.flagged as u8));
+                out.push((r, c, owner_code(p.owner), p.label.clone(), cell.flagged as u8));
             }
         }
     }
@@ -181,7 +271,8 @@ pub fn game_data<G: FileGame>(rec: &GameRecord) -> Result<GameData, String> {
         rows: first.rows,
         cols: first.cols,
         ground,
-        legend: first.legend.clone(),
+        drawing: drawing_data::<G>(),
+        legend: legend_data(&first.legend),
         plies,
         moves,
     })

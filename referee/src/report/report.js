@@ -19,6 +19,60 @@
   function fmt(t) { return (Math.max(t, 0)).toFixed(2); }
   function seatName(g, s) { return (/^\d+$/.test(g.seats[s]) ? "player " + g.seats[s] : g.seats[s]) + " (" + g.agents[s] + ")"; }
 
+  // One piece centred on (x, y) in a cell of side cs, shaped as the game's
+  // drawing hints say; `cls` is "piece" on the board, "swatch" in the legend.
+  function drawPiece(parent, cls, x, y, cs, owner, label, flagged, drawing, attrs) {
+    var a = { "class": cls + " o" + (owner < 0 ? "n" : String(owner)) + (flagged ? " flagged" : "") };
+    for (var k in attrs) a[k] = attrs[k];
+    var grp = el("g", a, parent);
+    if (drawing.piece === "card") {
+      el("rect", { x: x - cs * 0.36, y: y - cs * 0.44, width: cs * 0.72, height: cs * 0.88, rx: 4 }, grp);
+    } else {
+      el("circle", { cx: x, cy: y, r: cs * drawing.radius }, grp);
+    }
+    if (label !== "") el("text", { x: x, y: y + cs * 0.14, "font-size": cs * 0.42 }, grp, label);
+    return grp;
+  }
+
+  // `count` parallel lines from (x1, y1) to (x2, y2), along a row or a column.
+  function drawLink(parent, x1, y1, x2, y2, count) {
+    var horiz = y1 === y2;
+    (count === 2 ? [-3, 3] : [0]).forEach(function (o) {
+      el("line", { x1: x1 + (horiz ? 0 : o), y1: y1 + (horiz ? o : 0),
+        x2: x2 + (horiz ? 0 : o), y2: y2 + (horiz ? o : 0), "class": "bridge" }, parent);
+    });
+  }
+
+  // The legend: each meaning after small drawings of what shows it, drawn
+  // with the board's own shapes and classes.
+  function drawLegend(g) {
+    var box = $("legend");
+    clear(box);
+    box.appendChild(document.createTextNode("Legend: "));
+    var cs = 22;
+    g.legend.forEach(function (item) {
+      var span = document.createElement("span");
+      span.className = "legend-item";
+      item.samples.forEach(function (s) {
+        var svg = el("svg", { width: cs, height: cs, viewBox: "0 0 " + cs + " " + cs,
+          "class": "legend-key board game-" + g.game }, span);
+        if (s.l != null) {
+          if (s.v) drawLink(svg, cs / 2, 2, cs / 2, cs - 2, s.l);
+          else drawLink(svg, 2, cs / 2, cs - 2, cs / 2, s.l);
+          return;
+        }
+        el("rect", { x: 0, y: 0, width: cs, height: cs, "class": "cell g-" + s.g }, svg);
+        if (s.p) drawPiece(svg, "swatch", cs / 2, cs / 2, cs, s.p[0], s.p[1], s.p[2], g.drawing, {});
+      });
+      span.appendChild(document.createTextNode(" " + item.text));
+      box.appendChild(span);
+    });
+    var last = document.createElement("span");
+    last.className = "legend-item";
+    last.textContent = "outlined cells: the last move" + (g.drawing.move_line ? " (the line: " + g.drawing.move_line + ")" : "");
+    box.appendChild(last);
+  }
+
   function drawBoard(g, P) {
     var svg = $("board");
     clear(svg);
@@ -43,14 +97,7 @@
       }
     }
     var links = el("g", { "class": "links" }, svg);
-    P.l.forEach(function (l) {
-      var horiz = l[0] === l[2];
-      var offs = l[4] === 2 ? [-3, 3] : [0];
-      offs.forEach(function (o) {
-        el("line", { x1: cx(l[1]) + (horiz ? 0 : o), y1: cy(l[0]) + (horiz ? o : 0),
-          x2: cx(l[3]) + (horiz ? 0 : o), y2: cy(l[2]) + (horiz ? o : 0), "class": "bridge" }, links);
-      });
-    });
+    P.l.forEach(function (l) { drawLink(links, cx(l[1]), cy(l[0]), cx(l[3]), cy(l[2]), l[4]); });
     var marks = el("g", { "class": "marks" }, svg);
     P.m.forEach(function (m, i) {
       el("rect", { x: pad + m[1] * cs + 1.5, y: pad + m[0] * cs + 1.5, width: cs - 3, height: cs - 3,
@@ -58,17 +105,10 @@
     });
     var pieces = el("g", { "class": "pieces" }, svg);
     P.p.forEach(function (p) {
-      var owner = p[2] < 0 ? "n" : String(p[2]);
-      var grp = el("g", { "class": "piece o" + owner + (p[4] ? " flagged" : ""), "data-r": p[0], "data-c": p[1],
-        "data-owner": p[2], "data-label": p[3] }, pieces);
-      if (g.game === "fifteen") {
-        el("rect", { x: cx(p[1]) - cs * 0.36, y: cy(p[0]) - cs * 0.44, width: cs * 0.72, height: cs * 0.88, rx: 4 }, grp);
-      } else {
-        el("circle", { cx: cx(p[1]), cy: cy(p[0]), r: cs * (g.game === "hashi" ? 0.4 : 0.36) }, grp);
-      }
-      if (p[3] !== "") el("text", { x: cx(p[1]), y: cy(p[0]) + cs * 0.14, "font-size": cs * 0.42 }, grp, p[3]);
+      drawPiece(pieces, "piece", cx(p[1]), cy(p[0]), cs, p[2], p[3], p[4], g.drawing,
+        { "data-r": p[0], "data-c": p[1], "data-owner": p[2], "data-label": p[3] });
     });
-    if (P.m.length > 1) {
+    if (g.drawing.move_line && P.m.length > 1) {
       var pts = P.m.map(function (m) { return cx(m[1]) + "," + cy(m[0]); }).join(" ");
       el("polyline", { points: pts, "class": "path" }, svg);
     }
@@ -144,8 +184,7 @@
         seatName(g, 0) + " vs " + seatName(g, 1);
       $("verdict").textContent = "Result: " + g.verdict;
       $("notes").textContent = g.notes.map(function (n) { return "Note: " + n + "."; }).join("\n");
-      $("legend").textContent = "Legend: " + g.legend.map(function (x) { return x[0] + " " + x[1]; }).join(", ") +
-        "; outlined cells: the last move" + (g.game === "halma" ? " (the line: its hop path)" : "");
+      drawLegend(g);
       $("ply-range").max = g.moves.length;
       $("game-select").value = String(gi + 1);
       document.querySelectorAll(".game-link").forEach(function (a) {

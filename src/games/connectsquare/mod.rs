@@ -21,7 +21,7 @@ pub mod player;
 pub mod solver;
 
 use crate::protocol::{
-    format_time, parse_header, BoardView, CellView, FileGame, GenOptions, Ground, Input, Lines, Mode, MoveError,
+    format_time, parse_header, BoardView, CellView, LegendEntry, FileGame, GenOptions, Ground, Input, Lines, Mode, MoveError,
     MoveView, ParseError, Player,
 };
 use crate::search::{Game, Limits, Outcome, Strategy};
@@ -605,10 +605,14 @@ impl FileGame for ConnectSquare {
             facts: Vec::new(),
             outcome: None,
             legend: vec![
-                ("R".into(), "R's coin".into()),
-                ("Y".into(), "Y's coin".into()),
-                (".".into(), "empty cell".into()),
-                ("*".into(), "coin of the winning square".into()),
+                LegendEntry::cell("R's coin", CellView::with_piece(Ground::Plain, Some(Player::One), "", "R")),
+                LegendEntry::cell("Y's coin", CellView::with_piece(Ground::Plain, Some(Player::Two), "", "Y")),
+                LegendEntry::cell("empty cell", CellView::empty(Ground::Plain, ".")),
+                LegendEntry::pattern(
+                    "*",
+                    "coin of the winning square",
+                    CellView::with_piece(Ground::Plain, Some(Player::One), "", "R*").flagged(),
+                ),
             ],
         };
         for row in &g.cells {

@@ -14,7 +14,7 @@ pub mod search;
 pub mod solver;
 
 use crate::protocol::{
-    format_time, parse_header, BoardView, ByPlayer, CellView, FileGame, GenOptions, Ground, Input, Lines, Mode,
+    format_time, parse_header, BoardView, ByPlayer, CellView, LegendEntry, FileGame, GenOptions, Ground, Input, Lines, Mode,
     MoveError, MoveView, ParseError, Player,
 };
 use crate::search::{Game, Limits, Outcome, Strategy};
@@ -656,6 +656,10 @@ impl FileGame for Fifteen {
     }];
     // The Fifteen brief's interactive flow allows 30 s per move.
     const HUMAN_MOVE_TIME: Option<f64> = Some(30.0);
+    const DRAWING: crate::protocol::Drawing = crate::protocol::Drawing {
+        piece: crate::protocol::PieceShape::Card,
+        move_line: None,
+    };
 
     fn parse_input(text: &str) -> Result<Input<Self>, ParseError> {
         let mut lines = Lines::new(text);
@@ -856,9 +860,18 @@ impl FileGame for Fifteen {
             facts,
             outcome,
             legend: vec![
-                ("P:C".into(), "card C of player P".into()),
-                ("X".into(), "removed cell (blocked for good)".into()),
-                (".".into(), "empty cell".into()),
+                LegendEntry::pattern(
+                    "P:C",
+                    "card C of player P",
+                    CellView::with_piece(Ground::Plain, Some(Player::One), "13", "1:13"),
+                ),
+                LegendEntry::pattern(
+                    "P:C",
+                    "card C of player P",
+                    CellView::with_piece(Ground::Plain, Some(Player::Two), "13", "2:13"),
+                ),
+                LegendEntry::cell("removed cell (blocked for good)", CellView::empty(Ground::Removed, "X")),
+                LegendEntry::cell("empty cell", CellView::empty(Ground::Plain, ".")),
             ],
         }
     }

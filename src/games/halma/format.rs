@@ -5,7 +5,7 @@
 use super::bitboard::{cell, col, row, Bitboard, N};
 use super::{cell_text, colour_name, HMove, Halma, Reading, CAMP, PIECES};
 use crate::protocol::{
-    format_time, parse_mode, parse_time, BoardView, ByPlayer, CellView, Ground, Input, Lines, Mode, MoveError,
+    format_time, parse_mode, parse_time, BoardView, ByPlayer, CellView, LegendEntry, Ground, Input, Lines, Mode, MoveError,
     MoveView, ParseError, Player,
 };
 
@@ -218,10 +218,16 @@ pub fn board_view(pos: &Halma) -> BoardView {
         facts: Vec::new(),
         outcome,
         legend: vec![
-            ("B".into(), "BLACK piece".into()),
-            ("W".into(), "WHITE piece".into()),
-            (":".into(), "empty camp cell".into()),
-            (".".into(), "empty cell".into()),
+            LegendEntry::cell(
+                "BLACK piece",
+                CellView::with_piece(Ground::Plain, Some(Player::One), "", "B"),
+            ),
+            LegendEntry::cell(
+                "WHITE piece",
+                CellView::with_piece(Ground::Plain, Some(Player::Two), "", "W"),
+            ),
+            LegendEntry::cell("empty camp cell", CellView::empty(Ground::Camp(Player::One), ":")),
+            LegendEntry::cell("empty cell", CellView::empty(Ground::Plain, ".")),
         ],
     }
 }

@@ -618,6 +618,10 @@ impl FileGame for Halma {
     // there, i.e. bad for the mover who walked back into it.
     const REPEAT_SCORE: i32 = 150;
     const NO_MOVE_SETTLED_BY_TIME: bool = true;
+    const DRAWING: crate::protocol::Drawing = crate::protocol::Drawing {
+        move_line: Some("its hop path"),
+        ..crate::protocol::Drawing::DISCS
+    };
 
     fn parse_input(text: &str) -> Result<Input<Self>, ParseError> {
         format::parse_input(text)

@@ -3,7 +3,7 @@
 
 use super::{Hashi, HashiMove, Topology};
 use crate::protocol::{
-    format_time, parse_header, BoardView, ByPlayer, CellView, FileGame, GenOptions, Ground, Input, Line, Lines, LinkView,
+    format_time, parse_header, BoardView, ByPlayer, CellView, Drawing, LegendEntry, PieceShape, FileGame, GenOptions, Ground, Input, Line, Lines, LinkView,
     Mode, MoveError, MoveView, ParseError, Player,
 };
 use std::fmt::Write as _;
@@ -184,6 +184,12 @@ impl FileGame for Hashi {
         prompt: Some("Board size (e.g. 7)? "),
         choices: &[],
     }];
+    // Islands fill more of their cell than pieces do; the line is the bridge
+    // a move builds, between its two islands.
+    const DRAWING: Drawing = Drawing {
+        piece: PieceShape::Disc { radius: 0.4 },
+        move_line: Some("the bridge it built"),
+    };
 
     fn parse_input(text: &str) -> Result<Input<Self>, ParseError> {
         let mut lines = Lines::new(text);
@@ -457,11 +463,20 @@ impl FileGame for Hashi {
                 )
             }),
             legend: vec![
-                ("1-4".into(), "island with its label".into()),
-                ("o".into(), "unlabelled island".into()),
-                ("- =".into(), "one or two bridges along a row".into()),
-                ("| \"".into(), "one or two bridges along a column".into()),
-                (".".into(), "water".into()),
+                LegendEntry::pattern(
+                    "1-4",
+                    "island with its label",
+                    CellView::with_piece(Ground::Water, None, "3", "3"),
+                ),
+                LegendEntry::cell(
+                    "unlabelled island",
+                    CellView::with_piece(Ground::Water, None, "", "o"),
+                ),
+                LegendEntry::link("- =", "one or two bridges along a row", 1, false),
+                LegendEntry::link("- =", "one or two bridges along a row", 2, false),
+                LegendEntry::link("| \"", "one or two bridges along a column", 1, true),
+                LegendEntry::link("| \"", "one or two bridges along a column", 2, true),
+                LegendEntry::cell("water", CellView::empty(Ground::Water, ".")),
             ],
         }
     }

@@ -22,7 +22,7 @@ pub mod solver;
 pub mod sum;
 
 use crate::protocol::{
-    format_time, parse_header, BoardView, CellView, FileGame, GenOptions, Ground, Input, Lines, Mode, MoveError,
+    format_time, parse_header, BoardView, CellView, LegendEntry, FileGame, GenOptions, Ground, Input, Lines, Mode, MoveError,
     MoveView, ParseError, Player,
 };
 use crate::search::{alphabeta::Searcher, Game, Limits, Outcome, Strategy};
@@ -409,9 +409,16 @@ impl FileGame for Hinger {
                 None => None,
             },
             legend: vec![
-                ("N".into(), "pile of N counters".into()),
-                ("H".into(), "hinger (taking it wins)".into()),
-                (".".into(), "empty cell".into()),
+                LegendEntry::pattern(
+                    "N",
+                    "pile of N counters",
+                    CellView::with_piece(Ground::Plain, None, "2", "2"),
+                ),
+                LegendEntry::cell(
+                    "hinger (taking it wins)",
+                    CellView::with_piece(Ground::Plain, None, "1", "H").flagged(),
+                ),
+                LegendEntry::cell("empty cell", CellView::empty(Ground::Plain, ".")),
             ],
         }
     }
