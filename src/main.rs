@@ -54,7 +54,13 @@ enum StrategyArg {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// In-process duel of two strategies on any game (W/D/L and score).
-    Duel(DuelArgs),
+    Duel {
+        /// The game (halma, hinger, connectsquare, fifteen, hashi).
+        #[arg(long, ignore_case = true, value_parser = game_parser())]
+        game: GameKind,
+        #[command(flatten)]
+        args: DuelArgs,
+    },
     /// Halma tools: perft, simple-perft, bench, check, opening, calibrate.
     #[command(subcommand)]
     Halma(games::halma::cli::HalmaCommand),
@@ -83,11 +89,15 @@ fn to_strategy(s: StrategyArg, depth: Option<u32>) -> Strategy {
     }
 }
 
-fn duel(args: DuelArgs) -> Result<(), String> {
-    let kind = GameKind::from_name(&args.game).ok_or_else(|| {
-        let names: Vec<&str> = GameKind::ALL.iter().map(|k| k.name()).collect();
-        format!("unknown game {:?}: expected one of {}", args.game, names.join(", "))
-    })?;
+/// `--game`: one of the registry's names, in any case; clap lists them and
+/// suggests the closest for a typo, as it does for every other value.
+fn game_parser() -> impl clap::builder::TypedValueParser<Value = GameKind> {
+    use clap::builder::TypedValueParser as _;
+    clap::builder::PossibleValuesParser::new(GameKind::ALL.iter().map(|k| k.name()))
+        .map(|name| GameKind::from_name(&name).expect("clap accepts only the registry's names"))
+}
+
+fn duel(kind: GameKind, args: DuelArgs) -> Result<(), String> {
     agent::with_game!(kind, |G| run_duel::<G>(&args))
 }
 
@@ -118,7 +128,7 @@ fn main() -> ExitCode {
                 })
                 .map_err(|e| e.to_string())
         }
-        Some(Command::Duel(args)) => duel(args),
+        Some(Command::Duel { game, args }) => duel(game, args),
         Some(Command::Halma(cmd)) => games::halma::cli::run(cmd),
         Some(Command::Hinger(cmd)) => games::hinger::cli::run(cmd),
         Some(Command::Connectsquare(cmd)) => games::connectsquare::cli::run(cmd),
@@ -131,5 +141,27 @@ fn main() -> ExitCode {
             eprintln!("agent: {e}");
             ExitCode::from(2)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn duel_game_is_a_registry_name_in_any_case_and_a_typo_gets_a_suggestion() {
+        let cli = Cli::try_parse_from(["agent", "duel", "--game", "HASHI"]).expect("any case parses");
+        assert!(matches!(
+            cli.command,
+            Some(Command::Duel {
+                game: GameKind::Hashi,
+                ..
+            })
+        ));
+        let e = Cli::try_parse_from(["agent", "duel", "--game", "halm"])
+            .expect_err("a typo is refused")
+            .to_string();
+        assert!(e.contains("a similar value exists: 'halma'"), "{e}");
+        assert!(e.contains("halma, hinger, connectsquare, fifteen, hashi"), "{e}");
     }
 }

@@ -143,9 +143,6 @@ pub fn run<G: FileGame>(tool: Tool) -> Result<(), String> {
 /// `agent duel`: strategy A against strategy B, in process.
 #[derive(Args, Debug, Clone)]
 pub struct DuelArgs {
-    /// The game (halma, hinger, connectsquare, fifteen, hashi).
-    #[arg(long)]
-    pub game: String,
     /// Strategy A: best, alphabeta[:D], minimax[:D], greedy, mcts or random.
     #[arg(long, default_value = "best")]
     pub a: String,
