@@ -23,8 +23,9 @@ use crate::search::Limits;
 
 /// On 6x6, the solver is tried once at most this many cards are left: the
 /// largest count whose seeded random positions it solves in a median of
-/// under 1 CPU second (`agent fifteen bench --runs 1 --six 6-9`: medians
-/// 0.011 s at 6 cards, 0.107 s at 7, 0.906 s at 8, over 5 s at 9 and more).
+/// under 1 CPU second (`agent fifteen bench --runs 1 --six 7-10`, re-measured
+/// after the solver's speed-ups at load ~14: medians 0.106 s at 7 cards,
+/// 0.834 s at 8, over 5 s at 9 (7 of 10 positions) and at 10).
 pub const SIX_SOLVE_CARDS: u32 = 8;
 
 /// Whether the agent tries the exact solver on `g` before searching.
@@ -45,11 +46,28 @@ pub fn solve(g: &Fifteen, tt_bytes: usize) -> SearchResult<Move> {
     Searcher::<Fifteen>::new(tt_bytes).solve(g)
 }
 
-/// The default agent's move: iterative deepening within `limits`, which
-/// becomes the exact solver as soon as the remaining game fits in it (on 4x4
-/// from the first moves, on 6x6 in the endgame). `on_improve` gets every
-/// best move the search reports.
+/// Where the agent's move came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// The exact solver: the move achieves the exact value, margin included.
+    Solved,
+    /// The solver proved a win or a draw and the move keeps it, but the
+    /// margin was not solved in time.
+    Secured,
+    /// The depth-limited search (the solver did not finish or does not apply).
+    Searched,
+}
+
+/// The default agent's move: the exact solver where it applies and
+/// finishes, else iterative deepening within `limits` (which is exact too
+/// once the remaining game fits in it). `on_improve` gets every best move
+/// found on the way.
 pub fn best_move(g: &Fifteen, limits: &Limits, on_improve: &mut dyn FnMut(Move)) -> Option<Move> {
+    choose(g, limits, on_improve).map(|(m, _)| m)
+}
+
+/// [`best_move`] and where the move came from.
+pub fn choose(g: &Fifteen, limits: &Limits, on_improve: &mut dyn FnMut(Move)) -> Option<(Move, Source)> {
     if g.is_over() {
         return None;
     }
@@ -57,8 +75,8 @@ pub fn best_move(g: &Fifteen, limits: &Limits, on_improve: &mut dyn FnMut(Move))
     let mut limits = *limits;
     if solver_applies(g) {
         let mut solver = Solver::new(tt_bytes_for(limits.hard));
-        if let Some(best) = solved_move(&mut solver, g, limits.soft, on_improve) {
-            return Some(best);
+        if let Some(found) = solved_move(&mut solver, g, limits.soft, on_improve) {
+            return Some(found);
         }
         // What the solver used comes off the search's share.
         let used = timer.elapsed();
@@ -75,14 +93,19 @@ pub fn best_move(g: &Fifteen, limits: &Limits, on_improve: &mut dyn FnMut(Move))
         r.nodes,
         r.seconds
     );
-    r.best
+    r.best.map(|m| (m, Source::Searched))
 }
 
 /// The solver's move for `g` within `budget` CPU seconds: the exact-margin
 /// move if the margin is solved in time, else a move that secures a proven
 /// win or draw; None when neither is proven in time (or the position is
 /// lost and its margin unsolved), so that the search decides.
-fn solved_move(solver: &mut Solver, g: &Fifteen, budget: f64, on_improve: &mut dyn FnMut(Move)) -> Option<Move> {
+fn solved_move(
+    solver: &mut Solver,
+    g: &Fifteen,
+    budget: f64,
+    on_improve: &mut dyn FnMut(Move),
+) -> Option<(Move, Source)> {
     let timer = CpuTimer::start();
     let Some(w) = solver.wdl(g, budget) else {
         log::info!("fifteen: solver unfinished within {budget:.3}s, searching instead");
@@ -106,7 +129,7 @@ fn solved_move(solver: &mut Solver, g: &Fifteen, budget: f64, on_improve: &mut d
             if let Some(m) = r.best {
                 on_improve(m);
             }
-            r.best
+            r.best.map(|m| (m, Source::Solved))
         }
         None => {
             if secured.is_some() {
@@ -119,7 +142,7 @@ fn solved_move(solver: &mut Solver, g: &Fifteen, budget: f64, on_improve: &mut d
             } else {
                 log::info!("fifteen: solved loss, margin unsolved within {budget:.3}s, searching instead");
             }
-            secured
+            secured.map(|m| (m, Source::Secured))
         }
     }
 }

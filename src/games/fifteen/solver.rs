@@ -380,13 +380,21 @@ impl Solver {
             first = stored_move(g, &e, frame);
         }
         let level = g.plies_left() as usize;
+        let three = if level == 3 { ThreeLeft::of(g) } else { None };
         self.lists[level].generate(g, first, &self.history[g.side().index()]);
         let mut best = -INF - 1;
         let mut best_move = self.lists[level].moves[0];
         let mut a = alpha;
         for i in 0..self.lists[level].len {
             let mv = self.lists[level].moves[i];
-            let v = self.child_value(g, mv, a, beta);
+            let quick = three.as_ref().and_then(|t| {
+                self.nodes += 1;
+                t.child_value(geo(g.size()), g.free(), mv, a, beta)
+            });
+            let v = match quick {
+                Some(v) => v,
+                None => self.child_value(g, mv, a, beta),
+            };
             if self.stopped {
                 return 0;
             }
@@ -460,6 +468,45 @@ impl Solver {
             e.card = value_index(mv.card).expect("card value") as u8;
         }
         self.table[slot] = e;
+    }
+}
+
+/// A position with three cards left in which the mover holds two and the
+/// opponent one: its children are [`two_left`] positions, valued from the
+/// block sums without playing the move (most interior nodes are these).
+struct ThreeLeft {
+    start: Placed,
+    /// The mover's hand.
+    hand: [u8; 5],
+    /// The opponent's card.
+    theirs: usize,
+}
+
+impl ThreeLeft {
+    fn of(g: &Fifteen) -> Option<ThreeLeft> {
+        let me = g.side();
+        if g.unstable || g.hand_len(me) != 2 {
+            return None;
+        }
+        Some(ThreeLeft {
+            start: Placed::of(g),
+            hand: g.hand[me],
+            theirs: single_card(g.hand[me.other()])?,
+        })
+    }
+
+    /// The value of playing `mv` for the mover, fail-soft in (alpha, beta);
+    /// None in the cases [`two_left`] leaves out.
+    #[inline]
+    fn child_value(&self, geo: &Geo, free: u64, mv: Move, alpha: i32, beta: i32) -> Option<i32> {
+        let vi = value_index(mv.card)?;
+        let mut hand = self.hand;
+        hand[vi] -= 1;
+        let kept = single_card(hand)?;
+        let c = mv.cell as usize;
+        let mut child = self.start.place(geo, c, mv.card, vi, self.start.removals_if(geo, c, mv.card));
+        child.flip();
+        two_left(&child, geo, free & !(1u64 << c), self.theirs, kept, -beta, -alpha).map(|v| -v)
     }
 }
 
@@ -575,6 +622,29 @@ impl Placed {
         p
     }
 
+    /// The cards that placing `card` on `c` would mark (as
+    /// [`Fifteen::removals_if`]).
+    #[inline]
+    fn removals_if(&self, geo: &Geo, c: usize, card: u8) -> u64 {
+        let mut marked = 0u64;
+        let mut b = geo.block[c] & (self.occ | 1 << c);
+        while b != 0 {
+            let q = b.trailing_zeros() as usize;
+            b &= b - 1;
+            if self.bsum[q] + card > super::LIMIT {
+                marked |= 1 << q;
+            }
+        }
+        marked
+    }
+
+    /// The same board from the other player's side.
+    #[inline]
+    fn flip(&mut self) {
+        std::mem::swap(&mut self.mine, &mut self.theirs);
+        self.base = -self.base;
+    }
+
     /// The mover's final value after the opponent's best placement of its
     /// last card `b` on one of `free`; stops as soon as it is at most
     /// `floor` (then it is an upper bound). i32::MAX if `free` is empty.
@@ -651,8 +721,7 @@ fn sub_block(geo: &Geo, bsum: &mut [u8; MAX_CELLS], c: usize, v: u8) {
 /// places first (None for any other position), fail-soft in (alpha, beta):
 /// the mover's placements against the opponent's best last placement, on
 /// block sums updated in place rather than through played positions (these
-/// positions are most of the search). A placement is dropped as soon as one
-/// reply holds it to alpha or to an earlier placement's value.
+/// positions are most of the search).
 fn last_two(g: &Fifteen, alpha: i32, beta: i32) -> Option<i32> {
     if g.unstable {
         return None;
@@ -660,18 +729,22 @@ fn last_two(g: &Fifteen, alpha: i32, beta: i32) -> Option<i32> {
     let me = g.side();
     let ai = single_card(g.hand[me])?;
     let bi = single_card(g.hand[me.other()])?;
-    let geo = geo(g.size());
-    let start = Placed::of(g);
-    let free = g.free();
+    two_left(&Placed::of(g), geo(g.size()), g.free(), ai, bi, alpha, beta)
+}
+
+/// [`last_two`] on a board already in [`Placed`] form: the mover holds card
+/// index `ai`, the opponent `bi`, `free` are the cells left. A placement is
+/// dropped as soon as one reply holds it to alpha or to an earlier
+/// placement's value. None when no cell is left for the last card.
+fn two_left(start: &Placed, geo: &Geo, free: u64, ai: usize, bi: usize, alpha: i32, beta: i32) -> Option<i32> {
     let mut best = i32::MIN;
     let mut f = free;
     while f != 0 {
         let c = f.trailing_zeros() as usize;
         f &= f - 1;
-        let placed = start.place(geo, c, VALUES[ai], ai, g.removals_if(c, VALUES[ai]));
+        let placed = start.place(geo, c, VALUES[ai], ai, start.removals_if(geo, c, VALUES[ai]));
         let worst = placed.reply(geo, free & !(1u64 << c), VALUES[bi], best.max(alpha));
         if worst == i32::MAX {
-            // No free cell for the last card (not reachable by play).
             return None;
         }
         best = best.max(worst);

@@ -159,3 +159,21 @@ fn takes_a_free_capture() {
     c.play(m);
     assert_eq!(c.score(Player::Two), 0, "played {m:?}\n{}", c.render());
 }
+
+#[test]
+fn every_move_of_a_4x4_game_at_30_seconds_a_move_is_the_solvers() {
+    // The limits the agent plans for a SINGLE move with 30 s on the clock;
+    // both sides play through `choose`, the agent's own path.
+    let limits = crate::timing::plan(crate::protocol::Mode::Single, 30.0, 0.0, 1.0);
+    let mut g = Fifteen::new(4, Player::One);
+    let mut moves = 0;
+    while !g.is_over() {
+        let (m, source) = choose(&g, &limits, &mut |_| {}).expect("a move");
+        assert_eq!(source, Source::Solved, "move {moves} of the game");
+        g.play(m);
+        moves += 1;
+    }
+    assert_eq!(moves, 10);
+    // Perfect play from the start ends with the first player 4 points down.
+    assert_eq!(g.score(Player::Two) as i32 - g.score(Player::One) as i32, 4);
+}
