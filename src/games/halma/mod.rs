@@ -691,7 +691,7 @@ impl FileGame for Halma {
 
     fn special_move(&self, strategy: Strategy, limits: &Limits, on_improve: &mut dyn FnMut(HMove)) -> Option<HMove> {
         // Every move's search paces its race solves by this move's time.
-        race::begin_move(limits);
+        race::begin_move(self, limits);
         match strategy {
             // Once the armies have passed each other, a proven shortest finish.
             Strategy::Best => race::race_move(self, limits, on_improve),

@@ -802,6 +802,8 @@ thread_local! {
     /// CPU time after which search nodes run no new solves ([`begin_move`];
     /// minus infinity once passed, so the clock is read no more).
     static LEAF_DEADLINE: std::cell::Cell<f64> = const { std::cell::Cell::new(f64::INFINITY) };
+    /// Whether this move's root is separated ([`begin_move`]).
+    static ROOT_SEPARATED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// Share of a move's time in which search nodes may run small race solves.
@@ -812,7 +814,14 @@ const LEAF_SHARE: f64 = 0.4;
 /// that. A node with a solve costs up to a millisecond and the search reads
 /// its clock only every 1,024 nodes, so without this cap a search in a race
 /// overran its time (self-play at 2 s a game lost 4 of 20 games on time).
-pub fn begin_move(limits: &Limits) {
+///
+/// From a separated root the race move has had its exact try, and a search
+/// that goes on scores no race: mixing race scores of the nodes a small
+/// solve settles with the ordinary evaluation of the others steers it
+/// towards the races it cannot solve (in race-bench's lone finishes the
+/// agent then took more plays than without the race value).
+pub fn begin_move(root: &Halma, limits: &Limits) {
+    ROOT_SEPARATED.with(|c| c.set(is_separated(root)));
     let time = limits.soft.min(limits.hard);
     let deadline = if time.is_finite() {
         process_cpu_seconds() + time.max(0.0) * LEAF_SHARE
@@ -897,7 +906,11 @@ fn decided(mine: Finish, theirs: Finish) -> Option<i32> {
 pub fn race_value(pos: &Halma) -> Option<i32> {
     let sides = race_sides(pos)?;
     // A won game is the search's outcome, not a race.
-    if pos.has_won(Player::One) || pos.has_won(Player::Two) || !IN_SEARCH.with(|c| c.get()) {
+    if pos.has_won(Player::One)
+        || pos.has_won(Player::Two)
+        || !IN_SEARCH.with(|c| c.get())
+        || ROOT_SEPARATED.with(|c| c.get())
+    {
         return None;
     }
     let me = pos.side();
