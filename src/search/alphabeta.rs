@@ -164,12 +164,8 @@ impl<G: Game> Searcher<G> {
             return result;
         }
 
-        let mut max_depth = limits.max_depth.clamp(1, MAX_PLY as u32 - 1);
         let game_length = root.plies_left();
-        if let Some(left) = game_length {
-            max_depth = max_depth.min(left.max(1));
-        }
-        let first_depth = first_depth.clamp(1, max_depth);
+        let (first_depth, max_depth) = Self::depth_range(&limits, game_length, first_depth);
         let pacing = pace::effective::<G>(limits.pacing);
         let mut pace = G::TIME_SCORES.filter(|_| pacing == Pacing::Adaptive).map(Pace::new);
         // Full pacing searches until the hard limit stops it.
@@ -182,14 +178,10 @@ impl<G: Game> Searcher<G> {
         let (mut prev_time, mut last_time) = (0.0f64, 0.0f64);
         for depth in first_depth..=max_depth {
             let start = self.timer.elapsed();
-            // Do not start an iteration that would be cut off at the hard
-            // limit: it costs about the last one times the recent growth.
-            // (Full pacing wants that partial iteration.)
-            if depth > first_depth + 1 && limits.hard.is_finite() && pacing != Pacing::Full {
-                let growth = (last_time / prev_time.max(1e-5)).clamp(2.0, 100.0);
-                if start + last_time * growth > limits.hard {
-                    break;
-                }
+            // (Full pacing wants the partial iteration the hard limit cuts.)
+            let predicted = depth > first_depth + 1 && pacing != Pacing::Full;
+            if predicted && Self::next_iteration_overruns(start, prev_time, last_time, limits.hard) {
+                break;
             }
             let (iter_best, complete) = self.root_iteration(root, &mut root_moves, depth);
             if let Some((mv, score, pv)) = iter_best {
@@ -242,6 +234,24 @@ impl<G: Game> Searcher<G> {
 
     /// The root's legal moves in the static order of the first iteration:
     /// by hint, best first (none once the game is over).
+    /// The first and last iteration depths: `limits.max_depth` capped by
+    /// the plies left in the game (when known) and by `MAX_PLY`.
+    fn depth_range(limits: &Limits, game_length: Option<u32>, first_depth: u32) -> (u32, u32) {
+        let mut max_depth = limits.max_depth.clamp(1, MAX_PLY as u32 - 1);
+        if let Some(left) = game_length {
+            max_depth = max_depth.min(left.max(1));
+        }
+        (first_depth.clamp(1, max_depth), max_depth)
+    }
+
+    /// Whether an iteration starting at `start` would be cut off at the hard
+    /// limit: it costs about the last one times the recent growth, and a
+    /// cut-off iteration would be wasted.
+    fn next_iteration_overruns(start: f64, prev_time: f64, last_time: f64, hard: f64) -> bool {
+        let growth = (last_time / prev_time.max(1e-5)).clamp(2.0, 100.0);
+        hard.is_finite() && start + last_time * growth > hard
+    }
+
     fn ordered_root_moves(root: &G) -> Vec<G::Move> {
         let mut moves = Vec::new();
         if root.outcome().is_none() {
