@@ -10,6 +10,8 @@ pub mod bench;
 pub mod cli;
 pub mod eval;
 pub mod geo;
+#[cfg(test)]
+mod plain;
 pub mod search;
 pub mod solver;
 

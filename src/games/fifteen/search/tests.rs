@@ -1,49 +1,10 @@
 use super::*;
+use crate::games::fifteen::plain::{all_moves, minimax};
 use crate::clock::CpuTimer;
-use crate::games::fifteen::eval;
 use crate::protocol::{FileGame, Player};
 use crate::search::Game;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-
-/// Every legal move, symmetric duplicates included (plain minimax must not
-/// rely on the deduplication it is checking).
-fn all_moves(g: &Fifteen) -> Vec<Move> {
-    let mut v = Vec::new();
-    let hand = g.hand(g.side());
-    for c in 0..(g.size() as usize).pow(2) {
-        if g.free() >> c & 1 == 1 {
-            for (vi, &count) in hand.iter().enumerate() {
-                if count > 0 {
-                    v.push(Move {
-                        cell: c as u8,
-                        card: crate::games::fifteen::geo::VALUES[vi],
-                    });
-                }
-            }
-        }
-    }
-    v
-}
-
-/// Plain minimax of the exact final value (margin, then tie-break).
-fn minimax(g: &Fifteen) -> i32 {
-    if g.is_over() {
-        return eval::terminal(g);
-    }
-    let mut best = i32::MIN;
-    for m in all_moves(g) {
-        let mut c = g.clone();
-        c.play(m);
-        let v = if c.side() == g.side() {
-            minimax(&c)
-        } else {
-            -minimax(&c)
-        };
-        best = best.max(v);
-    }
-    best
-}
 
 fn random_position(rng: &mut SmallRng, n: u8, left: u32) -> Fifteen {
     let mut g = Fifteen::new(n, Player::from_index(rng.gen_range(0..2)));

@@ -1,48 +1,10 @@
 use super::*;
+use crate::games::fifteen::plain::{all_moves, minimax};
 use crate::games::fifteen::bench::random_position;
 use crate::games::fifteen::geo::geo;
 use crate::protocol::{FileGame, Mode, Player};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-
-/// Every legal move, symmetric duplicates included.
-fn all_moves(g: &Fifteen) -> Vec<Move> {
-    let hand = g.hand(g.side());
-    let mut v = Vec::new();
-    for c in 0..geo(g.size()).cells {
-        if g.free() >> c & 1 == 1 {
-            for vi in 0..5 {
-                if hand[vi] > 0 {
-                    v.push(Move {
-                        cell: c as u8,
-                        card: VALUES[vi],
-                    });
-                }
-            }
-        }
-    }
-    v
-}
-
-/// Deliberately plain minimax: every move, no table, no symmetry, no
-/// shortcut for the last cards; finished games valued by `eval::terminal`.
-fn minimax(g: &Fifteen) -> i32 {
-    if g.is_over() {
-        return eval::terminal(g);
-    }
-    let mut best = i32::MIN;
-    for m in all_moves(g) {
-        let mut c = g.clone();
-        c.play(m);
-        let v = if c.side() == g.side() {
-            minimax(&c)
-        } else {
-            -minimax(&c)
-        };
-        best = best.max(v);
-    }
-    best
-}
 
 fn text(g: &Fifteen) -> String {
     g.write_input(Mode::Single, 1.0)
