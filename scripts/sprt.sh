@@ -70,26 +70,37 @@ CACHE=${SPRT_CACHE:-/tmp/halma-sprt}
 mkdir -p "$CACHE/bin"
 
 # The agent of commit $1, built once per commit; prints the binary's path.
+# Several runs may start at once (an ablation beside a baseline run): the
+# build holds a lock on the cache, each build extracts into its own source
+# directory, and a failed build stops the script (a command substitution
+# does not inherit `set -e`, so failures are checked by hand; before this a
+# build broken by a concurrent run's extraction was cached under the commit's
+# name with whatever binary the shared target held).
 agent_of() {
     local bin="$CACHE/bin/agent-$1"
-    if [ ! -x "$bin" ]; then
-        local src="$CACHE/src-$1"
-        rm -rf "$src"
-        mkdir -p "$src"
-        # -m: the files get today's time, not the commit's. Cargo judges
-        # freshness by mtime against the shared target dir, so with commit
-        # times a revision older than the last build there was not rebuilt
-        # and the cache got the previous revision's agent under this name.
-        git archive "$1" | tar -x -m -C "$src"
-        echo "building the agent of ${1:0:12} in $src" >&2
-        (cd "$src" && CARGO_TARGET_DIR="$CACHE/target" cargo build --release -p agent --bin agent >&2)
-        cp "$CACHE/target/release/agent" "$bin.tmp"
-        mv "$bin.tmp" "$bin"
-        rm -rf "$src"
-    fi
+    (
+        flock 9
+        if [ ! -x "$bin" ]; then
+            local src
+            src=$(mktemp -d "$CACHE/src-${1:0:12}-XXXXXX") || exit 1
+            # -m: the files get today's time, not the commit's. Cargo judges
+            # freshness by mtime against the shared target dir, so with commit
+            # times a revision older than the last build there was not rebuilt
+            # and the cache got the previous revision's agent under this name.
+            git archive "$1" | tar -x -m -C "$src" || exit 1
+            echo "building the agent of ${1:0:12} in $src" >&2
+            (cd "$src" && CARGO_TARGET_DIR="$CACHE/target" cargo build --release -p agent --bin agent >&2) || {
+                echo "sprt.sh: the agent of ${1:0:12} does not build" >&2
+                rm -rf "$src"
+                exit 1
+            }
+            cp "$CACHE/target/release/agent" "$bin.tmp" && mv "$bin.tmp" "$bin" || exit 1
+            rm -rf "$src"
+        fi
+    ) 9>"$CACHE/build.lock" || exit 1
     echo "$bin"
 }
-BASE_BIN=$(agent_of "$BASE")
+BASE_BIN=$(agent_of "$BASE") || exit 2
 
 # The referee (and, without --new, the agent) of the working tree,
 # snapshotted for this run.
@@ -97,7 +108,8 @@ OUT=${OUT:-$(mktemp -d "$CACHE/run-XXXXXX")}
 mkdir -p "$OUT"
 if [ -n "$NEW" ]; then
     cargo build --release -p referee >&2
-    cp "$(agent_of "$NEW")" "$OUT/agent-new"
+    NEW_BIN=$(agent_of "$NEW") || exit 2
+    cp "$NEW_BIN" "$OUT/agent-new"
     NEW_DESC=${NEW:0:12}
 else
     cargo build --release -p agent -p referee >&2
