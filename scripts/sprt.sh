@@ -122,7 +122,7 @@ echo "SPRT [$ELO0, $ELO1]: $NEW_DESC vs ${BASE:0:12}, Halma GAME $TIME s per sid
     "up to $GAMES games in pairs from random:$PLIES openings, $CONCURRENCY at a time; out: $OUT" >&2
 
 "$OUT/referee" match --game halma --mode game --time "$TIME" --games "$GAMES" \
-    --sprt "$ELO0,$ELO1" --openings "random:$PLIES" --concurrency "$CONCURRENCY" \
+    --sprt="$ELO0,$ELO1" --openings "random:$PLIES" --concurrency "$CONCURRENCY" \
     --agent "name=new,cmd=$OUT/agent-new" --agent "name=base,cmd=$OUT/agent-base" \
     --out "$OUT/match" --results "$OUT/results.json"
 echo "results: $OUT/results.json; records: $OUT/match/records.jsonl" >&2
