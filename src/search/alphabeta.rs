@@ -420,6 +420,11 @@ impl<G: Game> Searcher<G> {
             Err(mv) => mv,
         };
 
+        if depth == 1 {
+            if let Some(v) = self.frontier(pos, key, frame, ply) {
+                return v;
+            }
+        }
         let p = ply as usize;
         let mut scored = std::mem::take(&mut self.scored[p]);
         if !self.order_moves(pos, p, tt_move, &mut scored) {
@@ -470,6 +475,19 @@ impl<G: Game> Searcher<G> {
         self.tt
             .store(key, stored_move, to_tt(best_score, ply), depth as i16, bound);
         best_score
+    }
+
+    /// A node at remaining depth 1 settled by [`Game::frontier_value`]
+    /// without visiting its children: stored as exact, its move as the PV.
+    #[inline]
+    fn frontier(&mut self, pos: &G, key: u64, frame: u8, ply: u32) -> Option<i32> {
+        let (score, mv) = pos.frontier_value()?;
+        let p = ply as usize;
+        self.pv[p].clear();
+        self.pv[p].push(mv);
+        let stored = pos.move_to_frame(mv, frame);
+        self.tt.store(key, Some(stored), to_tt(score, ply), 1, Bound::Exact);
+        Some(score)
     }
 
     /// A value known without searching: the game's exact value (`Ok`), its

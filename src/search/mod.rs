@@ -99,6 +99,19 @@ pub trait Game: Clone + Send + Sync + 'static {
         None
     }
 
+    /// The value of a one-ply search of this position for the side to move
+    /// (the best over its moves of the negated [`Game::evaluate`] of the
+    /// child) and a move that reaches it, when the game can compute that
+    /// without playing the moves: no child may be finished, have an
+    /// [`Game::exact_value`], or be evaluated otherwise than by the
+    /// incremental formula the game uses here. The search calls it at
+    /// remaining depth 1 below the root instead of visiting the children,
+    /// so the children's repetition check (a game's `REPEAT_SCORE`) is not
+    /// made there. Default: never (the children are searched).
+    fn frontier_value(&self) -> Option<(i32, Self::Move)> {
+        None
+    }
+
     /// Plies of quiescence search past the depth limit, over
     /// [`Game::noisy_moves`]. Default: none (leaves are evaluated statically).
     const QUIESCENCE_PLIES: u32 = 0;

@@ -52,7 +52,7 @@ const fn build_table(colour: Player) -> [i32; CELLS] {
 pub static TABLE: ByPlayer<[i32; CELLS]> = ByPlayer::new(build_table(Player::One), build_table(Player::Two));
 
 /// Pieces outside the goal from which the endgame term switches on.
-const ENDGAME_PIECES: u32 = 6;
+pub const ENDGAME_PIECES: u32 = 6;
 
 /// The endgame correction for `colour`: minus a weighted distance from each
 /// of its few remaining outsiders to the nearest goal cell that is still

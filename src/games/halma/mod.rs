@@ -591,6 +591,42 @@ impl Game for Halma {
         race::race_value(self)
     }
 
+    /// In the middle game every child is scored by the table sums alone
+    /// (both sides have more than `eval::ENDGAME_PIECES + 1` pieces outside
+    /// their goals, no play can win or reach a separation), so the one-ply
+    /// value is this evaluation plus the best table gain of a legal play:
+    /// one pass over the reach sets instead of ~150 children. A position in
+    /// which the opponent would have no legal move after some play (never
+    /// seen in a game) is scored by the table like the others.
+    fn frontier_value(&self) -> Option<(i32, HMove)> {
+        let s = self.side;
+        let o = s.other();
+        let goal = CAMP[o];
+        let occ = self.occupied();
+        let outside = |c: Player| (self.pieces[c] & !CAMP[c.other()]).count();
+        let holes = (goal & !occ).count();
+        if outside(s) < eval::ENDGAME_PIECES + 2
+            || outside(o) <= eval::ENDGAME_PIECES
+            || holes == 1
+            || !race::no_child_separated(self)
+        {
+            return None;
+        }
+        let table = &eval::TABLE[s];
+        let mut best: Option<(i32, HMove)> = None;
+        self.for_each_legal(Reading::Narrow, |from, targets| {
+            let base = table[from as usize];
+            for to in targets.iter() {
+                let gain = table[to as usize] - base;
+                if best.is_none_or(|(g, _)| gain > g) {
+                    best = Some((gain, HMove { from, to }));
+                }
+            }
+            true
+        });
+        best.map(|(gain, mv)| (self.evaluate() + gain, mv))
+    }
+
     #[inline]
     fn history_key(&self, mv: HMove) -> usize {
         mv.from as usize * CELLS + mv.to as usize

@@ -275,6 +275,19 @@ pub fn race_sides(pos: &Halma) -> Option<ByPlayer<RaceSide>> {
     ))
 }
 
+/// Whether no position one play away from `pos` can be separated: the
+/// necessary level test of [`race_sides`] fails for the side not moving
+/// (whose pieces the play leaves where they are), or for at least two pieces
+/// of the side to move (a play moves one).
+pub fn no_child_separated(pos: &Halma) -> bool {
+    let low_black = (pos.pieces(Player::One) & !LEVEL_GE[10]).count();
+    let high_white = (pos.pieces(Player::Two) & LEVEL_GE[21]).count();
+    match pos.side() {
+        Player::One => high_white >= 1 || low_black >= 2,
+        Player::Two => low_black >= 1 || high_white >= 2,
+    }
+}
+
 /// Whether the position is separated (see [`race_sides`]).
 pub fn is_separated(pos: &Halma) -> bool {
     race_sides(pos).is_some()

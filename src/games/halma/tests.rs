@@ -450,3 +450,36 @@ fn single_moves_search_to_the_hard_limit_and_game_moves_pace() {
     assert!(r.best.is_some() && r.depth >= 1);
     assert!(t.elapsed() < 0.35, "adaptive pacing spent {} s", t.elapsed());
 }
+
+#[test]
+fn frontier_value_is_the_best_child_evaluation() {
+    // The one-ply shortcut must equal visiting every child: the best negated
+    // evaluation (with race values searched as in a search), and its move
+    // must reach that value. Checked wherever it answers.
+    let mut rng = SmallRng::seed_from_u64(16);
+    let (mut answered, mut declined) = (0, 0);
+    for _ in 0..3000 {
+        let pos = random_position(&mut rng);
+        if pos.outcome().is_some() {
+            continue;
+        }
+        let Some((value, mv)) = pos.frontier_value() else {
+            declined += 1;
+            continue;
+        };
+        answered += 1;
+        let mut moves = Vec::new();
+        pos.legal_moves(&mut moves);
+        let child_value = |m: HMove| {
+            let mut c = pos;
+            c.play(m);
+            assert!(c.outcome().is_none() && c.exact_value().is_none(), "{m:?} ends or settles the game");
+            -c.evaluate()
+        };
+        let best = moves.iter().map(|&m| child_value(m)).max().unwrap();
+        assert_eq!(value, best, "{pos:?}");
+        assert!(moves.contains(&mv));
+        assert_eq!(child_value(mv), value);
+    }
+    assert!(answered > 500 && declined > 20, "answered {answered}, declined {declined}");
+}
