@@ -57,11 +57,11 @@ pub fn plan(mode: Mode, remaining: f64, used: f64, moves_left: f64) -> Limits {
             ..Limits::time(0.5 * usable, 0.85 * usable)
         },
         Mode::Game => {
-            let spendable = (0.9 * usable - MOVE_OVERHEAD * moves_left.max(1.0)).max(0.0);
+            let spendable = (0.95 * usable - MOVE_OVERHEAD * moves_left.max(1.0)).max(0.0);
             let share = spendable / moves_left.max(1.0);
             let hard = (3.0 * share).min(0.25 * spendable);
             Limits {
-                pacing: Pacing::Adaptive,
+                pacing: Pacing::Steady,
                 ..Limits::time((0.6 * share).min(hard), hard)
             }
         }

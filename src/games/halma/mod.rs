@@ -710,7 +710,7 @@ impl FileGame for Halma {
         // spent filling the last holes while the distance is nearly zero; a
         // floor of 20 keeps time for that endgame.
         let d = self.remaining_distance(self.side) as f64;
-        20.0 + d / 5.0
+        10.0 + d / 5.0
     }
 
     fn generate(opts: &GenOptions) -> Result<Self, String> {
