@@ -421,7 +421,7 @@ impl<G: Game> Searcher<G> {
         };
 
         if depth == 1 {
-            if let Some(v) = self.frontier(pos, key, frame, ply) {
+            if let Some(v) = self.frontier(pos, key, frame, beta, ply) {
                 return v;
             }
         }
@@ -478,15 +478,17 @@ impl<G: Game> Searcher<G> {
     }
 
     /// A node at remaining depth 1 settled by [`Game::frontier_value`]
-    /// without visiting its children: stored as exact, its move as the PV.
+    /// without visiting its children: stored as exact (a lower bound when
+    /// it reaches `beta`), its move as the PV.
     #[inline]
-    fn frontier(&mut self, pos: &G, key: u64, frame: u8, ply: u32) -> Option<i32> {
-        let (score, mv) = pos.frontier_value()?;
+    fn frontier(&mut self, pos: &G, key: u64, frame: u8, beta: i32, ply: u32) -> Option<i32> {
+        let (score, mv) = pos.frontier_value(beta)?;
         let p = ply as usize;
         self.pv[p].clear();
         self.pv[p].push(mv);
         let stored = pos.move_to_frame(mv, frame);
-        self.tt.store(key, Some(stored), to_tt(score, ply), 1, Bound::Exact);
+        let bound = if score >= beta { Bound::Lower } else { Bound::Exact };
+        self.tt.store(key, Some(stored), to_tt(score, ply), 1, bound);
         Some(score)
     }
 

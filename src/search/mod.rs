@@ -104,11 +104,14 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// child) and a move that reaches it, when the game can compute that
     /// without playing the moves: no child may be finished, have an
     /// [`Game::exact_value`], or be evaluated otherwise than by the
-    /// incremental formula the game uses here. The search calls it at
-    /// remaining depth 1 below the root instead of visiting the children,
-    /// so the children's repetition check (a game's `REPEAT_SCORE`) is not
-    /// made there. Default: never (the children are searched).
-    fn frontier_value(&self) -> Option<(i32, Self::Move)> {
+    /// incremental formula the game uses here. Fail-soft against `beta`:
+    /// the game may stop at the first move worth `beta` or more and return
+    /// its value (a lower bound); below `beta` the value is exact. The
+    /// search calls it at remaining depth 1 below the root instead of
+    /// visiting the children, so the children's repetition check (a game's
+    /// `REPEAT_SCORE`) is not made there. Default: never (the children are
+    /// searched).
+    fn frontier_value(&self, _beta: i32) -> Option<(i32, Self::Move)> {
         None
     }
 

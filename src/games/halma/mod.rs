@@ -598,7 +598,7 @@ impl Game for Halma {
     /// one pass over the reach sets instead of ~150 children. A position in
     /// which the opponent would have no legal move after some play (never
     /// seen in a game) is scored by the table like the others.
-    fn frontier_value(&self) -> Option<(i32, HMove)> {
+    fn frontier_value(&self, beta: i32) -> Option<(i32, HMove)> {
         let s = self.side;
         let o = s.other();
         let goal = CAMP[o];
@@ -612,6 +612,7 @@ impl Game for Halma {
         {
             return None;
         }
+        let here = self.evaluate();
         let table = &eval::TABLE[s];
         let mut best: Option<(i32, HMove)> = None;
         self.for_each_legal(Reading::Narrow, |from, targets| {
@@ -622,9 +623,10 @@ impl Game for Halma {
                     best = Some((gain, HMove { from, to }));
                 }
             }
-            true
+            // A move worth beta settles the node (fail-soft).
+            best.is_none_or(|(g, _)| here + g < beta)
         });
-        best.map(|(gain, mv)| (self.evaluate() + gain, mv))
+        best.map(|(gain, mv)| (here + gain, mv))
     }
 
     #[inline]

@@ -463,7 +463,7 @@ fn frontier_value_is_the_best_child_evaluation() {
         if pos.outcome().is_some() {
             continue;
         }
-        let Some((value, mv)) = pos.frontier_value() else {
+        let Some((value, mv)) = pos.frontier_value(i32::MAX) else {
             declined += 1;
             continue;
         };
@@ -480,6 +480,16 @@ fn frontier_value_is_the_best_child_evaluation() {
         assert_eq!(value, best, "{pos:?}");
         assert!(moves.contains(&mv));
         assert_eq!(child_value(mv), value);
+        // Against a beta, the answer is exact below it and a move worth at
+        // least beta (a lower bound) at or above it.
+        let beta = value - rng.gen_range(-50..200);
+        let (cut, cut_move) = pos.frontier_value(beta).unwrap();
+        assert_eq!(child_value(cut_move), cut);
+        if value < beta {
+            assert_eq!(cut, value);
+        } else {
+            assert!(cut >= beta && cut <= value, "{cut} {beta} {value}");
+        }
     }
     assert!(answered > 500 && declined > 20, "answered {answered}, declined {declined}");
 }
