@@ -419,11 +419,8 @@ impl<G: Game> Searcher<G> {
             Ok(score) => return score,
             Err(mv) => mv,
         };
-
-        if depth == 1 {
-            if let Some(v) = self.frontier(pos, key, frame, beta, ply) {
-                return v;
-            }
+        if let Some(v) = self.frontier(pos, depth, key, frame, beta, ply) {
+            return v;
         }
         let p = ply as usize;
         let mut scored = std::mem::take(&mut self.scored[p]);
@@ -479,9 +476,12 @@ impl<G: Game> Searcher<G> {
 
     /// A node at remaining depth 1 settled by [`Game::frontier_value`]
     /// without visiting its children: stored as exact (a lower bound when
-    /// it reaches `beta`), its move as the PV.
+    /// it reaches `beta`), its move as the PV. `None` at other depths.
     #[inline]
-    fn frontier(&mut self, pos: &G, key: u64, frame: u8, beta: i32, ply: u32) -> Option<i32> {
+    fn frontier(&mut self, pos: &G, depth: u32, key: u64, frame: u8, beta: i32, ply: u32) -> Option<i32> {
+        if depth != 1 {
+            return None;
+        }
         let (score, mv) = pos.frontier_value(beta)?;
         let p = ply as usize;
         self.pv[p].clear();
