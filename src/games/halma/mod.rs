@@ -10,6 +10,7 @@ pub mod eval;
 pub mod format;
 pub mod race;
 pub mod simple;
+pub mod texel;
 pub mod tools;
 
 use crate::protocol::{
@@ -576,8 +577,8 @@ impl Game for Halma {
         let s = self.side;
         let o = s.other();
         let occ = self.occupied();
-        let mine = self.table_sum[s] + eval::endgame_term(s, self.pieces[s], occ);
-        let theirs = self.table_sum[o] + eval::endgame_term(o, self.pieces[o], occ);
+        let mine = self.table_sum[s] + eval::extra_terms(s, self.pieces[s], occ);
+        let theirs = self.table_sum[o] + eval::extra_terms(o, self.pieces[o], occ);
         mine - theirs
     }
 
