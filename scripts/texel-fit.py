@@ -10,9 +10,11 @@ result for the side to move (1, 0.5, 0):
      then kept: it fixes the evaluation's scale, so the fitted weights stay
      in the search's units (race scores, time-management thresholds).
   2. The weights are fitted by Levenberg-Marquardt (Gauss-Newton on the
-     squared error, damped), on the training games only; a fifth of the games
-     (game number % 5 == 0) is held out and its error is reported before and
-     after.
+     squared error, damped), on the training games only, optionally with a
+     ridge penalty pulling them towards the hand-set ones (--ridge; several
+     values are fitted and the one with the lowest held-out error is kept); a
+     fifth of the games (game number % 5 == 0) is held out and its error is
+     reported before and after.
 
 Plain Python, no packages. The data come from (see README, Halma):
 
@@ -20,7 +22,7 @@ Plain Python, no packages. The data come from (see README, Halma):
       --out /work/texel-data/selfplay-s2-g500.txt
 
 Usage:
-  scripts/texel-fit.py DATA [--fix NAME ...] [--iterations N]
+  scripts/texel-fit.py DATA [--fix NAME ...] [--ridge R ...] [--iterations N]
   scripts/texel-fit.py --self-test
 """
 
@@ -118,10 +120,25 @@ def solve(a, b):
     return x
 
 
-def fit_weights(rows, w0, k, free, iterations=30, log=print):
-    """Levenberg-Marquardt on the weights whose indices are in `free`."""
+def penalty_scales(rows, k):
+    """Per weight, (K * the feature's standard deviation)^2: a unit of the
+    ridge penalty is a change of one sigmoid unit per standard deviation."""
+    n, m = len(rows), len(rows[0][2])
+    mean = [sum(x[i] for _, _, x in rows) / n for i in range(m)]
+    return [k * k * sum((x[i] - mean[i]) ** 2 for _, _, x in rows) / n for i in range(m)]
+
+
+def objective(rows, w, k, w0, ridge, scale):
+    return mse(rows, w, k) + ridge * sum(c * (a - b) ** 2 for c, a, b in zip(scale, w, w0))
+
+
+def fit_weights(rows, w0, k, free, iterations=30, log=print, ridge=0.0):
+    """Levenberg-Marquardt on the weights whose indices are in `free`,
+    minimising the error plus `ridge` times the scaled squared distance
+    from w0 (see penalty_scales)."""
+    scale = penalty_scales(rows, k) if ridge else [0.0] * len(w0)
     w = list(w0)
-    err = mse(rows, w, k)
+    err = objective(rows, w, k, w0, ridge, scale)
     lam = 1e-3
     n = len(rows)
     for it in range(iterations):
@@ -138,9 +155,13 @@ def fit_weights(rows, w0, k, free, iterations=30, log=print):
                 row = jtj[a]
                 for b in range(a, len(g)):
                     row[b] += ga * g[b]
-        for a in range(len(free)):
+        for a, i in enumerate(free):
             for b in range(a):
                 jtj[a][b] = jtj[b][a]
+            jtr[a] = jtr[a] / n + ridge * scale[i] * (w[i] - w0[i])
+            for b in range(len(free)):
+                jtj[a][b] /= n
+            jtj[a][a] += ridge * scale[i]
         improved = False
         while lam < 1e12:
             damped = [[jtj[a][b] * (1 + lam if a == b else 1) + (1e-12 if a == b else 0)
@@ -149,20 +170,20 @@ def fit_weights(rows, w0, k, free, iterations=30, log=print):
             trial = list(w)
             for a, i in enumerate(free):
                 trial[i] += step[a]
-            e = mse(rows, trial, k)
+            e = objective(rows, trial, k, w0, ridge, scale)
             if e < err:
                 w, lam, improved = trial, max(lam / 4, 1e-9), True
                 rel = (err - e) / err
                 err = e
                 break
             lam *= 8
-        log(f"  iteration {it + 1}: training error {err:.6f} (n {n})")
+        log(f"  iteration {it + 1}: training objective {err:.6f} (n {n})")
         if not improved or rel < 1e-7:
             break
     return w
 
 
-def report(names, rows, fix, iterations):
+def report(names, rows, fix, iterations, ridges):
     train = [r for r in rows if r[0] % 5 != 0]
     test = [r for r in rows if r[0] % 5 == 0]
     games = len({r[0] for r in rows})
@@ -175,14 +196,21 @@ def report(names, rows, fix, iterations):
     k = fit_k(train, w0)
     print(f"K = {k:.6g} (fitted on the training games at the hand-set weights)")
     before = (mse(train, w0, k), mse(test, w0, k))
-    w = fit_weights(train, w0, k, free, iterations)
-    after = (mse(train, w, k), mse(test, w, k))
-    print(f"error before: training {before[0]:.6f}, held out {before[1]:.6f}")
-    print(f"error after:  training {after[0]:.6f}, held out {after[1]:.6f}")
+    print(f"error at the hand-set weights: training {before[0]:.6f}, held out {before[1]:.6f}")
+    fits = []
+    for ridge in ridges:
+        w = fit_weights(train, w0, k, free, iterations, log=lambda _: None, ridge=ridge)
+        after = (mse(train, w, k), mse(test, w, k))
+        print(f"ridge {ridge:g}: error training {after[0]:.6f}, held out {after[1]:.6f}")
+        fits.append((after[1], ridge, w))
+    _, ridge, w = min(fits, key=lambda f: f[0])
+    print(f"lowest held-out error at ridge {ridge:g}:")
     print(f"{'weight':<12} {'hand-set':>9} {'fitted':>9}")
     for n, a, b in zip(names, w0, w):
         print(f"{n:<12} {a:>9.3f} {b:>9.3f}{'  (fixed)' if n in fix else ''}")
-    return k, w, before, after
+    print("as eval.rs writes them:")
+    print("\n".join(f"    {n}: {b:.1f}," for n, b in zip(names, w)))
+    return k, w
 
 
 def self_test():
@@ -204,6 +232,10 @@ def self_test():
     assert w[0] == start[0]
     k = fit_k(rows, truth)
     assert 0.7 < k < 1.4, k
+    # A ridge pulls the weights towards the start.
+    far = fit_weights(rows, start, 1.0, [0, 1, 2], 50, log=lambda _: None)
+    near = fit_weights(rows, start, 1.0, [0, 1, 2], 50, log=lambda _: None, ridge=1.0)
+    assert sum(abs(a - b) for a, b in zip(near, start)) < sum(abs(a - b) for a, b in zip(far, start))
     print("self-test passed")
 
 
@@ -212,6 +244,9 @@ def main():
     p.add_argument("data", nargs="?", help="a file written by agent halma texel-data")
     p.add_argument("--fix", action="append", default=[], help="keep this weight at its hand-set value")
     p.add_argument("--iterations", type=int, default=30)
+    p.add_argument("--ridge", type=float, action="append",
+                   help="penalty on the scaled distance from the hand-set weights (repeatable: each is fitted, "
+                        "the lowest held-out error wins; default 0, 0.001, 0.01, 0.1)")
     p.add_argument("--self-test", action="store_true")
     a = p.parse_args()
     if a.self_test:
@@ -225,7 +260,9 @@ def main():
         p.error(f"--fix: unknown weight(s) {unknown}; the weights are {names}")
     if len(rows) < 10:
         sys.exit(f"{a.data}: only {len(rows)} positions")
-    report(names, rows, set(a.fix), a.iterations)
+    if any(r < 0 for r in a.ridge or []):
+        p.error("--ridge must not be negative")
+    report(names, rows, set(a.fix), a.iterations, a.ridge or [0.0, 0.001, 0.01, 0.1])
 
 
 if __name__ == "__main__":
