@@ -125,7 +125,7 @@ pub const FITTED: Weights = Weights {
 };
 
 /// The weights the agent plays with.
-pub const WEIGHTS: Weights = HAND_SET;
+pub const WEIGHTS: Weights = FITTED;
 
 /// Nearest integer (halves away from zero), usable in a const table.
 const fn round(v: f64) -> i32 {
