@@ -165,15 +165,24 @@ pub fn duel<G: FileGame>(
         } else {
             opening.to_move().other()
         };
-        let r = play_one(o, opening, a_seat, &mut report);
+        let r = play_game(o, opening, a_seat, &mut report, &mut |_| {});
         report.add(r);
         on_game(game, r, &report);
     }
     Ok(report)
 }
 
-/// One game from `pos`, A sitting in `a_seat`.
-fn play_one<G: FileGame>(o: &DuelOptions, mut pos: G, a_seat: Player, report: &mut DuelReport) -> GameResult {
+/// One game from `pos`, A sitting in `a_seat` (the ply cap, clocks and
+/// seen positions as in [`duel`]), adding its time and cap losses to
+/// `report`. `observe` sees every position in which a move is chosen, before
+/// the search (self-play data for the evaluation fits).
+pub fn play_game<G: FileGame>(
+    o: &DuelOptions,
+    mut pos: G,
+    a_seat: Player,
+    report: &mut DuelReport,
+    observe: &mut dyn FnMut(&G),
+) -> GameResult {
     let for_a = |winner: Option<Player>| match winner {
         Some(p) if p == a_seat => GameResult::Win,
         Some(_) => GameResult::Loss,
@@ -204,6 +213,7 @@ fn play_one<G: FileGame>(o: &DuelOptions, mut pos: G, a_seat: Player, report: &m
             report.capped += 1;
             return for_a(by_time(&left));
         }
+        observe(&pos);
         let side = pos.to_move();
         let strategy = if side == a_seat { o.a } else { o.b };
         let limits = match o.move_seconds {

@@ -1,6 +1,6 @@
 //! `agent halma ...`: Halma's developer tools on the command line.
 
-use super::{race, tools, Halma};
+use super::{race, texel, tools, Halma};
 use crate::arena::tools::{self as common, CalibrateArgs, OpeningArgs, PerftArgs, Tool};
 use clap::Subcommand;
 use std::path::PathBuf;
@@ -54,6 +54,37 @@ pub enum HalmaCommand {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Self-play data for the Texel fit of the evaluation weights
+    /// (scripts/texel-fit.py): the middle-game positions of games of the
+    /// agent against itself with their results and features.
+    TexelData {
+        /// Self-play games.
+        #[arg(long, default_value_t = 100)]
+        games: u32,
+        /// CPU seconds each side has for a whole game.
+        #[arg(long, default_value_t = 1.0)]
+        seconds: f64,
+        /// Seed of the openings (game i uses seed + i).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Random plies of each opening.
+        #[arg(long, default_value_t = 8)]
+        opening_plies: u32,
+        /// Plies after the opening that are not written.
+        #[arg(long, default_value_t = 10)]
+        skip_plies: u32,
+        /// The data file to write.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Rewrites the feature columns of a texel-data file from its positions.
+    TexelFeatures {
+        /// The data file to read.
+        input: PathBuf,
+        /// The file to write.
+        #[arg(long)]
+        out: PathBuf,
+    },
 }
 
 /// Runs a subcommand, printing its report on stdout.
@@ -86,6 +117,24 @@ pub fn run(cmd: HalmaCommand) -> Result<(), String> {
             };
             print!("{}", race::bench::run(&opts)?)
         }
+        HalmaCommand::TexelData {
+            games,
+            seconds,
+            seed,
+            opening_plies,
+            skip_plies,
+            out,
+        } => {
+            let o = texel::DataOptions {
+                games,
+                seconds,
+                seed,
+                opening_plies,
+                skip_plies,
+            };
+            println!("{}", texel::generate(&o, &out)?)
+        }
+        HalmaCommand::TexelFeatures { input, out } => println!("{}", texel::refeature(&input, &out)?),
     }
     Ok(())
 }

@@ -10,6 +10,7 @@ pub mod eval;
 pub mod format;
 pub mod race;
 pub mod simple;
+pub mod texel;
 pub mod tools;
 
 use crate::protocol::{
@@ -576,8 +577,8 @@ impl Game for Halma {
         let s = self.side;
         let o = s.other();
         let occ = self.occupied();
-        let mine = self.table_sum[s] + eval::endgame_term(s, self.pieces[s], occ);
-        let theirs = self.table_sum[o] + eval::endgame_term(o, self.pieces[o], occ);
+        let mine = self.table_sum[s] + eval::extra_terms(s, self.pieces[s], occ);
+        let theirs = self.table_sum[o] + eval::extra_terms(o, self.pieces[o], occ);
         mine - theirs
     }
 
@@ -591,11 +592,12 @@ impl Game for Halma {
         race::race_value(self)
     }
 
-    /// In the middle game every child is scored by the table sums alone
-    /// (both sides have more than `eval::ENDGAME_PIECES + 1` pieces outside
-    /// their goals, no play can win or reach a separation), so the one-ply
-    /// value is this evaluation plus the best table gain of a legal play:
-    /// one pass over the reach sets instead of ~150 children. A position in
+    /// In the middle game every child is scored by the table sums and the
+    /// straggler term alone (both sides have more than
+    /// `eval::ENDGAME_PIECES + 1` pieces outside their goals, no play can
+    /// win or reach a separation), so the one-ply value is this evaluation
+    /// plus the best gain of a legal play in those two terms: one pass over
+    /// the reach sets instead of ~150 children. A position in
     /// which the opponent would have no legal move after some play (never
     /// seen in a game) is scored by the table like the others.
     fn frontier_value(&self, beta: i32) -> Option<(i32, HMove)> {
@@ -614,11 +616,12 @@ impl Game for Halma {
         }
         let here = self.evaluate();
         let table = &eval::TABLE[s];
+        let straggler = eval::StragglerDelta::new(s, self.pieces[s]);
         let mut best: Option<(i32, HMove)> = None;
         self.for_each_legal(Reading::Narrow, |from, targets| {
             let base = table[from as usize];
             for to in targets.iter() {
-                let gain = table[to as usize] - base;
+                let gain = table[to as usize] - base + straggler.delta(from, to);
                 if best.is_none_or(|(g, _)| gain > g) {
                     best = Some((gain, HMove { from, to }));
                 }

@@ -1,0 +1,269 @@
+#!/usr/bin/env python3
+"""Texel fit of the Halma evaluation weights on self-play data.
+
+The evaluation is linear in its weights (src/games/halma/eval.rs): eval =
+w . x, with x the side to move's features minus the opponent's. The fit
+minimises the mean squared error between sigmoid(K * eval) and the game's
+result for the side to move (1, 0.5, 0):
+
+  1. K is fitted first with the current hand-set weights (a 1-D search), and
+     then kept: it fixes the evaluation's scale, so the fitted weights stay
+     in the search's units (race scores, time-management thresholds).
+  2. The weights are fitted by Levenberg-Marquardt (Gauss-Newton on the
+     squared error, damped), on the training games only, optionally with a
+     ridge penalty pulling them towards the hand-set ones (--ridge; several
+     values are fitted and the one with the lowest held-out error is kept); a
+     fifth of the games (game number % 5 == 0) is held out and its error is
+     reported before and after.
+
+Plain Python, no packages. The data come from (see README, Halma):
+
+  agent halma texel-data --games 500 --seconds 2 --seed 1 \\
+      --out /work/texel-data/selfplay-s2-g500.txt
+
+Usage:
+  scripts/texel-fit.py DATA [--fix NAME ...] [--ridge R ...] [--iterations N]
+  scripts/texel-fit.py --self-test
+"""
+
+import argparse
+import math
+import random
+import sys
+
+# The hand-set weights of eval.rs (HAND_SET), in the data files' column order.
+HAND_SET = {
+    "progress": -20.0,
+    "progress_sq": -1.0,
+    "drift": -6.0,
+    "drift_far": 0.0,
+    "goal": 40.0,
+    "own_camp": -60.0,
+    "straggler": 0.0,
+    "endgame": -12.0,
+}
+
+
+def sigmoid(z):
+    if z >= 0:
+        return 1.0 / (1.0 + math.exp(-z))
+    e = math.exp(z)
+    return e / (1.0 + e)
+
+
+def load(path):
+    """(feature names, [(game, result, features)]) of a texel-data file."""
+    names, rows = None, []
+    with open(path) as f:
+        for i, line in enumerate(f, 1):
+            if line.startswith("#"):
+                cols = line[1:].split()
+                if names is None and cols[:6] == ["game", "ply", "result", "black", "white", "side"]:
+                    names = cols[6:]
+                continue
+            cols = line.split()
+            if not cols:
+                continue
+            if names is None or len(cols) != 6 + len(names):
+                sys.exit(f"{path}:{i}: expected the header's {6 + (len(names) if names else 0)} columns")
+            try:
+                rows.append((int(cols[0]), float(cols[2]), [float(v) for v in cols[6:]]))
+            except ValueError:
+                sys.exit(f"{path}:{i}: not a number in {line.strip()!r}")
+    if names is None:
+        sys.exit(f"{path}: no header line (# game ply result black white side ...)")
+    return names, rows
+
+
+def mse(rows, w, k):
+    total = 0.0
+    for _, r, x in rows:
+        e = sum(wi * xi for wi, xi in zip(w, x))
+        total += (sigmoid(k * e) - r) ** 2
+    return total / len(rows)
+
+
+def fit_k(rows, w):
+    """The K minimising the error at weights w (golden section on log K)."""
+    lo, hi = math.log(1e-5), math.log(1.0)
+    g = (math.sqrt(5) - 1) / 2
+    a, b = hi - g * (hi - lo), lo + g * (hi - lo)
+    fa, fb = mse(rows, w, math.exp(a)), mse(rows, w, math.exp(b))
+    for _ in range(40):
+        if fa < fb:
+            hi, b, fb = b, a, fa
+            a = hi - g * (hi - lo)
+            fa = mse(rows, w, math.exp(a))
+        else:
+            lo, a, fa = a, b, fb
+            b = lo + g * (hi - lo)
+            fb = mse(rows, w, math.exp(b))
+    return math.exp((lo + hi) / 2)
+
+
+def solve(a, b):
+    """x with a x = b (Gaussian elimination with partial pivoting)."""
+    n = len(b)
+    m = [row[:] + [b[i]] for i, row in enumerate(a)]
+    for c in range(n):
+        p = max(range(c, n), key=lambda r: abs(m[r][c]))
+        m[c], m[p] = m[p], m[c]
+        if abs(m[c][c]) < 1e-300:
+            raise ZeroDivisionError("singular system")
+        for r in range(c + 1, n):
+            f = m[r][c] / m[c][c]
+            for j in range(c, n + 1):
+                m[r][j] -= f * m[c][j]
+    x = [0.0] * n
+    for r in reversed(range(n)):
+        x[r] = (m[r][n] - sum(m[r][j] * x[j] for j in range(r + 1, n))) / m[r][r]
+    return x
+
+
+def penalty_scales(rows, k):
+    """Per weight, (K * the feature's standard deviation)^2: a unit of the
+    ridge penalty is a change of one sigmoid unit per standard deviation."""
+    n, m = len(rows), len(rows[0][2])
+    mean = [sum(x[i] for _, _, x in rows) / n for i in range(m)]
+    return [k * k * sum((x[i] - mean[i]) ** 2 for _, _, x in rows) / n for i in range(m)]
+
+
+def objective(rows, w, k, w0, ridge, scale):
+    return mse(rows, w, k) + ridge * sum(c * (a - b) ** 2 for c, a, b in zip(scale, w, w0))
+
+
+def fit_weights(rows, w0, k, free, iterations=30, log=print, ridge=0.0):
+    """Levenberg-Marquardt on the weights whose indices are in `free`,
+    minimising the error plus `ridge` times the scaled squared distance
+    from w0 (see penalty_scales)."""
+    scale = penalty_scales(rows, k) if ridge else [0.0] * len(w0)
+    w = list(w0)
+    err = objective(rows, w, k, w0, ridge, scale)
+    lam = 1e-3
+    n = len(rows)
+    for it in range(iterations):
+        # Normal equations of the linearised residuals sigmoid(K w.x) - r.
+        jtj = [[0.0] * len(free) for _ in free]
+        jtr = [0.0] * len(free)
+        for _, r, x in rows:
+            s = sigmoid(k * sum(wi * xi for wi, xi in zip(w, x)))
+            d = s * (1 - s) * k
+            g = [d * x[i] for i in free]
+            res = s - r
+            for a, ga in enumerate(g):
+                jtr[a] += ga * res
+                row = jtj[a]
+                for b in range(a, len(g)):
+                    row[b] += ga * g[b]
+        for a, i in enumerate(free):
+            for b in range(a):
+                jtj[a][b] = jtj[b][a]
+            jtr[a] = jtr[a] / n + ridge * scale[i] * (w[i] - w0[i])
+            for b in range(len(free)):
+                jtj[a][b] /= n
+            jtj[a][a] += ridge * scale[i]
+        improved = False
+        while lam < 1e12:
+            damped = [[jtj[a][b] * (1 + lam if a == b else 1) + (1e-12 if a == b else 0)
+                       for b in range(len(free))] for a in range(len(free))]
+            step = solve(damped, [-v for v in jtr])
+            trial = list(w)
+            for a, i in enumerate(free):
+                trial[i] += step[a]
+            e = objective(rows, trial, k, w0, ridge, scale)
+            if e < err:
+                w, lam, improved = trial, max(lam / 4, 1e-9), True
+                rel = (err - e) / err
+                err = e
+                break
+            lam *= 8
+        log(f"  iteration {it + 1}: training objective {err:.6f} (n {n})")
+        if not improved or rel < 1e-7:
+            break
+    return w
+
+
+def report(names, rows, fix, iterations, ridges):
+    train = [r for r in rows if r[0] % 5 != 0]
+    test = [r for r in rows if r[0] % 5 == 0]
+    games = len({r[0] for r in rows})
+    print(f"{len(rows)} positions from {games} games: {len(train)} training, {len(test)} held out (game % 5 == 0)")
+    missing = [n for n in names if n not in HAND_SET]
+    if missing:
+        sys.exit(f"no hand-set weight for {missing}: add them to HAND_SET")
+    w0 = [HAND_SET[n] for n in names]
+    free = [i for i, n in enumerate(names) if n not in fix]
+    k = fit_k(train, w0)
+    print(f"K = {k:.6g} (fitted on the training games at the hand-set weights)")
+    before = (mse(train, w0, k), mse(test, w0, k))
+    print(f"error at the hand-set weights: training {before[0]:.6f}, held out {before[1]:.6f}")
+    fits = []
+    for ridge in ridges:
+        w = fit_weights(train, w0, k, free, iterations, log=lambda _: None, ridge=ridge)
+        after = (mse(train, w, k), mse(test, w, k))
+        print(f"ridge {ridge:g}: error training {after[0]:.6f}, held out {after[1]:.6f}")
+        fits.append((after[1], ridge, w))
+    _, ridge, w = min(fits, key=lambda f: f[0])
+    print(f"lowest held-out error at ridge {ridge:g}:")
+    print(f"{'weight':<12} {'hand-set':>9} {'fitted':>9}")
+    for n, a, b in zip(names, w0, w):
+        print(f"{n:<12} {a:>9.3f} {b:>9.3f}{'  (fixed)' if n in fix else ''}")
+    print("as eval.rs writes them:")
+    print("\n".join(f"    {n}: {b:.1f}," for n, b in zip(names, w)))
+    return k, w
+
+
+def self_test():
+    """On synthetic data drawn from known weights, the fit lowers the error
+    from a wrong start and lands near the true weights."""
+    rng = random.Random(7)
+    truth = [-2.0, 0.5, 1.5]
+    rows = []
+    for g in range(3000):
+        x = [rng.uniform(-3, 3) for _ in truth]
+        p = sigmoid(sum(a * b for a, b in zip(truth, x)))
+        rows.append((g, 1.0 if rng.random() < p else 0.0, x))
+    start = [-1.0, 0.0, 0.0]
+    w = fit_weights(rows, start, 1.0, [0, 1, 2], 50, log=lambda _: None)
+    assert mse(rows, w, 1.0) < mse(rows, start, 1.0), "the fit did not lower the error"
+    assert all(abs(a - b) < 0.4 for a, b in zip(w, truth)), f"fitted {w}, truth {truth}"
+    # A fixed weight stays where it is.
+    w = fit_weights(rows, start, 1.0, [1, 2], 50, log=lambda _: None)
+    assert w[0] == start[0]
+    k = fit_k(rows, truth)
+    assert 0.7 < k < 1.4, k
+    # A ridge pulls the weights towards the start.
+    far = fit_weights(rows, start, 1.0, [0, 1, 2], 50, log=lambda _: None)
+    near = fit_weights(rows, start, 1.0, [0, 1, 2], 50, log=lambda _: None, ridge=1.0)
+    assert sum(abs(a - b) for a, b in zip(near, start)) < sum(abs(a - b) for a, b in zip(far, start))
+    print("self-test passed")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("data", nargs="?", help="a file written by agent halma texel-data")
+    p.add_argument("--fix", action="append", default=[], help="keep this weight at its hand-set value")
+    p.add_argument("--iterations", type=int, default=30)
+    p.add_argument("--ridge", type=float, action="append",
+                   help="penalty on the scaled distance from the hand-set weights (repeatable: each is fitted, "
+                        "the lowest held-out error wins; default 0, 0.001, 0.01, 0.1)")
+    p.add_argument("--self-test", action="store_true")
+    a = p.parse_args()
+    if a.self_test:
+        self_test()
+        return
+    if not a.data:
+        p.error("the data file is required (or --self-test)")
+    names, rows = load(a.data)
+    unknown = [f for f in a.fix if f not in names]
+    if unknown:
+        p.error(f"--fix: unknown weight(s) {unknown}; the weights are {names}")
+    if len(rows) < 10:
+        sys.exit(f"{a.data}: only {len(rows)} positions")
+    if any(r < 0 for r in a.ridge or []):
+        p.error("--ridge must not be negative")
+    report(names, rows, set(a.fix), a.iterations, a.ridge or [0.0, 0.001, 0.01, 0.1])
+
+
+if __name__ == "__main__":
+    main()
