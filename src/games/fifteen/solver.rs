@@ -333,11 +333,28 @@ impl Solver {
         } else {
             c.play(mv);
         }
+        self.value_after(g, &c, alpha, beta)
+    }
+
+    /// The value for `g`'s mover of `c`, a position one placement after `g`.
+    #[inline]
+    fn value_after(&mut self, g: &Fifteen, c: &Fifteen, alpha: i32, beta: i32) -> i32 {
         if c.side() != g.side() {
-            -self.node(&c, -beta, -alpha)
+            -self.node(c, -beta, -alpha)
         } else {
-            self.node(&c, alpha, beta)
+            self.node(c, alpha, beta)
         }
+    }
+
+    /// `g` after `mv` (which must leave a position the table stores), with
+    /// the position's table slots on their way into the cache.
+    #[inline]
+    fn played(&self, g: &Fifteen, mv: Move) -> Fifteen {
+        let mut c = g.clone();
+        c.play(mv);
+        let i = c.canonical().0 as usize & self.mask & !1;
+        prefetch(&self.table[i]);
+        c
     }
 
     /// Fail-soft alpha-beta on the canonical table.
@@ -385,15 +402,26 @@ impl Solver {
         let mut best = -INF - 1;
         let mut best_move = self.lists[level].moves[0];
         let mut a = alpha;
-        for i in 0..self.lists[level].len {
+        let len = self.lists[level].len;
+        // Children with three or more cards left probe the table: each is
+        // played one move ahead and its slot prefetched, so that the memory
+        // latency of the probe overlaps the search of its elder sibling.
+        let mut ahead = (level >= 4).then(|| self.played(g, self.lists[level].moves[0]));
+        for i in 0..len {
             let mv = self.lists[level].moves[i];
             let quick = three.as_ref().and_then(|t| {
                 self.nodes += 1;
                 t.child_value(geo(g.size()), g.free(), mv, a, beta)
             });
-            let v = match quick {
-                Some(v) => v,
-                None => self.child_value(g, mv, a, beta),
+            let v = match (quick, ahead.take()) {
+                (Some(v), _) => v,
+                (None, Some(c)) => {
+                    if i + 1 < len {
+                        ahead = Some(self.played(g, self.lists[level].moves[i + 1]));
+                    }
+                    self.value_after(g, &c, a, beta)
+                }
+                (None, None) => self.child_value(g, mv, a, beta),
             };
             if self.stopped {
                 return 0;
@@ -522,6 +550,20 @@ fn advise_huge_pages(start: usize, bytes: usize) {
         // MADV_HUGEPAGE changes how pages are backed, never their contents.
         unsafe { libc::madvise(aligned as *mut libc::c_void, len, libc::MADV_HUGEPAGE) };
     }
+}
+
+/// Starts loading the cache line of `entry` (a hint: a no-op elsewhere
+/// than on x86-64).
+#[inline]
+fn prefetch(entry: &Entry) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching is only a hint and never faults; the pointer is
+    // a live reference anyway.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch(entry as *const Entry as *const i8, std::arch::x86_64::_MM_HINT_T0)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = entry;
 }
 
 /// The value index of the only card in a hand holding exactly one.
