@@ -135,8 +135,8 @@ impl MoveList {
     }
 
     /// Every placement of `g`'s mover (one cell per orbit on a symmetric
-    /// board), ordered: `first` (if legal), then by immediate gain, larger
-    /// the history of refutations.
+    /// board), keyed for [`MoveList::pick`]: `first` (if legal), then by
+    /// immediate gain, larger the history of refutations.
     fn generate(&mut self, g: &Fifteen, first: Option<Move>, history: &[[i32; 5]; MAX_CELLS]) {
         self.len = 0;
         let hand = g.hand(g.side());
@@ -163,31 +163,38 @@ impl MoveList {
                 } else {
                     eval::move_gain(g, mv) * 64 + history[c][vi]
                 };
-                // Insertion keeps the list sorted, best first (lists are short).
-                let mut i = self.len;
-                while i > 0 && self.keys[i - 1] < key {
-                    self.moves[i] = self.moves[i - 1];
-                    self.keys[i] = self.keys[i - 1];
-                    i -= 1;
-                }
-                self.moves[i] = mv;
-                self.keys[i] = key;
+                self.moves[self.len] = mv;
+                self.keys[self.len] = key;
                 self.len += 1;
             }
         }
         // The stored move may sit outside the orbit representatives kept above.
         if let Some(f) = first {
-            if self.len == 0 || self.moves[0] != f {
-                let legal = g.free() >> f.cell & 1 == 1 && value_index(f.card).is_some_and(|vi| hand[vi] > 0);
-                if legal && self.len < MAX_MOVES {
-                    self.moves.copy_within(0..self.len, 1);
-                    self.keys.copy_within(0..self.len, 1);
-                    self.moves[0] = f;
-                    self.keys[0] = i32::MAX;
-                    self.len += 1;
-                }
+            let listed = self.moves[..self.len].contains(&f);
+            let legal = g.free() >> f.cell & 1 == 1 && value_index(f.card).is_some_and(|vi| hand[vi] > 0);
+            if !listed && legal && self.len < MAX_MOVES {
+                self.moves[self.len] = f;
+                self.keys[self.len] = i32::MAX;
+                self.len += 1;
             }
         }
+    }
+
+    /// The `i`th move in order, once moves `0..i` have been picked: the best
+    /// of the rest is swapped into place. Picking lazily rather than sorting
+    /// up front saves the sort where the first move or two refute the node,
+    /// as they do at most nodes.
+    #[inline]
+    fn pick(&mut self, i: usize) -> Move {
+        let mut j = i;
+        for k in i + 1..self.len {
+            if self.keys[k] > self.keys[j] {
+                j = k;
+            }
+        }
+        self.moves.swap(i, j);
+        self.keys.swap(i, j);
+        self.moves[i]
     }
 }
 
@@ -303,7 +310,7 @@ impl Solver {
         let mut best_move = None;
         let mut a = alpha;
         for i in 0..list.len {
-            let mv = list.moves[i];
+            let mv = list.pick(i);
             let v = self.child_value(g, mv, a, beta);
             if self.stopped {
                 return None;
@@ -400,15 +407,20 @@ impl Solver {
         let three = if level == 3 { ThreeLeft::of(g) } else { None };
         self.lists[level].generate(g, first, &self.history[g.side().index()]);
         let mut best = -INF - 1;
-        let mut best_move = self.lists[level].moves[0];
+        let mut best_move = self.lists[level].pick(0);
         let mut a = alpha;
         let len = self.lists[level].len;
         // Children with three or more cards left probe the table: each is
         // played one move ahead and its slot prefetched, so that the memory
         // latency of the probe overlaps the search of its elder sibling.
-        let mut ahead = (level >= 4).then(|| self.played(g, self.lists[level].moves[0]));
+        let mut ahead = (level >= 4).then(|| self.played(g, best_move));
         for i in 0..len {
-            let mv = self.lists[level].moves[i];
+            // Ahead of the loop, the move was picked with its position.
+            let mv = if level >= 4 {
+                self.lists[level].moves[i]
+            } else {
+                self.lists[level].pick(i)
+            };
             let quick = three.as_ref().and_then(|t| {
                 self.nodes += 1;
                 t.child_value(geo(g.size()), g.free(), mv, a, beta)
@@ -417,7 +429,8 @@ impl Solver {
                 (Some(v), _) => v,
                 (None, Some(c)) => {
                     if i + 1 < len {
-                        ahead = Some(self.played(g, self.lists[level].moves[i + 1]));
+                        let next = self.lists[level].pick(i + 1);
+                        ahead = Some(self.played(g, next));
                     }
                     self.value_after(g, &c, a, beta)
                 }
