@@ -706,18 +706,33 @@ impl Placed {
     fn reply(&self, geo: &Geo, free: u64, b: u8, floor: i32) -> i32 {
         // The cards that `b` would push over wherever it lands next to them.
         let mut vulnerable = 0u64;
+        // The cells next to the mover's vulnerable cards: the replies that
+        // remove them, tried first as the likeliest to reach the floor.
+        let mut threats = 0u64;
         let mut o = self.occ;
         while o != 0 {
             let q = o.trailing_zeros() as usize;
             o &= o - 1;
             if self.bsum[q] + b > super::LIMIT {
                 vulnerable |= 1 << q;
+                if self.mine >> q & 1 == 1 {
+                    threats |= geo.block[q];
+                }
             }
         }
+        threats &= free;
         let mut worst = i32::MAX;
         let mut seen_quiet = false;
-        let mut f = free;
-        while f != 0 {
+        let mut f = threats;
+        let mut rest = free & !threats;
+        loop {
+            if f == 0 {
+                if rest == 0 {
+                    break;
+                }
+                f = rest;
+                rest = 0;
+            }
             let d = f.trailing_zeros() as usize;
             f &= f - 1;
             let self_over = self.bsum[d] + b > super::LIMIT;
