@@ -280,9 +280,8 @@ impl Solver {
             Wdl::Loss => (-INF, guess),
         };
         let mut best = guess_move;
-        let mut f = guess;
         while lo < hi {
-            let beta = if f <= lo { lo + 1 } else { f.min(hi) };
+            let beta = next_beta(lo, hi);
             let (v, mv) = self.root(g, beta - 1, beta)?;
             if v >= beta {
                 lo = v;
@@ -290,7 +289,6 @@ impl Solver {
             } else {
                 hi = v;
             }
-            f = v;
         }
         Some((lo, best))
     }
@@ -878,6 +876,25 @@ fn stored_move(g: &Fifteen, e: &Entry, frame: usize) -> Option<Move> {
         cell: geo(g.size()).inv[frame][e.cell as usize],
         card: VALUES[e.card as usize],
     })
+}
+
+/// The next MTD(f) test ("is the value at least beta?") between the bounds
+/// `lo < hi`. Values are `POINT * margin + TIE_BREAK * tie-break sign`, so
+/// while one side is still open the test is for a whole margin (beta =
+/// `POINT * m - TIE_BREAK`, the next margin past the known bound): stepping
+/// one tie-break at a time crawls through three values per point, each a
+/// full search. Once both sides are known (they are then a point or two
+/// apart), the upper bound is tested until it holds.
+fn next_beta(lo: i32, hi: i32) -> i32 {
+    let tb = eval::TIE_BREAK;
+    let beta = if lo <= -INF {
+        (hi + tb).div_euclid(POINT) * POINT - tb
+    } else if hi >= INF {
+        (lo + 1 + tb + POINT - 1).div_euclid(POINT) * POINT - tb
+    } else {
+        hi
+    };
+    beta.clamp(lo + 1, hi)
 }
 
 /// Margin in points of a solver value (the tie-break rounded away).
