@@ -362,15 +362,17 @@ impl Solver {
         c
     }
 
-    /// Fail-soft alpha-beta on the canonical table.
-    fn node(&mut self, g: &Fifteen, mut alpha: i32, mut beta: i32) -> i32 {
-        self.nodes += 1;
+    /// What settles a node before its moves are searched: the end of the
+    /// game, the last two cards, the budget, the static bounds or the table
+    /// (Err with the value to return); otherwise the window narrowed by the
+    /// table's bounds and the table's move (Ok).
+    fn settle(&mut self, g: &Fifteen, alpha: &mut i32, beta: &mut i32) -> Result<Option<Move>, i32> {
         match g.plies_left() {
-            0 => return eval::terminal(g),
-            1 => return eval::last_placement_value(g),
+            0 => return Err(eval::terminal(g)),
+            1 => return Err(eval::last_placement_value(g)),
             2 => {
-                if let Some(v) = last_two(g, alpha, beta) {
-                    return v;
+                if let Some(v) = last_two(g, *alpha, *beta) {
+                    return Err(v);
                 }
             }
             _ => {}
@@ -379,28 +381,38 @@ impl Solver {
             self.stopped = true;
         }
         if self.stopped {
-            return 0;
+            return Err(0);
         }
         let (lo, hi) = static_bounds(g);
-        if lo >= beta {
-            return lo;
+        if lo >= *beta {
+            return Err(lo);
         }
-        if hi <= alpha {
-            return hi;
+        if hi <= *alpha {
+            return Err(hi);
         }
         let mut first = None;
         if let Some((e, frame)) = self.probe(g) {
             let (lo, hi) = (e.lo as i32, e.hi as i32);
-            if lo >= beta || lo == hi {
-                return lo;
+            if lo >= *beta || lo == hi {
+                return Err(lo);
             }
-            if hi <= alpha {
-                return hi;
+            if hi <= *alpha {
+                return Err(hi);
             }
-            alpha = alpha.max(lo);
-            beta = beta.min(hi);
+            *alpha = (*alpha).max(lo);
+            *beta = (*beta).min(hi);
             first = stored_move(g, &e, frame);
         }
+        Ok(first)
+    }
+
+    /// Fail-soft alpha-beta on the canonical table.
+    fn node(&mut self, g: &Fifteen, mut alpha: i32, mut beta: i32) -> i32 {
+        self.nodes += 1;
+        let first = match self.settle(g, &mut alpha, &mut beta) {
+            Ok(first) => first,
+            Err(v) => return v,
+        };
         let level = g.plies_left() as usize;
         let three = if level == 3 { ThreeLeft::of(g) } else { None };
         self.lists[level].generate(g, first, &self.history[g.side().index()]);
