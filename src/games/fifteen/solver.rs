@@ -114,9 +114,9 @@ pub struct Solver {
     /// History heuristic: how often (weighted by the game left) placing a
     /// card value on a cell refuted a move, per mover; kept across solves.
     history: [[[i32; 5]; MAX_CELLS]; 2],
-    /// The move that last refuted a node, per number of cards left (tried
-    /// after the table's move).
-    killers: [Move; MAX_PLIES + 1],
+    /// The last two moves that refuted a node, latest first, per number of
+    /// cards left (tried after the table's move).
+    killers: [[Move; 2]; MAX_PLIES + 1],
     /// One move list per number of cards left (each play removes one card
     /// from a hand, so a line of play never reuses a level): built once,
     /// not per node.
@@ -142,7 +142,7 @@ impl MoveList {
     /// Every placement of `g`'s mover (one cell per orbit on a symmetric
     /// board), keyed for [`MoveList::pick`]: `first` (if legal), then by
     /// immediate gain, larger the history of refutations.
-    fn generate(&mut self, g: &Fifteen, first: Option<Move>, killer: Move, history: &[[i32; 5]; MAX_CELLS]) {
+    fn generate(&mut self, g: &Fifteen, first: Option<Move>, killers: [Move; 2], history: &[[i32; 5]; MAX_CELLS]) {
         self.len = 0;
         let hand = g.hand(g.side());
         let geo = geo(g.size());
@@ -165,8 +165,10 @@ impl MoveList {
                 };
                 let key = if Some(mv) == first {
                     i32::MAX
-                } else if mv == killer {
+                } else if mv == killers[0] {
                     i32::MAX - 1
+                } else if mv == killers[1] {
+                    i32::MAX - 2
                 } else {
                     eval::move_gain(g, mv) * 64 + history[c][vi]
                 };
@@ -223,7 +225,7 @@ impl Solver {
             budget: f64::INFINITY,
             stopped: false,
             history: [[[0; 5]; MAX_CELLS]; 2],
-            killers: [NO_MOVE; MAX_PLIES + 1],
+            killers: [[NO_MOVE; 2]; MAX_PLIES + 1],
             lists: (0..=MAX_PLIES).map(|_| MoveList::new()).collect(),
         }
     }
@@ -311,7 +313,7 @@ impl Solver {
         let first = self.probe(g).and_then(|(e, frame)| stored_move(g, &e, frame));
         // The root's list is its own: the levels below reuse theirs.
         let mut list = Box::new(MoveList::new());
-        list.generate(g, first, NO_MOVE, &self.history[g.side().index()]);
+        list.generate(g, first, [NO_MOVE; 2], &self.history[g.side().index()]);
         let mut best = -INF - 1;
         let mut best_move = None;
         let mut a = alpha;
@@ -461,7 +463,11 @@ impl Solver {
                 best = v;
                 best_move = mv;
                 if v >= beta {
-                    self.killers[level] = mv;
+                    let k = &mut self.killers[level];
+                    if k[0] != mv {
+                        k[1] = k[0];
+                        k[0] = mv;
+                    }
                     let h = &mut self.history[g.side().index()][mv.cell as usize][value_index(mv.card).unwrap_or(0)];
                     *h = (*h + (g.plies_left() * g.plies_left()) as i32).min(1 << 20);
                     break;
