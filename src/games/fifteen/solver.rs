@@ -16,9 +16,14 @@
 //! - win/draw/loss is one or two null-window searches around 0 (is the value
 //!   above 0? at least 0?), which prove far less than the exact value;
 //! - the margin is found MTD(f)-style: null-window searches that move a
-//!   bound each time, starting from the win/draw/loss answer;
+//!   bound each time, starting from the win/draw/loss answer, a whole point
+//!   of margin at a time while one side is open;
 //! - refutations first: the move stored for the canonical state (mapped
-//!   back through its symmetry), then placements by their immediate gain;
+//!   back through its symmetry), then the depth's two killer moves, then
+//!   placements by their immediate gain and history; the last card's
+//!   replies that remove the mover's cards come first;
+//! - each child that probes the table is played one move ahead and its
+//!   slot prefetched;
 //! - the last card of the game is valued from the block sums without being
 //!   played ([`eval::last_placement_value`]).
 //!

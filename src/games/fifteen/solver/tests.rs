@@ -149,13 +149,15 @@ fn symmetric_images_share_the_canonical_state_and_stored_moves_map_back() {
 }
 
 #[test]
-fn the_4x4_start_is_a_loss_for_the_first_player() {
-    // The win/draw/loss proof takes about 2 s; the exact margin (-4) is
-    // checked by `agent fifteen bench`, being too slow for a unit test.
+fn the_4x4_start_is_a_loss_by_4_for_the_first_player() {
+    // About 0.2 s for win/draw/loss and 1.3 s for the margin (release).
     let g = Fifteen::new(4, Player::One);
     let r = Solver::new(64 << 20).wdl(&g, f64::INFINITY).unwrap();
     assert_eq!(r.wdl, Wdl::Loss);
     assert!(r.value < 0);
+    let r = Solver::new(64 << 20).margin(&g, f64::INFINITY).unwrap();
+    assert_eq!(r.wdl, Wdl::Loss);
+    assert_eq!(margin_points(r.value), -4);
 }
 
 #[test]
