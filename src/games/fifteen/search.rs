@@ -24,8 +24,8 @@ use crate::search::Limits;
 /// On 6x6, the solver is tried once at most this many cards are left: the
 /// largest count whose seeded random positions it solves in a median of
 /// under 1 CPU second (`agent fifteen bench --runs 1 --six 7-10`, re-measured
-/// after the solver's speed-ups at load ~14: medians 0.106 s at 7 cards,
-/// 0.834 s at 8, over 5 s at 9 (7 of 10 positions) and at 10).
+/// after the killer-move speed-up at load ~4: medians 0.035 s at 7 cards,
+/// 0.243 s at 8, 1.361 s at 9 (one of 10 positions over 5 s), over 5 s at 10).
 pub const SIX_SOLVE_CARDS: u32 = 8;
 
 /// Whether the agent tries the exact solver on `g` before searching.

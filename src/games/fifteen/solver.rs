@@ -16,9 +16,14 @@
 //! - win/draw/loss is one or two null-window searches around 0 (is the value
 //!   above 0? at least 0?), which prove far less than the exact value;
 //! - the margin is found MTD(f)-style: null-window searches that move a
-//!   bound each time, starting from the win/draw/loss answer;
+//!   bound each time, starting from the win/draw/loss answer, a whole point
+//!   of margin at a time while one side is open;
 //! - refutations first: the move stored for the canonical state (mapped
-//!   back through its symmetry), then placements by their immediate gain;
+//!   back through its symmetry), then the depth's two killer moves, then
+//!   placements by their immediate gain and history; the last card's
+//!   replies that remove the mover's cards come first;
+//! - each child that probes the table is played one move ahead and its
+//!   slot prefetched;
 //! - the last card of the game is valued from the block sums without being
 //!   played ([`eval::last_placement_value`]).
 //!
@@ -35,6 +40,8 @@ use crate::search::Game;
 const INF: i32 = 2000;
 /// Moves a node can have: every cell times every card value.
 const MAX_MOVES: usize = MAX_CELLS * 5;
+/// A move that is never legal (no card has value 0).
+const NO_MOVE: Move = Move { cell: 0, card: 0 };
 /// Most cards a position can have left (a 6x6 game deals 22).
 const MAX_PLIES: usize = 22;
 
@@ -112,6 +119,9 @@ pub struct Solver {
     /// History heuristic: how often (weighted by the game left) placing a
     /// card value on a cell refuted a move, per mover; kept across solves.
     history: [[[i32; 5]; MAX_CELLS]; 2],
+    /// The last two moves that refuted a node, latest first, per number of
+    /// cards left (tried after the table's move).
+    killers: [[Move; 2]; MAX_PLIES + 1],
     /// One move list per number of cards left (each play removes one card
     /// from a hand, so a line of play never reuses a level): built once,
     /// not per node.
@@ -135,9 +145,9 @@ impl MoveList {
     }
 
     /// Every placement of `g`'s mover (one cell per orbit on a symmetric
-    /// board), ordered: `first` (if legal), then by immediate gain, larger
-    /// the history of refutations.
-    fn generate(&mut self, g: &Fifteen, first: Option<Move>, history: &[[i32; 5]; MAX_CELLS]) {
+    /// board), keyed for [`MoveList::pick`]: `first` (if legal), then by
+    /// immediate gain, larger the history of refutations.
+    fn generate(&mut self, g: &Fifteen, first: Option<Move>, killers: [Move; 2], history: &[[i32; 5]; MAX_CELLS]) {
         self.len = 0;
         let hand = g.hand(g.side());
         let geo = geo(g.size());
@@ -160,34 +170,45 @@ impl MoveList {
                 };
                 let key = if Some(mv) == first {
                     i32::MAX
+                } else if mv == killers[0] {
+                    i32::MAX - 1
+                } else if mv == killers[1] {
+                    i32::MAX - 2
                 } else {
                     eval::move_gain(g, mv) * 64 + history[c][vi]
                 };
-                // Insertion keeps the list sorted, best first (lists are short).
-                let mut i = self.len;
-                while i > 0 && self.keys[i - 1] < key {
-                    self.moves[i] = self.moves[i - 1];
-                    self.keys[i] = self.keys[i - 1];
-                    i -= 1;
-                }
-                self.moves[i] = mv;
-                self.keys[i] = key;
+                self.moves[self.len] = mv;
+                self.keys[self.len] = key;
                 self.len += 1;
             }
         }
         // The stored move may sit outside the orbit representatives kept above.
         if let Some(f) = first {
-            if self.len == 0 || self.moves[0] != f {
-                let legal = g.free() >> f.cell & 1 == 1 && value_index(f.card).is_some_and(|vi| hand[vi] > 0);
-                if legal && self.len < MAX_MOVES {
-                    self.moves.copy_within(0..self.len, 1);
-                    self.keys.copy_within(0..self.len, 1);
-                    self.moves[0] = f;
-                    self.keys[0] = i32::MAX;
-                    self.len += 1;
-                }
+            let listed = self.moves[..self.len].contains(&f);
+            let legal = g.free() >> f.cell & 1 == 1 && value_index(f.card).is_some_and(|vi| hand[vi] > 0);
+            if !listed && legal && self.len < MAX_MOVES {
+                self.moves[self.len] = f;
+                self.keys[self.len] = i32::MAX;
+                self.len += 1;
             }
         }
+    }
+
+    /// The `i`th move in order, once moves `0..i` have been picked: the best
+    /// of the rest is swapped into place. Picking lazily rather than sorting
+    /// up front saves the sort where the first move or two refute the node,
+    /// as they do at most nodes.
+    #[inline]
+    fn pick(&mut self, i: usize) -> Move {
+        let mut j = i;
+        for k in i + 1..self.len {
+            if self.keys[k] > self.keys[j] {
+                j = k;
+            }
+        }
+        self.moves.swap(i, j);
+        self.keys.swap(i, j);
+        self.moves[i]
     }
 }
 
@@ -209,6 +230,7 @@ impl Solver {
             budget: f64::INFINITY,
             stopped: false,
             history: [[[0; 5]; MAX_CELLS]; 2],
+            killers: [[NO_MOVE; 2]; MAX_PLIES + 1],
             lists: (0..=MAX_PLIES).map(|_| MoveList::new()).collect(),
         }
     }
@@ -273,9 +295,8 @@ impl Solver {
             Wdl::Loss => (-INF, guess),
         };
         let mut best = guess_move;
-        let mut f = guess;
         while lo < hi {
-            let beta = if f <= lo { lo + 1 } else { f.min(hi) };
+            let beta = next_beta(lo, hi);
             let (v, mv) = self.root(g, beta - 1, beta)?;
             if v >= beta {
                 lo = v;
@@ -283,7 +304,6 @@ impl Solver {
             } else {
                 hi = v;
             }
-            f = v;
         }
         Some((lo, best))
     }
@@ -298,12 +318,12 @@ impl Solver {
         let first = self.probe(g).and_then(|(e, frame)| stored_move(g, &e, frame));
         // The root's list is its own: the levels below reuse theirs.
         let mut list = Box::new(MoveList::new());
-        list.generate(g, first, &self.history[g.side().index()]);
+        list.generate(g, first, [NO_MOVE; 2], &self.history[g.side().index()]);
         let mut best = -INF - 1;
         let mut best_move = None;
         let mut a = alpha;
         for i in 0..list.len {
-            let mv = list.moves[i];
+            let mv = list.pick(i);
             let v = self.child_value(g, mv, a, beta);
             if self.stopped {
                 return None;
@@ -333,22 +353,41 @@ impl Solver {
         } else {
             c.play(mv);
         }
+        self.value_after(g, &c, alpha, beta)
+    }
+
+    /// The value for `g`'s mover of `c`, a position one placement after `g`.
+    #[inline]
+    fn value_after(&mut self, g: &Fifteen, c: &Fifteen, alpha: i32, beta: i32) -> i32 {
         if c.side() != g.side() {
-            -self.node(&c, -beta, -alpha)
+            -self.node(c, -beta, -alpha)
         } else {
-            self.node(&c, alpha, beta)
+            self.node(c, alpha, beta)
         }
     }
 
-    /// Fail-soft alpha-beta on the canonical table.
-    fn node(&mut self, g: &Fifteen, mut alpha: i32, mut beta: i32) -> i32 {
-        self.nodes += 1;
+    /// `g` after `mv` (which must leave a position the table stores), with
+    /// the position's table slots on their way into the cache.
+    #[inline]
+    fn played(&self, g: &Fifteen, mv: Move) -> Fifteen {
+        let mut c = g.clone();
+        c.play(mv);
+        let i = c.canonical().0 as usize & self.mask & !1;
+        prefetch(&self.table[i]);
+        c
+    }
+
+    /// What settles a node before its moves are searched: the end of the
+    /// game, the last two cards, the budget, the static bounds or the table
+    /// (Err with the value to return); otherwise the window narrowed by the
+    /// table's bounds and the table's move (Ok).
+    fn settle(&mut self, g: &Fifteen, alpha: &mut i32, beta: &mut i32) -> Result<Option<Move>, i32> {
         match g.plies_left() {
-            0 => return eval::terminal(g),
-            1 => return eval::last_placement_value(g),
+            0 => return Err(eval::terminal(g)),
+            1 => return Err(eval::last_placement_value(g)),
             2 => {
-                if let Some(v) = last_two(g, alpha, beta) {
-                    return v;
+                if let Some(v) = last_two(g, *alpha, *beta) {
+                    return Err(v);
                 }
             }
             _ => {}
@@ -357,43 +396,70 @@ impl Solver {
             self.stopped = true;
         }
         if self.stopped {
-            return 0;
+            return Err(0);
         }
         let (lo, hi) = static_bounds(g);
-        if lo >= beta {
-            return lo;
+        if lo >= *beta {
+            return Err(lo);
         }
-        if hi <= alpha {
-            return hi;
+        if hi <= *alpha {
+            return Err(hi);
         }
         let mut first = None;
         if let Some((e, frame)) = self.probe(g) {
             let (lo, hi) = (e.lo as i32, e.hi as i32);
-            if lo >= beta || lo == hi {
-                return lo;
+            if lo >= *beta || lo == hi {
+                return Err(lo);
             }
-            if hi <= alpha {
-                return hi;
+            if hi <= *alpha {
+                return Err(hi);
             }
-            alpha = alpha.max(lo);
-            beta = beta.min(hi);
+            *alpha = (*alpha).max(lo);
+            *beta = (*beta).min(hi);
             first = stored_move(g, &e, frame);
         }
+        Ok(first)
+    }
+
+    /// Fail-soft alpha-beta on the canonical table.
+    fn node(&mut self, g: &Fifteen, mut alpha: i32, mut beta: i32) -> i32 {
+        self.nodes += 1;
+        let first = match self.settle(g, &mut alpha, &mut beta) {
+            Ok(first) => first,
+            Err(v) => return v,
+        };
         let level = g.plies_left() as usize;
         let three = if level == 3 { ThreeLeft::of(g) } else { None };
-        self.lists[level].generate(g, first, &self.history[g.side().index()]);
+        self.lists[level].generate(g, first, self.killers[level], &self.history[g.side().index()]);
         let mut best = -INF - 1;
-        let mut best_move = self.lists[level].moves[0];
+        let mut best_move = self.lists[level].pick(0);
         let mut a = alpha;
-        for i in 0..self.lists[level].len {
-            let mv = self.lists[level].moves[i];
+        let len = self.lists[level].len;
+        // Children with three or more cards left probe the table: each is
+        // played one move ahead and its slot prefetched, so that the memory
+        // latency of the probe overlaps the search of its elder sibling.
+        let mut ahead = (level >= 4).then(|| self.played(g, best_move));
+        for i in 0..len {
+            // Ahead of the loop, the move was picked with its position.
+            let mv = if level >= 4 {
+                self.lists[level].moves[i]
+            } else {
+                self.lists[level].pick(i)
+            };
             let quick = three.as_ref().and_then(|t| {
                 self.nodes += 1;
                 t.child_value(geo(g.size()), g.free(), mv, a, beta)
             });
-            let v = match quick {
-                Some(v) => v,
-                None => self.child_value(g, mv, a, beta),
+            let v = match (quick, ahead.take()) {
+                (Some(v), _) => v,
+                (None, Some(c)) => {
+                    if i + 1 < len {
+                        let next = self.lists[level].pick(i + 1);
+                        ahead = Some(self.played(g, next));
+                    }
+                    self.value_after(g, &c, a, beta)
+                }
+                (None, None) => self.child_value(g, mv, a, beta),
             };
             if self.stopped {
                 return 0;
@@ -402,6 +468,11 @@ impl Solver {
                 best = v;
                 best_move = mv;
                 if v >= beta {
+                    let k = &mut self.killers[level];
+                    if k[0] != mv {
+                        k[1] = k[0];
+                        k[0] = mv;
+                    }
                     let h = &mut self.history[g.side().index()][mv.cell as usize][value_index(mv.card).unwrap_or(0)];
                     *h = (*h + (g.plies_left() * g.plies_left()) as i32).min(1 << 20);
                     break;
@@ -522,6 +593,20 @@ fn advise_huge_pages(start: usize, bytes: usize) {
         // MADV_HUGEPAGE changes how pages are backed, never their contents.
         unsafe { libc::madvise(aligned as *mut libc::c_void, len, libc::MADV_HUGEPAGE) };
     }
+}
+
+/// Starts loading the cache line of `entry` (a hint: a no-op elsewhere
+/// than on x86-64).
+#[inline]
+fn prefetch(entry: &Entry) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching is only a hint and never faults; the pointer is
+    // a live reference anyway.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch(entry as *const Entry as *const i8, std::arch::x86_64::_MM_HINT_T0)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = entry;
 }
 
 /// The value index of the only card in a hand holding exactly one.
@@ -651,18 +736,33 @@ impl Placed {
     fn reply(&self, geo: &Geo, free: u64, b: u8, floor: i32) -> i32 {
         // The cards that `b` would push over wherever it lands next to them.
         let mut vulnerable = 0u64;
+        // The cells next to the mover's vulnerable cards: the replies that
+        // remove them, tried first as the likeliest to reach the floor.
+        let mut threats = 0u64;
         let mut o = self.occ;
         while o != 0 {
             let q = o.trailing_zeros() as usize;
             o &= o - 1;
             if self.bsum[q] + b > super::LIMIT {
                 vulnerable |= 1 << q;
+                if self.mine >> q & 1 == 1 {
+                    threats |= geo.block[q];
+                }
             }
         }
+        threats &= free;
         let mut worst = i32::MAX;
         let mut seen_quiet = false;
-        let mut f = free;
-        while f != 0 {
+        let mut f = threats;
+        let mut rest = free & !threats;
+        loop {
+            if f == 0 {
+                if rest == 0 {
+                    break;
+                }
+                f = rest;
+                rest = 0;
+            }
             let d = f.trailing_zeros() as usize;
             f &= f - 1;
             let self_over = self.bsum[d] + b > super::LIMIT;
@@ -808,6 +908,25 @@ fn stored_move(g: &Fifteen, e: &Entry, frame: usize) -> Option<Move> {
         cell: geo(g.size()).inv[frame][e.cell as usize],
         card: VALUES[e.card as usize],
     })
+}
+
+/// The next MTD(f) test ("is the value at least beta?") between the bounds
+/// `lo < hi`. Values are `POINT * margin + TIE_BREAK * tie-break sign`, so
+/// while one side is still open the test is for a whole margin (beta =
+/// `POINT * m - TIE_BREAK`, the next margin past the known bound): stepping
+/// one tie-break at a time crawls through three values per point, each a
+/// full search. Once both sides are known (they are then a point or two
+/// apart), the upper bound is tested until it holds.
+fn next_beta(lo: i32, hi: i32) -> i32 {
+    let tb = eval::TIE_BREAK;
+    let beta = if lo <= -INF {
+        (hi + tb).div_euclid(POINT) * POINT - tb
+    } else if hi >= INF {
+        (lo + 1 + tb + POINT - 1).div_euclid(POINT) * POINT - tb
+    } else {
+        hi
+    };
+    beta.clamp(lo + 1, hi)
 }
 
 /// Margin in points of a solver value (the tie-break rounded away).

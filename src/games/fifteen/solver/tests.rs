@@ -149,13 +149,15 @@ fn symmetric_images_share_the_canonical_state_and_stored_moves_map_back() {
 }
 
 #[test]
-fn the_4x4_start_is_a_loss_for_the_first_player() {
-    // The win/draw/loss proof takes about 2 s; the exact margin (-4) is
-    // checked by `agent fifteen bench`, being too slow for a unit test.
+fn the_4x4_start_is_a_loss_by_4_for_the_first_player() {
+    // About 0.2 s for win/draw/loss and 1.3 s for the margin (release).
     let g = Fifteen::new(4, Player::One);
     let r = Solver::new(64 << 20).wdl(&g, f64::INFINITY).unwrap();
     assert_eq!(r.wdl, Wdl::Loss);
     assert!(r.value < 0);
+    let r = Solver::new(64 << 20).margin(&g, f64::INFINITY).unwrap();
+    assert_eq!(r.wdl, Wdl::Loss);
+    assert_eq!(margin_points(r.value), -4);
 }
 
 #[test]
@@ -165,4 +167,28 @@ fn gives_up_when_the_budget_runs_out() {
     assert!(Solver::new(1 << 20).margin(&g, 0.05).is_none());
     // Generous for a loaded machine: the check runs every 4096 positions.
     assert!(t.elapsed() < 1.0, "{}", t.elapsed());
+}
+
+#[test]
+fn mtdf_tests_whole_margins_while_a_bound_is_open_and_stay_inside_the_bounds() {
+    let tb = eval::TIE_BREAK;
+    // A loss: upper bound only. -12 is a margin of -1 won on the tie-break;
+    // the next test asks for a margin of at least -1 outright.
+    assert_eq!(next_beta(-INF, -12), -POINT - tb);
+    // -4 is a margin of 0 lost on the tie-break: "a margin of at least 0?".
+    assert_eq!(next_beta(-INF, -4), -tb);
+    assert_eq!(next_beta(-INF, -POINT - tb), -POINT - tb);
+    // A win: lower bound only; the next test is the next whole margin.
+    assert_eq!(next_beta(4, INF), POINT - tb);
+    assert_eq!(next_beta(POINT - tb, INF), 2 * POINT - tb);
+    // Both bounds known: is the upper bound exact?
+    assert_eq!(next_beta(-68, -60), -60);
+    for lo in (-200..200).step_by(4) {
+        for hi in (lo + 4..=204).step_by(4) {
+            for (l, h) in [(lo, hi), (-INF, hi), (lo, INF)] {
+                let b = next_beta(l, h);
+                assert!(l < b && b <= h, "{b} outside ({l}, {h}]");
+            }
+        }
+    }
 }
