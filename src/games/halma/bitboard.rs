@@ -3,6 +3,67 @@
 
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
+/// Highest level (`x + y`, the anti-diagonal; 30 at cell (15,15)).
+pub const TOP_LEVEL: usize = 30;
+
+/// Level of a cell: its anti-diagonal `x + y` (black's frame: 0 at black's
+/// corner, [`TOP_LEVEL`] at white's).
+#[inline]
+pub const fn level(c: u8) -> u32 {
+    (col(c) + row(c)) as u32
+}
+
+const fn build_level_ge() -> [Bitboard; TOP_LEVEL + 2] {
+    let mut t = [Bitboard([0; 4]); TOP_LEVEL + 2];
+    let mut l = 0;
+    while l <= TOP_LEVEL + 1 {
+        let mut c = 0;
+        while c < CELLS {
+            if (c % 16 + c / 16) >= l {
+                t[l].0[c / 64] |= 1u64 << (c % 64);
+            }
+            c += 1;
+        }
+        l += 1;
+    }
+    t
+}
+
+/// `LEVEL_GE[l]`: the cells at level `>= l` (`LEVEL_GE[31]` is empty).
+pub static LEVEL_GE: [Bitboard; TOP_LEVEL + 2] = build_level_ge();
+
+/// Lowest level of a non-empty set ([`TOP_LEVEL`] for the empty set).
+#[inline]
+pub fn min_level(b: Bitboard) -> u32 {
+    // The largest l with every cell at level >= l.
+    let (mut lo, mut hi) = (0usize, TOP_LEVEL);
+    while lo < hi {
+        let mid = (lo + hi).div_ceil(2);
+        if (b & !LEVEL_GE[mid]).is_empty() {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    lo as u32
+}
+
+/// Highest level of a non-empty set (0 for the empty set).
+#[inline]
+pub fn max_level(b: Bitboard) -> u32 {
+    // The largest l with some cell at level >= l.
+    let (mut lo, mut hi) = (0usize, TOP_LEVEL);
+    while lo < hi {
+        let mid = (lo + hi).div_ceil(2);
+        if (b & LEVEL_GE[mid]).is_empty() {
+            hi = mid - 1;
+        } else {
+            lo = mid;
+        }
+    }
+    lo as u32
+}
+
 /// Board side length.
 pub const N: usize = 16;
 /// Number of cells.

@@ -15,7 +15,7 @@
 //! [`features`] gives the same terms unweighted, for the Texel fit of the
 //! weights on self-play (`agent halma texel-data`, `scripts/texel-fit.py`).
 
-use super::bitboard::{col, row, Bitboard, CELLS};
+use super::bitboard::{col, max_level, min_level, row, Bitboard, CELLS, LEVEL_GE, TOP_LEVEL};
 use super::CAMP;
 use crate::protocol::{ByPlayer, Player};
 
@@ -186,40 +186,24 @@ const ENDGAME_WEIGHT: i32 = round(WEIGHTS.endgame);
 /// Pieces outside the goal from which the endgame term switches on.
 pub const ENDGAME_PIECES: u32 = 6;
 
-const fn build_dist_ge(colour: Player) -> [Bitboard; 32] {
-    let mut t = [Bitboard([0; 4]); 32];
-    let mut c = 0;
-    while c < CELLS {
-        let d = diag_distance(colour, c as u8) as usize;
-        let mut k = 0;
-        while k <= d {
-            t[k].0[c / 64] |= 1u64 << (c % 64);
-            k += 1;
-        }
-        c += 1;
+/// The cells at distance `>= k` from `colour`'s far corner.
+#[inline]
+fn at_distance_ge(colour: Player, k: usize) -> Bitboard {
+    match colour {
+        // Black's distance is 30 - level: at least k means level <= 30 - k.
+        Player::One => !LEVEL_GE[TOP_LEVEL + 1 - k],
+        Player::Two => LEVEL_GE[k],
     }
-    t
 }
 
-/// `DIST_GE[colour][k]`: the cells at distance `>= k` from the colour's far
-/// corner (`[31]` is empty).
-static DIST_GE: ByPlayer<[Bitboard; 32]> = ByPlayer::new(build_dist_ge(Player::One), build_dist_ge(Player::Two));
-
 /// Distance to the far corner of `colour`'s rearmost piece in `own` (0 for
-/// none): a binary search over the distance masks, a few bitboard tests.
+/// none): the lowest or highest level of the set.
 #[inline]
 pub fn rearmost(colour: Player, own: Bitboard) -> i32 {
-    let masks = &DIST_GE[colour];
-    let (mut lo, mut hi) = (0usize, 30usize);
-    while lo < hi {
-        let mid = (lo + hi).div_ceil(2);
-        if (own & masks[mid]).is_empty() {
-            hi = mid - 1;
-        } else {
-            lo = mid;
-        }
+    match colour {
+        Player::One => (TOP_LEVEL as u32 - min_level(own)) as i32,
+        Player::Two => max_level(own) as i32,
     }
-    lo as i32
 }
 
 /// What one play of a `colour` piece does to that colour's straggler term
@@ -238,7 +222,7 @@ impl StragglerDelta {
     /// The term's state for `colour`'s pieces `own`.
     pub fn new(colour: Player, own: Bitboard) -> Self {
         let rear = rearmost(colour, own);
-        let at_rear = own & DIST_GE[colour][rear as usize];
+        let at_rear = own & at_distance_ge(colour, rear as usize);
         let (alone, rear_without) = if at_rear.count() == 1 {
             (at_rear.iter().next(), rearmost(colour, own & !at_rear))
         } else {

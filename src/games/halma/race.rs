@@ -58,7 +58,7 @@
 
 pub mod bench;
 
-use super::bitboard::{col, row, Bitboard, CELLS, OPPOSITE};
+use super::bitboard::{col, level, max_level, min_level, row, Bitboard, CELLS, LEVEL_GE, OPPOSITE, TOP_LEVEL};
 use super::{HMove, Halma, Reading, CAMP, PIECES};
 use crate::clock::process_cpu_seconds;
 use crate::protocol::{ByPlayer, Player};
@@ -66,39 +66,15 @@ use crate::search::Limits;
 use rand::Rng;
 
 /// Highest level (the goal corner).
-const TOP: usize = 30;
+const TOP: usize = TOP_LEVEL;
 /// Lowest level of a goal cell.
 const GOAL_LOW: usize = 25;
 /// Minimum level gap between the armies for [`race_sides`].
 pub const GAP: u32 = 5;
 
-/// Level of a cell in black's frame.
-#[inline]
-pub const fn level(c: u8) -> u32 {
-    (col(c) + row(c)) as u32
-}
 
 /// The goal in black's frame (white's camp).
 const GOAL: Bitboard = *CAMP.get(Player::Two);
-
-const fn build_level_ge() -> [Bitboard; TOP + 2] {
-    let mut t = [Bitboard([0; 4]); TOP + 2];
-    let mut l = 0;
-    while l <= TOP + 1 {
-        let mut c = 0;
-        while c < CELLS {
-            if (c % 16 + c / 16) >= l {
-                t[l].0[c / 64] |= 1u64 << (c % 64);
-            }
-            c += 1;
-        }
-        l += 1;
-    }
-    t
-}
-
-/// `LEVEL_GE[l]`: the cells at level `>= l` (`LEVEL_GE[31]` is empty).
-static LEVEL_GE: [Bitboard; TOP + 2] = build_level_ge();
 
 const fn build_goal_counts() -> [u32; TOP + 1] {
     let mut t = [0u32; TOP + 1];
@@ -193,38 +169,6 @@ pub fn from_frame(colour: Player, mv: HMove) -> HMove {
         Player::One => mv,
         Player::Two => HMove::new(255 - mv.from, 255 - mv.to),
     }
-}
-
-/// Lowest level of a non-empty set (in black's frame).
-#[inline]
-fn min_level(b: Bitboard) -> u32 {
-    // The largest l with every cell at level >= l.
-    let (mut lo, mut hi) = (0usize, TOP);
-    while lo < hi {
-        let mid = (lo + hi).div_ceil(2);
-        if (b & !LEVEL_GE[mid]).is_empty() {
-            lo = mid;
-        } else {
-            hi = mid - 1;
-        }
-    }
-    lo as u32
-}
-
-/// Highest level of a non-empty set (in black's frame).
-#[inline]
-fn max_level(b: Bitboard) -> u32 {
-    // The largest l with some cell at level >= l.
-    let (mut lo, mut hi) = (0usize, TOP);
-    while lo < hi {
-        let mid = (lo + hi).div_ceil(2);
-        if (b & LEVEL_GE[mid]).is_empty() {
-            hi = mid - 1;
-        } else {
-            lo = mid;
-        }
-    }
-    lo as u32
 }
 
 /// One side of a separated position, in black's frame.
