@@ -15,11 +15,15 @@ use super::{eval, race, Halma};
 use crate::arena::duel::{play_game, DuelOptions, DuelReport, GameResult};
 use crate::arena::openings::random_opening;
 use crate::clock::CpuTimer;
-use crate::protocol::{read_bounded, GenOptions, Player};
+use crate::protocol::{read_capped, GenOptions, Player};
 use crate::search::Strategy;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
+
+/// The largest data file `texel-features` reads: about 5 M positions (500
+/// games make 12 MB; the agent's 1 MiB input cap refused them).
+const MAX_DATA_BYTES: u64 = 1 << 30;
 
 /// How `texel-data` plays its games.
 #[derive(Clone, Debug)]
@@ -170,7 +174,7 @@ pub fn generate(o: &DataOptions, out: &Path) -> Result<String, String> {
 /// `agent halma texel-features`: rewrites the feature columns of a data
 /// file from its positions (after a change of the features), to `out`.
 pub fn refeature(input: &Path, out: &Path) -> Result<String, String> {
-    let text = read_bounded(input).map_err(|e| format!("cannot read {}: {e}", input.display()))?;
+    let text = read_capped(input, MAX_DATA_BYTES).map_err(|e| format!("cannot read {}: {e}", input.display()))?;
     let mut lines = vec![header()];
     for (i, l) in text.lines().enumerate() {
         if l.starts_with('#') || l.trim().is_empty() {
