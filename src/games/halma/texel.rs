@@ -209,7 +209,6 @@ pub fn refeature(input: &Path, out: &Path) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::Game;
 
     #[test]
     fn a_line_round_trips_through_refeature() {
@@ -226,7 +225,13 @@ mod tests {
         assert!(refeature(&a, &b).unwrap_err().contains(":1: expected"));
         std::fs::remove_dir_all(&dir).unwrap();
         assert_eq!(parse_bitboard(&bitboard_hex(pos.pieces(Player::Two))), Some(pos.pieces(Player::Two)));
-        assert!(pos.evaluate() != i32::MIN);
+        // The written features are the side to move's minus the opponent's.
+        let (me, them) = (pos.side(), pos.side().other());
+        let mine = eval::features(me, pos.pieces(me), pos.occupied());
+        let theirs = eval::features(them, pos.pieces(them), pos.occupied());
+        let written: Vec<i32> = l.split(' ').skip(6).map(|f| f.parse().unwrap()).collect();
+        let want: Vec<i32> = mine.iter().zip(theirs).map(|(a, b)| a - b).collect();
+        assert_eq!(written, want);
     }
 
     #[test]
