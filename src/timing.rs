@@ -20,6 +20,10 @@ fn reserve(remaining: f64) -> f64 {
 /// moves a side lost on time when the plan ignored it.
 const MOVE_OVERHEAD: f64 = 0.005;
 
+/// The soft limit of a GAME move, as a share of its even share of the
+/// clock, before [`Pacing::Adaptive`] scales it.
+const ADAPTIVE_SOFT: f64 = 0.6;
+
 /// Plans one move: the [`Limits`] (CPU seconds from the moment the plan is
 /// made) for whichever strategy or solver plays it.
 ///
@@ -61,8 +65,8 @@ pub fn plan(mode: Mode, remaining: f64, used: f64, moves_left: f64) -> Limits {
             let share = spendable / moves_left.max(1.0);
             let hard = (3.0 * share).min(0.25 * spendable);
             Limits {
-                pacing: Pacing::Steady,
-                ..Limits::time((0.6 * share).min(hard), hard)
+                pacing: Pacing::Adaptive,
+                ..Limits::time((ADAPTIVE_SOFT * share).min(hard), hard)
             }
         }
     }
@@ -165,7 +169,7 @@ mod tests {
         let share = (0.95 * 99.0 - 50.0 * MOVE_OVERHEAD) / 50.0;
         assert!((b.soft - 0.6 * share).abs() < 1e-9, "{}", b.soft);
         assert!((b.hard - 3.0 * share).abs() < 1e-9);
-        assert_eq!(b.pacing, Pacing::Steady);
+        assert_eq!(b.pacing, Pacing::Adaptive);
         // With one move left the cap at a quarter of what is left applies.
         let b = plan(Mode::Game, 10.0, 0.0, 1.0);
         assert!(b.hard <= 0.25 * 10.0);
