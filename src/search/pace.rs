@@ -62,7 +62,11 @@ impl<M: PartialEq + Copy> Pace<M> {
         };
         let decided = if score.abs() >= self.scores.decided { 0.5 } else { 1.0 };
         let factor = (instability * falling * settled * decided).clamp(0.35, 2.5);
-        log::trace!("pace: changes {:.2} stable {} drop {drop} factor {factor:.2}", self.changes, self.stable);
+        log::trace!(
+            "pace: changes {:.2} stable {} drop {drop} factor {factor:.2}",
+            self.changes,
+            self.stable
+        );
         factor
     }
 }
