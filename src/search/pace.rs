@@ -38,7 +38,13 @@ impl<M: PartialEq + Copy> Pace<M> {
     /// Records a completed iteration's best move and score; returns the
     /// factor for the soft limit: above 1 while the best move changes or the
     /// score falls, below 1 once the best move has stood for a few
-    /// iterations or the score is decided; within [0.25, 2.5].
+    /// iterations or the score is decided; within [0.35, 2.5].
+    ///
+    /// The cuts are milder than Stockfish's: a Halma iteration costs four to
+    /// eight times the last, so a soft limit shortened a lot skips a whole
+    /// depth, and time saved that way mostly went unused at the end of the
+    /// game (a first version with 0.55 for a settled move and 0.4 for a
+    /// decided score used 7.1 s of a 10 s game and lost 47-60).
     pub fn after_iteration(&mut self, best: M, score: i32) -> f64 {
         let (changed, drop) = match self.last {
             Some((m, s)) => (m != best, s - score),
@@ -47,15 +53,21 @@ impl<M: PartialEq + Copy> Pace<M> {
         self.last = Some((best, score));
         self.changes = self.changes / 2.0 + f64::from(u8::from(changed));
         self.stable = if changed { 0 } else { self.stable + 1 };
-        let instability = 1.0 + 0.8 * self.changes;
+        let instability = 1.0 + self.changes;
         let falling = (1.0 + f64::from(drop) / (4.0 * f64::from(self.scores.drop.max(1)))).clamp(0.85, 1.6);
         let settled = match self.stable {
             0 | 1 => 1.0,
-            2 => 0.75,
-            _ => 0.55,
+            2 => 0.85,
+            _ => 0.7,
         };
-        let decided = if score.abs() >= self.scores.decided { 0.4 } else { 1.0 };
-        (instability * falling * settled * decided).clamp(0.25, 2.5)
+        let decided = if score.abs() >= self.scores.decided { 0.5 } else { 1.0 };
+        let factor = (instability * falling * settled * decided).clamp(0.35, 2.5);
+        log::trace!(
+            "pace: changes {:.2} stable {} drop {drop} factor {factor:.2}",
+            self.changes,
+            self.stable
+        );
+        factor
     }
 }
 
@@ -73,15 +85,15 @@ mod tests {
         let mut settled = Pace::new(SCORES);
         let factors: Vec<f64> = (0..5).map(|_| settled.after_iteration(1u8, 10)).collect();
         assert_eq!(factors[0], 1.0, "{factors:?}");
-        assert!(factors[4] < 0.6, "{factors:?}");
+        assert!(factors[4] <= 0.7, "{factors:?}");
         let mut restless = Pace::new(SCORES);
         let factors: Vec<f64> = (0..5u8)
             .map(|i| restless.after_iteration(i, 10 - 40 * i32::from(i)))
             .collect();
         assert!(factors[4] > 2.0, "{factors:?}");
-        assert!(factors.iter().all(|f| (0.25..=2.5).contains(f)), "{factors:?}");
+        assert!(factors.iter().all(|f| (0.35..=2.5).contains(f)), "{factors:?}");
         let mut decided = Pace::new(SCORES);
-        assert!(decided.after_iteration(1u8, -5000) <= 0.4);
+        assert!(decided.after_iteration(1u8, -5000) <= 0.5);
     }
 
     #[test]
