@@ -52,9 +52,16 @@
 //! most one piece to them), plus the plays the front needs to come within
 //! reach of level `t` (a play never lands more than 2 levels beyond the
 //! foremost piece: a step gains at most 2, and a hop lands 1-2 levels past
-//! the piece it jumps over). Moves are the narrow reading's (a piece in the
-//! goal keeps every hop inside it), so the first move of a solution is legal
-//! under every reading.
+//! the piece it jumps over). Beyond one play per outsider it adds the plays
+//! that bring no piece into the goal and that some argument forces: bands
+//! of empty levels, isolated pieces and groups, and parity (a hop keeps a
+//! piece's `(x % 2, y % 2)` class, so a class with more pieces than goal
+//! cells must send the surplus through steps). At a node whose threshold
+//! leaves no room beyond one play per outsider, only entering plays are
+//! generated; children that fail the cheap part of the bound (outsiders
+//! plus parity) are cut before they are visited. Moves are the narrow
+//! reading's (a piece in the goal keeps every hop inside it), so the first
+//! move of a solution is legal under every reading.
 
 pub mod bench;
 
@@ -119,7 +126,8 @@ const fn build_neighbours() -> [Bitboard; CELLS] {
     t
 }
 
-static NEIGHBOURS: [Bitboard; CELLS] = build_neighbours();
+const NEIGHBOURS_CONST: [Bitboard; CELLS] = build_neighbours();
+static NEIGHBOURS: [Bitboard; CELLS] = NEIGHBOURS_CONST;
 
 const fn mix(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -253,7 +261,74 @@ pub fn lower_bound(pieces: Bitboard) -> u32 {
         let approach = (t.saturating_sub(2 + front)).div_ceil(2) as u32;
         best = best.max(approach + deficit);
     }
-    best.max((pieces & !GOAL).count() + band_plays(pieces).max(isolation_plays(pieces)))
+    let wasted = band_plays(pieces).max(isolation_plays(pieces)).max(parity_plays(pieces));
+    best.max((pieces & !GOAL).count() + wasted)
+}
+
+const fn build_classes() -> [Bitboard; 4] {
+    let mut t = [Bitboard([0; 4]); 4];
+    let mut c = 0;
+    while c < CELLS {
+        let k = c % 2 + 2 * (c / 16 % 2);
+        t[k].0[c / 64] |= 1u64 << (c % 64);
+        c += 1;
+    }
+    t
+}
+
+/// The four parity classes of cells, by `x % 2 + 2 * (y % 2)`: a hop keeps
+/// a piece in its class, only a step changes it.
+static CLASSES: [Bitboard; 4] = build_classes();
+
+const fn build_goal_class_counts() -> [u32; 4] {
+    let mut t = [0u32; 4];
+    let mut c = 0;
+    while c < CELLS {
+        if GOAL.has(c as u8) {
+            t[c % 2 + 2 * (c / 16 % 2)] += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+/// Goal cells in each parity class.
+const GOAL_CLASS: [u32; 4] = build_goal_class_counts();
+
+/// Cells outside the goal next to a goal cell: the only cells from which a
+/// step enters the goal.
+const GOAL_EDGE: Bitboard = {
+    let mut b = Bitboard([0; 4]);
+    let mut c = 0;
+    while c < CELLS {
+        let n = NEIGHBOURS_CONST[c];
+        if !GOAL.has(c as u8)
+            && (n.0[0] & GOAL.0[0] | n.0[1] & GOAL.0[1] | n.0[2] & GOAL.0[2] | n.0[3] & GOAL.0[3]) != 0
+        {
+            b.0[c / 64] |= 1u64 << (c % 64);
+        }
+        c += 1;
+    }
+    b
+};
+
+/// Plays that bring no piece into the goal, forced by parity: a piece
+/// whose goal cell lies in another parity class than its own must make a
+/// step. With `P` pieces of a class and `G` goal cells of it, at least
+/// `P - G` of them end in another class. Such a piece makes a play that
+/// brings none into the goal (an outsider's second play, or any play of a
+/// piece already in the goal), unless its one play is a step into the goal
+/// from next to it, which only the outsiders on [`GOAL_EDGE`] can make. The
+/// pieces differ, so their plays do.
+#[inline]
+fn parity_plays(pieces: Bitboard) -> u32 {
+    let edge = pieces & GOAL_EDGE;
+    let mut plays = 0;
+    for (k, class) in CLASSES.iter().enumerate() {
+        let surplus = (pieces & *class).count().saturating_sub(GOAL_CLASS[k]);
+        plays += surplus.saturating_sub((edge & *class).count());
+    }
+    plays
 }
 
 /// Chebyshev distance between two cells (the plays of a lone stepping piece).
@@ -473,6 +548,7 @@ pub struct Solver {
     budget: Budget,
     next_check: u64,
     found_len: u32,
+    expanded: u64,
 }
 
 impl Solver {
@@ -491,6 +567,7 @@ impl Solver {
             },
             next_check: 0,
             found_len: 0,
+            expanded: 0,
         }
     }
 
@@ -499,11 +576,18 @@ impl Solver {
         self.nodes
     }
 
+    /// Nodes whose plays the last solve generated (the others were cut by
+    /// their bound).
+    pub fn expanded(&self) -> u64 {
+        self.expanded
+    }
+
     /// The minimum number of plays for `side` to fill its goal with region
     /// plays, within `budget`.
     pub fn solve(&mut self, side: &RaceSide, budget: Budget) -> Finish {
         self.table.iter_mut().for_each(|e| *e = Entry::default());
         self.nodes = 0;
+        self.expanded = 0;
         self.budget = budget;
         self.next_check = 0;
         let pieces = side.pieces;
@@ -550,26 +634,48 @@ impl Solver {
             self.found_len = g;
             return Pass::Found;
         }
-        let slot = key as usize & self.mask;
         let mut h = lower_bound(pieces);
-        let e = self.table[slot];
-        if e.key == key {
-            h = h.max(e.bound as u32);
-        }
         if g + h > threshold {
             return Pass::Bound(h);
         }
+        let slot = key as usize & self.mask;
+        let e = self.table[slot];
+        if e.key == key {
+            h = h.max(e.bound as u32);
+            if g + h > threshold {
+                return Pass::Bound(h);
+            }
+        }
+        self.expanded += 1;
         let ply = g as usize;
-        let n = generate(pieces, region, &mut self.moves[ply * MOVE_CAP..(ply + 1) * MOVE_CAP]);
+        // Every play that brings no piece into the goal leaves all the
+        // outsiders out, so its child needs at least `outside` more plays:
+        // with no slack beyond them only entering plays can finish in time,
+        // and the others count as `outside + 1` towards this node's bound.
+        let outside = (pieces & !GOAL).count();
+        let entering_only = g + 1 + outside > threshold;
+        let mut best = if entering_only { outside + 1 } else { u32::MAX };
+        let n = generate(
+            pieces,
+            region,
+            entering_only,
+            &mut self.moves[ply * MOVE_CAP..(ply + 1) * MOVE_CAP],
+        );
         let list = &mut self.moves[ply * MOVE_CAP..ply * MOVE_CAP + n];
         // Most progress first: a finish is usually found among the first tries.
         list.sort_unstable_by_key(|&(k, _)| std::cmp::Reverse(k));
-        let mut best = u32::MAX;
         for i in 0..n {
             let (_, mv) = self.moves[ply * MOVE_CAP + i];
             let mut child = pieces;
             child.clear(mv.from);
             child.set(mv.to);
+            // The cheap part of the child's bound first: most children fail
+            // it, and it spares them the full bound and a table probe.
+            let quick = (child & !GOAL).count() + parity_plays(child);
+            if g + 1 + quick > threshold {
+                best = best.min(quick + 1);
+                continue;
+            }
             let ckey = key ^ KEYS[mv.from as usize] ^ KEYS[mv.to as usize];
             match self.dfs(child, ckey, region, g + 1, threshold) {
                 Pass::Found => {
@@ -592,7 +698,8 @@ impl Solver {
 /// Writes the region plays of `pieces` (black's frame) into `out` with an
 /// ordering key (level gained, plus a bonus for entering the goal); returns
 /// how many. Narrow reading: a piece in the goal keeps every hop inside it.
-fn generate(pieces: Bitboard, region: Bitboard, out: &mut [(i16, HMove)]) -> usize {
+/// With `entering_only`, only the plays that bring a piece into the goal.
+fn generate(pieces: Bitboard, region: Bitboard, entering_only: bool, out: &mut [(i16, HMove)]) -> usize {
     let empty = !pieces;
     // sources[d]: cells whose neighbour in direction d holds a piece.
     let mut sources = [Bitboard::EMPTY; 8];
@@ -600,7 +707,8 @@ fn generate(pieces: Bitboard, region: Bitboard, out: &mut [(i16, HMove)]) -> usi
         *s = pieces.step(OPPOSITE[d]);
     }
     let mut n = 0;
-    for from in pieces.iter() {
+    let movers = if entering_only { pieces & !GOAL } else { pieces };
+    for from in movers.iter() {
         let in_goal = GOAL.has(from);
         let allowed = if in_goal { GOAL } else { region };
         let start = Bitboard::single(from);
@@ -626,6 +734,9 @@ fn generate(pieces: Bitboard, region: Bitboard, out: &mut [(i16, HMove)]) -> usi
             frontier = next;
         }
         targets |= reached & !start;
+        if entering_only {
+            targets &= GOAL;
+        }
         let lf = level(from) as i16;
         for to in targets.iter() {
             let mut k = (level(to) as i16 - lf) * 4;
