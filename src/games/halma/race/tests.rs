@@ -425,3 +425,24 @@ fn parity_bound_holds_against_breadth_first_search() {
     assert!(checked >= 100, "only {checked} races were small enough for the BFS");
     assert!(raised >= 5, "parity raised the bound in only {raised} races");
 }
+
+#[test]
+fn counts_follow_plays() {
+    // The search's counts, updated play by play, stay those of the pieces.
+    let mut rng = SmallRng::seed_from_u64(3);
+    let mut buf = vec![(0i16, HMove::new(0, 0)); MOVE_CAP];
+    for _ in 0..50 {
+        let outside = rng.gen_range(1..=8);
+        let mut b = random_race(&mut rng, outside, 12);
+        let mut counts = Counts::of(b);
+        for _ in 0..30 {
+            let n = generate(b, LEVEL_GE[10], false, &mut buf);
+            let (_, m) = buf[rng.gen_range(0..n)];
+            b.clear(m.from);
+            b.set(m.to);
+            counts = counts.after(m);
+            assert_eq!(counts, Counts::of(b));
+            assert_eq!(bound_with(b, counts), lower_bound(b));
+        }
+    }
+}
