@@ -52,13 +52,20 @@
 //! most one piece to them), plus the plays the front needs to come within
 //! reach of level `t` (a play never lands more than 2 levels beyond the
 //! foremost piece: a step gains at most 2, and a hop lands 1-2 levels past
-//! the piece it jumps over). Moves are the narrow reading's (a piece in the
-//! goal keeps every hop inside it), so the first move of a solution is legal
-//! under every reading.
+//! the piece it jumps over). Beyond one play per outsider it adds the plays
+//! that bring no piece into the goal and that some argument forces: bands
+//! of empty levels, isolated pieces and groups, and parity (a hop keeps a
+//! piece's `(x % 2, y % 2)` class, so a class with more pieces than goal
+//! cells must send the surplus through steps). At a node whose threshold
+//! leaves no room beyond one play per outsider, only entering plays are
+//! generated; children that fail the cheap part of the bound (outsiders
+//! plus parity) are cut before they are visited. Moves are the narrow
+//! reading's (a piece in the goal keeps every hop inside it), so the first
+//! move of a solution is legal under every reading.
 
 pub mod bench;
 
-use super::bitboard::{col, level, max_level, min_level, row, Bitboard, CELLS, LEVEL_GE, OPPOSITE, TOP_LEVEL};
+use super::bitboard::{level, max_level, min_level, Bitboard, CELLS, LEVEL_GE, OPPOSITE, TOP_LEVEL};
 use super::{HMove, Halma, Reading, CAMP, PIECES};
 use crate::clock::process_cpu_seconds;
 use crate::protocol::{ByPlayer, Player};
@@ -119,7 +126,8 @@ const fn build_neighbours() -> [Bitboard; CELLS] {
     t
 }
 
-static NEIGHBOURS: [Bitboard; CELLS] = build_neighbours();
+const NEIGHBOURS_CONST: [Bitboard; CELLS] = build_neighbours();
+static NEIGHBOURS: [Bitboard; CELLS] = NEIGHBOURS_CONST;
 
 const fn mix(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -241,26 +249,146 @@ pub fn is_separated(pos: &Halma) -> bool {
 /// need to fill the goal: see the module documentation.
 #[inline]
 pub fn lower_bound(pieces: Bitboard) -> u32 {
-    let front = max_level(pieces) as usize;
-    let mut best = 0;
-    for t in GOAL_LOW..=TOP {
-        let have = (pieces & GOAL & LEVEL_GE[t]).count();
-        let deficit = GOAL_AT_LEAST[t].saturating_sub(have);
-        if deficit == 0 {
-            continue;
-        }
-        // Plays before any piece can land at level >= t.
-        let approach = (t.saturating_sub(2 + front)).div_ceil(2) as u32;
-        best = best.max(approach + deficit);
-    }
-    best.max((pieces & !GOAL).count() + band_plays(pieces).max(isolation_plays(pieces)))
+    bound_with(pieces, Counts::of(pieces))
 }
 
-/// Chebyshev distance between two cells (the plays of a lone stepping piece).
+/// [`lower_bound`] with the piece counts already known.
 #[inline]
-fn cheb(a: u8, b: u8) -> u32 {
-    (col(a).abs_diff(col(b))).max(row(a).abs_diff(row(b))) as u32
+fn bound_with(pieces: Bitboard, counts: Counts) -> u32 {
+    let front = max_level(pieces) as usize;
+    let mut best = 0;
+    if front + 2 < TOP {
+        for t in GOAL_LOW..=TOP {
+            let have = (pieces & GOAL & LEVEL_GE[t]).count();
+            let deficit = GOAL_AT_LEAST[t].saturating_sub(have);
+            if deficit == 0 {
+                continue;
+            }
+            // Plays before any piece can land at level >= t.
+            let approach = (t.saturating_sub(2 + front)).div_ceil(2) as u32;
+            best = best.max(approach + deficit);
+        }
+    } else {
+        // No approach term: the deepest deficit is the whole goal's.
+        best = GOAL_AT_LEAST[GOAL_LOW].saturating_sub(counts.in_goal);
+    }
+    let wasted = band_plays(pieces).max(isolation_plays(pieces)).max(counts.parity());
+    best.max(counts.outside + wasted)
 }
+
+/// The piece counts of the bound that a play changes by at most one each,
+/// so the search keeps them up to date instead of counting bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Counts {
+    /// Pieces outside the goal.
+    outside: u32,
+    /// Pieces in the goal.
+    in_goal: u32,
+    /// Pieces in each parity class ([`class_of`]).
+    class: [u32; 4],
+    /// Outsiders on [`GOAL_EDGE`] in each parity class.
+    edge: [u32; 4],
+}
+
+/// Parity class of a cell, `x % 2 + 2 * (y % 2)`: a hop keeps a piece in
+/// its class, only a step changes it.
+#[inline]
+const fn class_of(c: u8) -> usize {
+    (c % 2 + 2 * (c / 16 % 2)) as usize
+}
+
+impl Counts {
+    fn of(pieces: Bitboard) -> Counts {
+        let mut k = Counts {
+            outside: 0,
+            in_goal: 0,
+            class: [0; 4],
+            edge: [0; 4],
+        };
+        for c in pieces.iter() {
+            k.add(c, 1);
+        }
+        k
+    }
+
+    #[inline]
+    fn add(&mut self, c: u8, n: u32) {
+        let k = class_of(c);
+        self.class[k] = self.class[k].wrapping_add(n);
+        if GOAL.has(c) {
+            self.in_goal = self.in_goal.wrapping_add(n);
+        } else {
+            self.outside = self.outside.wrapping_add(n);
+        }
+        if GOAL_EDGE.has(c) {
+            self.edge[k] = self.edge[k].wrapping_add(n);
+        }
+    }
+
+    /// The counts after `mv`.
+    #[inline]
+    fn after(mut self, mv: HMove) -> Counts {
+        self.add(mv.from, u32::MAX);
+        self.add(mv.to, 1);
+        self
+    }
+
+    /// Plays that bring no piece into the goal, forced by parity: a piece
+    /// whose goal cell lies in another parity class than its own must make
+    /// a step. With `P` pieces of a class and `G` goal cells of it, at
+    /// least `P - G` of them end in another class. Such a piece makes a
+    /// play that brings none into the goal (an outsider's second play, or
+    /// any play of a piece already in the goal), unless its one play is a
+    /// step into the goal from next to it, which only the outsiders on
+    /// [`GOAL_EDGE`] can make. The pieces differ, so their plays do.
+    #[inline]
+    fn parity(&self) -> u32 {
+        let mut plays = 0;
+        for ((&n, &goal), &edge) in self.class.iter().zip(&GOAL_CLASS).zip(&self.edge) {
+            plays += n.saturating_sub(goal).saturating_sub(edge);
+        }
+        plays
+    }
+}
+
+/// [`Counts::parity`] of `pieces`.
+#[cfg(test)]
+fn parity_plays(pieces: Bitboard) -> u32 {
+    Counts::of(pieces).parity()
+}
+
+const fn build_goal_class_counts() -> [u32; 4] {
+    let mut t = [0u32; 4];
+    let mut c = 0;
+    while c < CELLS {
+        if GOAL.has(c as u8) {
+            t[c % 2 + 2 * (c / 16 % 2)] += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+/// Goal cells in each parity class.
+const GOAL_CLASS: [u32; 4] = build_goal_class_counts();
+
+/// Cells outside the goal next to a goal cell: the only cells from which a
+/// step enters the goal.
+const GOAL_EDGE: Bitboard = {
+    let mut b = Bitboard([0; 4]);
+    let mut c = 0;
+    while c < CELLS {
+        let n = NEIGHBOURS_CONST[c];
+        if !GOAL.has(c as u8)
+            && (n.0[0] & GOAL.0[0] | n.0[1] & GOAL.0[1] | n.0[2] & GOAL.0[2] | n.0[3] & GOAL.0[3]) != 0
+        {
+            b.0[c / 64] |= 1u64 << (c % 64);
+        }
+        c += 1;
+    }
+    b
+};
+
 
 const fn build_goal_dist() -> [u8; CELLS] {
     let mut t = [0u8; CELLS];
@@ -288,6 +416,27 @@ const fn build_goal_dist() -> [u8; CELLS] {
 /// Chebyshev distance from each cell to the nearest goal cell.
 static GOAL_DIST: [u8; CELLS] = build_goal_dist();
 
+const fn build_goal_dist_ge() -> [Bitboard; 16] {
+    let dist = build_goal_dist();
+    let mut t = [Bitboard([0; 4]); 16];
+    let mut d = 0;
+    while d < 16 {
+        let mut c = 0;
+        while c < CELLS {
+            if dist[c] as usize >= d {
+                t[d].0[c / 64] |= 1u64 << (c % 64);
+            }
+            c += 1;
+        }
+        d += 1;
+    }
+    t
+}
+
+/// `GOAL_DIST_GE[d]`: the cells at Chebyshev distance `>= d` from the goal
+/// (no cell is 16 away).
+static GOAL_DIST_GE: [Bitboard; 16] = build_goal_dist_ge();
+
 /// Plays that must end outside the goal because some outsider `p` is
 /// isolated: with `m` the smaller of its distance to the nearest other
 /// piece and to the goal, at least `m - 1` such plays. `p` can only enter
@@ -300,19 +449,22 @@ static GOAL_DIST: [u8; CELLS] = build_goal_dist();
 #[inline]
 fn isolation_plays(pieces: Bitboard) -> u32 {
     let mut best = 0;
-    for p in (pieces & !GOAL).iter() {
+    let mut far = pieces & GOAL_DIST_GE[2];
+    while let Some(p) = far.pop() {
         let g = u32::from(GOAL_DIST[p as usize]);
         if g <= best + 1 {
             continue;
         }
+        // The nearest other piece, ring by ring, up to the goal's distance.
+        let others = pieces & !Bitboard::single(p);
+        let mut ball = NEIGHBOURS[p as usize];
         let mut m = g;
-        for q in pieces.iter() {
-            if q != p {
-                m = m.min(cheb(p, q));
-                if m <= best + 1 {
-                    break;
-                }
+        for r in 1..g {
+            if !(ball & others).is_empty() {
+                m = r;
+                break;
             }
+            ball = ball.neighbours();
         }
         best = best.max(m - 1);
     }
@@ -332,7 +484,13 @@ fn isolation_plays(pieces: Bitboard) -> u32 {
 fn group_plays(pieces: Bitboard, floor: u32) -> u32 {
     let mut best = floor;
     let outside = pieces & !GOAL;
-    let mut left = outside;
+    // Only a group whose every member is this far from the goal can beat
+    // `best` (most positions have none, and skip the flood fills).
+    let mut left = outside & GOAL_DIST_GE[(best as usize + 3).min(GOAL_DIST_GE.len() - 1)];
+    let mut rest = left;
+    if rest.pop().is_none() || rest.is_empty() {
+        return best;
+    }
     while let Some(p) = left.pop() {
         let mut group = Bitboard::single(p);
         loop {
@@ -350,12 +508,14 @@ fn group_plays(pieces: Bitboard, floor: u32) -> u32 {
         if m <= best + 2 {
             continue;
         }
-        'outer: for a in group.iter() {
-            for b in (pieces & !group).iter() {
-                m = m.min(cheb(a, b));
-                if m <= best + 2 {
-                    break 'outer;
-                }
+        // The nearest other piece, ring by ring around the group.
+        let others = pieces & !group;
+        let mut ball = group;
+        for r in 1..m {
+            ball = ball.neighbours();
+            if !(ball & others).is_empty() {
+                m = r;
+                break;
             }
         }
         best = best.max(m.saturating_sub(2));
@@ -378,8 +538,12 @@ fn band_plays(pieces: Bitboard) -> u32 {
         return 0;
     }
     let rear = min_level(outside) as usize;
+    // A band needs four levels between the rear and the goal.
+    if rear + 4 >= GOAL_LOW {
+        return 0;
+    }
     let mut levels = 0u32;
-    for c in pieces.iter() {
+    for c in (pieces & LEVEL_GE[rear + 1] & !LEVEL_GE[GOAL_LOW]).iter() {
         levels |= 1 << level(c);
     }
     let (mut bands, mut run) = (0, 0);
@@ -473,6 +637,7 @@ pub struct Solver {
     budget: Budget,
     next_check: u64,
     found_len: u32,
+    expanded: u64,
 }
 
 impl Solver {
@@ -491,6 +656,7 @@ impl Solver {
             },
             next_check: 0,
             found_len: 0,
+            expanded: 0,
         }
     }
 
@@ -499,11 +665,18 @@ impl Solver {
         self.nodes
     }
 
+    /// Nodes whose plays the last solve generated (the others were cut by
+    /// their bound).
+    pub fn expanded(&self) -> u64 {
+        self.expanded
+    }
+
     /// The minimum number of plays for `side` to fill its goal with region
     /// plays, within `budget`.
     pub fn solve(&mut self, side: &RaceSide, budget: Budget) -> Finish {
         self.table.iter_mut().for_each(|e| *e = Entry::default());
         self.nodes = 0;
+        self.expanded = 0;
         self.budget = budget;
         self.next_check = 0;
         let pieces = side.pieces;
@@ -517,7 +690,7 @@ impl Solver {
             if threshold as usize >= MAX_PLIES {
                 return Finish::AtLeast(threshold);
             }
-            match self.dfs(pieces, key, region, 0, threshold) {
+            match self.dfs(pieces, key, Counts::of(pieces), region, 0, threshold) {
                 Pass::Found => {
                     return Finish::Exact {
                         plays: self.found_len,
@@ -541,7 +714,7 @@ impl Solver {
         false
     }
 
-    fn dfs(&mut self, pieces: Bitboard, key: u64, region: Bitboard, g: u32, threshold: u32) -> Pass {
+    fn dfs(&mut self, pieces: Bitboard, key: u64, counts: Counts, region: Bitboard, g: u32, threshold: u32) -> Pass {
         self.nodes += 1;
         if self.out_of_budget() {
             return Pass::Abort;
@@ -550,28 +723,53 @@ impl Solver {
             self.found_len = g;
             return Pass::Found;
         }
-        let slot = key as usize & self.mask;
-        let mut h = lower_bound(pieces);
-        let e = self.table[slot];
-        if e.key == key {
-            h = h.max(e.bound as u32);
-        }
+        let mut h = bound_with(pieces, counts);
         if g + h > threshold {
             return Pass::Bound(h);
         }
+        let slot = key as usize & self.mask;
+        let e = self.table[slot];
+        if e.key == key {
+            h = h.max(e.bound as u32);
+            if g + h > threshold {
+                return Pass::Bound(h);
+            }
+        }
+        self.expanded += 1;
         let ply = g as usize;
-        let n = generate(pieces, region, &mut self.moves[ply * MOVE_CAP..(ply + 1) * MOVE_CAP]);
+        // Every play that brings no piece into the goal leaves all the
+        // outsiders out, so its child needs at least `outside` more plays:
+        // with no slack beyond them only entering plays can finish in time,
+        // and the others count as `outside + 1` towards this node's bound.
+        let outside = counts.outside;
+        let entering_only = g + 1 + outside > threshold;
+        let mut best = if entering_only { outside + 1 } else { u32::MAX };
+        let n = generate(
+            pieces,
+            region,
+            entering_only,
+            &mut self.moves[ply * MOVE_CAP..(ply + 1) * MOVE_CAP],
+        );
         let list = &mut self.moves[ply * MOVE_CAP..ply * MOVE_CAP + n];
         // Most progress first: a finish is usually found among the first tries.
         list.sort_unstable_by_key(|&(k, _)| std::cmp::Reverse(k));
-        let mut best = u32::MAX;
         for i in 0..n {
             let (_, mv) = self.moves[ply * MOVE_CAP + i];
             let mut child = pieces;
             child.clear(mv.from);
             child.set(mv.to);
+            // The cheap part of the child's bound first: most children fail
+            // it, and it spares them the full bound and a table probe.
+            let ccounts = counts.after(mv);
+            let quick = ccounts.outside + ccounts.parity();
+            if g + 1 + quick > threshold {
+                best = best.min(quick + 1);
+                continue;
+            }
             let ckey = key ^ KEYS[mv.from as usize] ^ KEYS[mv.to as usize];
-            match self.dfs(child, ckey, region, g + 1, threshold) {
+            // The child's probe comes after its bound: start the load now.
+            prefetch(&self.table[ckey as usize & self.mask]);
+            match self.dfs(child, ckey, ccounts, region, g + 1, threshold) {
                 Pass::Found => {
                     self.path[ply] = mv;
                     return Pass::Found;
@@ -589,10 +787,25 @@ impl Solver {
     }
 }
 
+/// Asks for the cache line of `entry` ahead of its use (a hint; nothing
+/// where the target has no such instruction).
+#[inline(always)]
+fn prefetch(entry: &Entry) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch only hints the cache and never faults; the
+    // pointer comes from a live reference.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>((entry as *const Entry).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = entry;
+}
+
 /// Writes the region plays of `pieces` (black's frame) into `out` with an
 /// ordering key (level gained, plus a bonus for entering the goal); returns
 /// how many. Narrow reading: a piece in the goal keeps every hop inside it.
-fn generate(pieces: Bitboard, region: Bitboard, out: &mut [(i16, HMove)]) -> usize {
+/// With `entering_only`, only the plays that bring a piece into the goal.
+fn generate(pieces: Bitboard, region: Bitboard, entering_only: bool, out: &mut [(i16, HMove)]) -> usize {
     let empty = !pieces;
     // sources[d]: cells whose neighbour in direction d holds a piece.
     let mut sources = [Bitboard::EMPTY; 8];
@@ -600,7 +813,8 @@ fn generate(pieces: Bitboard, region: Bitboard, out: &mut [(i16, HMove)]) -> usi
         *s = pieces.step(OPPOSITE[d]);
     }
     let mut n = 0;
-    for from in pieces.iter() {
+    let movers = if entering_only { pieces & !GOAL } else { pieces };
+    for from in movers.iter() {
         let in_goal = GOAL.has(from);
         let allowed = if in_goal { GOAL } else { region };
         let start = Bitboard::single(from);
@@ -626,6 +840,9 @@ fn generate(pieces: Bitboard, region: Bitboard, out: &mut [(i16, HMove)]) -> usi
             frontier = next;
         }
         targets |= reached & !start;
+        if entering_only {
+            targets &= GOAL;
+        }
         let lf = level(from) as i16;
         for to in targets.iter() {
             let mut k = (level(to) as i16 - lf) * 4;

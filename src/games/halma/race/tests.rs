@@ -180,7 +180,7 @@ fn separated_positions_have_no_interaction() {
         let mut side = pos.side();
         for _ in 0..40 {
             let region = LEVEL_GE[cur[side].floor as usize] & !CAMP[Player::One];
-            let n = generate(cur[side].pieces, region, &mut buf);
+            let n = generate(cur[side].pieces, region, false, &mut buf);
             let real = Halma::from_pieces(
                 to_frame(Player::One, cur[Player::One].pieces),
                 to_frame(Player::Two, cur[Player::Two].pieces),
@@ -400,4 +400,49 @@ fn isolation_bounds_hold_against_breadth_first_search() {
     assert!(checked >= 15, "only {checked} races were small enough for the BFS");
     eprintln!("isolation: {checked} checked, {raised} raised");
     assert!(raised >= 5, "the isolation bounds mattered in only {raised} races");
+}
+
+#[test]
+fn parity_bound_holds_against_breadth_first_search() {
+    // Outsiders near the goal, the rest on random goal cells: parity
+    // surpluses and edge cells both occur, and BFS still finishes.
+    let mut rng = SmallRng::seed_from_u64(41);
+    let (mut checked, mut raised) = (0, 0);
+    for _ in 0..300 {
+        let outside = rng.gen_range(1..=3);
+        let b = random_race(&mut rng, outside, 20);
+        let Some(want) = bfs(b, 6, 60_000) else { continue };
+        let lb = lower_bound(b);
+        let parity = (b & !GOAL).count() + parity_plays(b);
+        assert!(parity <= want, "parity bound {parity} above BFS {want}:{b:?}");
+        assert!(lb <= want, "bound {lb} above BFS {want}:{b:?}");
+        if parity_plays(b) > isolation_plays(b).max(band_plays(b)) {
+            raised += 1;
+        }
+        checked += 1;
+    }
+    eprintln!("parity: {checked} checked, {raised} raised");
+    assert!(checked >= 100, "only {checked} races were small enough for the BFS");
+    assert!(raised >= 5, "parity raised the bound in only {raised} races");
+}
+
+#[test]
+fn counts_follow_plays() {
+    // The search's counts, updated play by play, stay those of the pieces.
+    let mut rng = SmallRng::seed_from_u64(3);
+    let mut buf = vec![(0i16, HMove::new(0, 0)); MOVE_CAP];
+    for _ in 0..50 {
+        let outside = rng.gen_range(1..=8);
+        let mut b = random_race(&mut rng, outside, 12);
+        let mut counts = Counts::of(b);
+        for _ in 0..30 {
+            let n = generate(b, LEVEL_GE[10], false, &mut buf);
+            let (_, m) = buf[rng.gen_range(0..n)];
+            b.clear(m.from);
+            b.set(m.to);
+            counts = counts.after(m);
+            assert_eq!(counts, Counts::of(b));
+            assert_eq!(bound_with(b, counts), lower_bound(b));
+        }
+    }
 }
