@@ -127,14 +127,22 @@ pub fn copy_in(src: &Path, dir: &Path, name: &str) -> Result<(), String> {
     write_fresh(dir, name, &data).map_err(|e| format!("cannot write {}: {e}", dir.join(name).display()))
 }
 
+/// Bytes of a stream's end kept in memory: enough for a few lines of a
+/// verdict, and a 1 GB stream costs no more than a small one.
+pub const TAIL_BYTES: usize = 4096;
+
 /// One captured output stream of an agent: a pipe whose bytes go to a file
 /// up to a cap; the rest is read and counted but not kept, so a flood costs
-/// neither disk nor a blocked agent.
+/// neither disk nor a blocked agent. The stream's last [`TAIL_BYTES`] are
+/// also kept in memory: the referee quotes an agent's output from what came
+/// through its own pipe, never by reading back a file the agent could have
+/// replaced (with a link to a secret, or a FIFO that blocks).
 pub struct Capture {
     pipe: Option<File>,
     file: File,
     cap: u64,
     kept: u64,
+    tail: Vec<u8>,
     /// Bytes read past the cap.
     pub discarded: u64,
 }
@@ -155,6 +163,7 @@ impl Capture {
             file,
             cap,
             kept: 0,
+            tail: Vec::with_capacity(2 * TAIL_BYTES),
             discarded: 0,
         };
         Ok((cap, wr.into()))
@@ -177,11 +186,29 @@ impl Capture {
                         self.kept += keep as u64;
                     }
                     self.discarded += (n - keep) as u64;
+                    self.remember(&buf[..n]);
                 }
                 Err(e) if e.kind() == ErrorKind::Interrupted => {}
                 Err(_) => break,
             }
         }
+    }
+
+    /// Keeps the stream's last [`TAIL_BYTES`] (trimmed in blocks, so the
+    /// buffer never grows past twice that).
+    fn remember(&mut self, bytes: &[u8]) {
+        let bytes = &bytes[bytes.len().saturating_sub(TAIL_BYTES)..];
+        if self.tail.len() + bytes.len() > 2 * TAIL_BYTES {
+            let drop = self.tail.len().saturating_sub(TAIL_BYTES.saturating_sub(bytes.len()));
+            self.tail.drain(..drop);
+        }
+        self.tail.extend_from_slice(bytes);
+    }
+
+    /// The last bytes the agent wrote to this stream (at most
+    /// [`TAIL_BYTES`]), as they came through the pipe.
+    pub fn tail(&self) -> &[u8] {
+        &self.tail[self.tail.len().saturating_sub(TAIL_BYTES)..]
     }
 
     /// Final read, then a note at the end of the file if bytes were dropped.
@@ -256,6 +283,28 @@ mod tests {
         assert_eq!(c.discarded, 5);
         let text = std::fs::read_to_string(d.join("stdout.txt")).unwrap();
         assert!(text.starts_with("01234\n[referee: 5 more bytes discarded"), "{text}");
+        assert_eq!(c.tail(), b"0123456789", "the tail counts discarded bytes too");
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn a_capture_tail_keeps_only_the_streams_end() {
+        let d = dir("tail");
+        let (mut c, wr) = Capture::new(&d, "stderr.txt", 100).unwrap();
+        let mut w = File::from(wr);
+        let writer = std::thread::spawn(move || {
+            for i in 0..5000 {
+                writeln!(w, "line {i}").unwrap();
+            }
+        });
+        while c.fd().is_some() {
+            c.drain();
+        }
+        writer.join().unwrap();
+        c.finish();
+        let tail = String::from_utf8_lossy(c.tail()).into_owned();
+        assert_eq!(c.tail().len(), TAIL_BYTES);
+        assert!(tail.ends_with("line 4998\nline 4999\n"), "{tail}");
         std::fs::remove_dir_all(&d).unwrap();
     }
 }

@@ -8,8 +8,6 @@
 //! was. Nothing else on stderr is read, except for a failing agent's tail.
 
 use serde::{Deserialize, Serialize};
-use std::io::{Read, Seek, SeekFrom};
-use std::path::Path;
 
 /// An agent's own report on one move.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -58,27 +56,28 @@ impl AgentInfo {
     }
 }
 
-/// Bytes read from the end of a stderr file: enough for a few lines, and a
-/// 1 GB stderr costs no more than a small one.
-const TAIL_BYTES: u64 = 4096;
-
-/// The last `lines` non-empty lines of a file (at most its last 4 KiB),
-/// lossily decoded; empty if the file is missing or unreadable.
-pub fn tail(path: &Path, lines: usize) -> String {
-    let Ok(mut f) = std::fs::File::open(path) else {
-        return String::new();
-    };
-    let len = f.metadata().map(|m| m.len()).unwrap_or(0);
-    if f.seek(SeekFrom::Start(len.saturating_sub(TAIL_BYTES))).is_err() {
-        return String::new();
-    }
-    let mut buf = Vec::new();
-    if f.take(TAIL_BYTES).read_to_end(&mut buf).is_err() {
-        return String::new();
-    }
-    let text = String::from_utf8_lossy(&buf);
-    let kept: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+/// The last `lines` non-empty lines of a captured stream's tail (see
+/// [`crate::agent_files::Capture::tail`]), lossily decoded, with control
+/// characters escaped so that agent text cannot drive a terminal.
+pub fn last_lines(tail: &[u8], lines: usize) -> String {
+    let text = String::from_utf8_lossy(tail);
+    let kept: Vec<String> = text.lines().filter(|l| !l.trim().is_empty()).map(printable).collect();
     kept[kept.len().saturating_sub(lines)..].join("\n")
+}
+
+/// `line` with every control character (escape sequences, carriage returns,
+/// bells, bidi overrides) written as a visible `\u{..}` escape; tabs stay.
+pub fn printable(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    for c in line.chars() {
+        let bidi = matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+        if (c.is_control() && c != '\t') || bidi {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -106,15 +105,22 @@ mod tests {
     }
 
     #[test]
-    fn tail_of_a_file() {
-        let p = std::env::temp_dir().join(format!("referee-tail-{}.txt", std::process::id()));
-        std::fs::write(&p, "one\n\ntwo\nthree\n").unwrap();
-        assert_eq!(tail(&p, 2), "two\nthree");
-        assert_eq!(tail(&p, 10), "one\ntwo\nthree");
-        let big = "x".repeat(10_000) + "\nlast words\n";
-        std::fs::write(&p, big).unwrap();
-        assert!(tail(&p, 3).ends_with("last words") && tail(&p, 3).len() < 4200);
-        std::fs::remove_file(&p).unwrap();
-        assert_eq!(tail(&p, 3), "");
+    fn last_lines_of_a_tail() {
+        assert_eq!(last_lines(b"one\n\ntwo\nthree\n", 2), "two\nthree");
+        assert_eq!(last_lines(b"one\n\ntwo\nthree\n", 10), "one\ntwo\nthree");
+        assert_eq!(last_lines(b"", 3), "");
+        assert_eq!(last_lines(b"\xff\xfeok\n", 1), "\u{fffd}\u{fffd}ok");
+    }
+
+    #[test]
+    fn control_characters_are_escaped() {
+        let evil = "\x1b]0;pwned\x07\x1b[2J\rtab\there\u{202e}";
+        assert_eq!(
+            printable(evil),
+            "\\u{1b}]0;pwned\\u{7}\\u{1b}[2J\\u{d}tab\there\\u{202e}"
+        );
+        assert!(!last_lines(evil.as_bytes(), 1)
+            .chars()
+            .any(|c| c.is_control() && c != '\t'));
     }
 }

@@ -33,10 +33,9 @@ pub fn check<G: FileGame>(
     let _ = std::fs::remove_dir_all(dir);
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     if let Some(c) = &agent.calibration {
-        std::fs::copy(c, dir.join("calibration.txt"))
-            .map_err(|e| format!("cannot copy {} into {}: {e}", c.display(), dir.display()))?;
+        crate::agent_files::copy_in(c, dir, "calibration.txt")?;
     }
-    std::fs::write(dir.join("input.txt"), start.write_input(rules.mode, time))
+    crate::agent_files::write_fresh(dir, "input.txt", start.write_input(rules.mode, time).as_bytes())
         .map_err(|e| format!("cannot write {}: {e}", dir.join("input.txt").display()))?;
     let spec = RunSpec {
         cmd,
@@ -72,7 +71,7 @@ pub fn check<G: FileGame>(
         (None, Exit::Code(c), _) => format!("it exited with status {c}"),
         (None, Exit::Signal(s), _) => format!("it was killed by signal {s}"),
     };
-    let tail = agentinfo::tail(&dir.join("stderr.txt"), STDERR_LINES);
+    let tail = agentinfo::last_lines(&r.stderr_tail, STDERR_LINES);
     let stderr = if tail.is_empty() {
         "  (its stderr was empty)".to_string()
     } else {

@@ -103,6 +103,11 @@ pub struct RunResult {
     pub output: Output,
     /// Bytes of stdout and stderr discarded past the capture cap.
     pub discarded: [u64; 2],
+    /// The last bytes of stdout, as read from the agent's pipe.
+    pub stdout_tail: Vec<u8>,
+    /// The last bytes of stderr, as read from the agent's pipe (never from
+    /// `stderr.txt`, which the agent may have replaced).
+    pub stderr_tail: Vec<u8>,
 }
 
 /// How a move's processes are counted and ended.
@@ -253,6 +258,8 @@ pub fn run(spec: &RunSpec<'_>, stop: &AtomicBool) -> std::io::Result<RunResult> 
         killed: w.killed,
         output,
         discarded: [out.discarded, err.discarded],
+        stdout_tail: out.tail().to_vec(),
+        stderr_tail: err.tail().to_vec(),
     })
 }
 
@@ -392,6 +399,7 @@ mod tests {
         assert_eq!(r.output, Output::TooLarge);
         assert!(r.killed.is_none());
         assert_eq!(std::fs::read_to_string(dir.join("stdout.txt")).unwrap(), "said\n");
+        assert_eq!(r.stdout_tail, b"said\n");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

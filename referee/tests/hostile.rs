@@ -402,6 +402,85 @@ fn odd_output_files_lose_as_malformed_and_never_hang_the_referee() {
     }
 }
 
+/// Agents that replace their `stderr.txt` (with a link to a secret, or a
+/// FIFO) before crashing: the verdict quotes what came through the pipe.
+fn stderr_replacers(a: &Arena) -> Vec<String> {
+    let secret = a.scripts.join("secret.txt");
+    std::fs::write(&secret, "TOP-SECRET-LINE\n").unwrap();
+    let bodies = [
+        (
+            "link",
+            format!("rm -f stderr.txt; ln -s {} stderr.txt", secret.display()),
+        ),
+        ("fifo", "rm -f stderr.txt; mkfifo stderr.txt".to_string()),
+        ("dir", "rm -f stderr.txt; mkdir stderr.txt".to_string()),
+    ];
+    bodies
+        .iter()
+        .map(|(name, body)| {
+            let script = format!("echo 'honest last words' >&2\n{body}\nexit 1\n");
+            format!("{name}={}", a.agent(name, &script))
+        })
+        .collect()
+}
+
+#[test]
+fn a_replaced_stderr_file_is_never_read_back_in_a_game() {
+    let a = Arena::new("stderr");
+    let mut specs = vec![format!("good={MOCK} play")];
+    specs.extend(stderr_replacers(&a));
+    let mut args = vec!["tournament", "--games", "2", "--time", "10", "--concurrency", "2"];
+    args.extend(specs.iter().map(String::as_str));
+    let (o, recs) = a.run(&args);
+    assert_finished(&o, &recs, 12);
+    let shown = String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
+    assert!(!shown.contains("TOP-SECRET"), "the secret reached the log: {shown}");
+    for r in &recs {
+        let (Some(w), Some(loss)) = (r.winner, r.loss) else {
+            panic!("{}: no forfeit: {}", r.key, r.reason)
+        };
+        assert_ne!(r.agents[1 - w], "good", "{}", r.reason);
+        assert_eq!(loss, LossReason::Crash, "{}", r.reason);
+        assert!(r.reason.contains("honest last words"), "{}", r.reason);
+    }
+    let log = std::fs::read_to_string(a.out.join("records.jsonl")).unwrap();
+    assert!(!log.contains("TOP-SECRET"));
+}
+
+#[test]
+fn a_replaced_stderr_file_is_never_read_back_in_the_preflight() {
+    let a = Arena::new("stderr-pre");
+    for spec in stderr_replacers(&a) {
+        let (_, cmd) = spec.split_once('=').unwrap();
+        let good = format!("{MOCK} play");
+        let child = Command::new(REFEREE)
+            .args([
+                "match", cmd, &good, "--names", "bad,good", "--games", "2", "--time", "5",
+            ])
+            .args([
+                "--out",
+                &a.out.display().to_string(),
+                "--game",
+                "testnim",
+                "--size",
+                "3",
+            ])
+            .env(common::LEVEL_VAR, level_name())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let o = finish(child, Duration::from_secs(60));
+        let text = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "{spec}: the pre-flight must stop the run");
+        assert!(text.contains("failed its pre-flight move"), "{spec}: {text}");
+        assert!(text.contains("| honest last words"), "{spec}: {text}");
+        assert!(!text.contains("TOP-SECRET"), "{spec}: {text}");
+        let _ = std::fs::remove_dir_all(&a.out);
+    }
+}
+
 #[test]
 fn an_agent_with_no_time_left_gets_no_input_and_loses_on_time() {
     let base = std::env::temp_dir().join(format!("referee-hostile-{}-notime", std::process::id()));

@@ -27,6 +27,9 @@ pub struct Played<M> {
     pub wall: f64,
     /// Bytes of stdout and stderr read past the capture cap and thrown away.
     pub discarded: [u64; 2],
+    /// The end of the agent's stderr, as read from its pipe (empty for a
+    /// move that ran no process).
+    pub stderr_tail: Vec<u8>,
 }
 
 impl<M> Played<M> {
@@ -37,6 +40,7 @@ impl<M> Played<M> {
             cpu: 0.0,
             wall,
             discarded: [0, 0],
+            stderr_tail: Vec::new(),
         }
     }
 }
@@ -93,6 +97,7 @@ pub fn run_agent_move<G: FileGame>(
         cpu: r.cpu,
         wall: r.wall,
         discarded: r.discarded,
+        stderr_tail: r.stderr_tail,
     })
 }
 

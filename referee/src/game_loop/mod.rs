@@ -142,16 +142,16 @@ pub fn play_game<G: FileGame>(
             cpu,
             wall,
             discarded,
+            stderr_tail,
         } = played;
         clocks[seat] -= cpu;
         note_discarded(&mut rec, seat, discarded, rules);
         let is_agent = setup.seats[seat].kind != SeatKind::Human;
-        let stderr = setup.dirs[seat].join("stderr.txt");
         let (mv, text) = match judged {
             Judged::Move(mv, text) => (mv, text),
             Judged::Loss(reason, msg) => {
                 let msg = if reason == LossReason::Crash && is_agent {
-                    with_stderr_tail(&msg, &stderr)
+                    with_stderr_tail(&msg, &stderr_tail)
                 } else {
                     msg
                 };
@@ -159,7 +159,7 @@ pub fn play_game<G: FileGame>(
             }
         };
         let info = if is_agent {
-            AgentInfo::from_stderr(&agentinfo::tail(&stderr, 1))
+            AgentInfo::from_stderr(&agentinfo::last_lines(&stderr_tail, 1))
         } else {
             None
         };
@@ -205,8 +205,8 @@ fn note_discarded(rec: &mut GameRecord, seat: usize, discarded: [u64; 2], rules:
 }
 
 /// A crash's verdict with its cause: the last lines of the agent's stderr.
-fn with_stderr_tail(msg: &str, stderr: &std::path::Path) -> String {
-    let tail = agentinfo::tail(stderr, CRASH_STDERR_LINES);
+fn with_stderr_tail(msg: &str, stderr: &[u8]) -> String {
+    let tail = agentinfo::last_lines(stderr, CRASH_STDERR_LINES);
     if tail.is_empty() {
         format!("{msg}; its stderr was empty")
     } else {
