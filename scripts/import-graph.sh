@@ -1,58 +1,117 @@
 #!/usr/bin/env bash
-# Lists the module-level import edges of the agent library (`crate::X` paths
-# in non-test code, at the level of src/'s top modules and of each game
-# under src/games) and fails when two modules import each other.
+# The import graph of the whole workspace: the agent library (src/) and the
+# referee (referee/src/). An edge A -> B means non-test code in file A names
+# a `crate::` (or `super::`) path that lives in file B. Fails when any
+# files, or any top-level folders of a crate, import each other in a loop
+# (of any length).
 #
 # Usage: scripts/import-graph.sh [-q]    (-q: print only the circles)
 set -euo pipefail
-cd "$(dirname "$0")/../src"
+cd "$(dirname "$0")/.."
+exec python3 - "$@" <<'PY'
+import os, re, sys
+quiet = "-q" in sys.argv[1:]
+TEST = re.compile(r'^#\[cfg\(test\)\]\s*\n(pub(\(crate\))? )?mod [a-z_]+\s*\{', re.M)
+PATH = re.compile(r'\b(crate|super|self)((?:::[A-Za-z_][A-Za-z0-9_]*)+)')
+SKIP = ("tests.rs", "testgames.rs", "main.rs", "fuzzing.rs")
 
-# module name of a source file: top module, or games::<game>
-module_of() {
-  local f=${1%.rs}
-  f=${f%/mod}
-  IFS=/ read -r a b _ <<<"$f"
-  if [[ $a == games && -n ${b:-} ]]; then echo "games::$b"; else echo "$a"; fi
-}
+def module_files(root):
+    """module path (tuple) -> file, for every .rs file under root."""
+    mods = {}
+    for d, _, fs in os.walk(root):
+        for f in fs:
+            if not f.endswith(".rs"):
+                continue
+            rel = os.path.relpath(os.path.join(d, f), root)[:-3].split(os.sep)
+            if rel[-1] == "mod":
+                rel = rel[:-1]
+            if rel == ["lib"]:
+                rel = []
+            mods[tuple(rel)] = os.path.join(d, f)
+    return mods
 
-# a crate path's module at the same granularity
-target_of() {
-  local p=$1
-  a=${p%%::*}
-  if [[ $a == games ]]; then
-    b=${p#games::}; b=${b%%::*}
-    # Any game module (a folder or file under games/), not a list to keep.
-    if [[ -d games/$b || -f games/$b.rs ]]; then echo "games::$b"; return; fi
-  fi
-  echo "$a"
-}
+def edges_of(root):
+    mods = module_files(root)
+    edges = set()
+    for mod, path in mods.items():
+        if os.path.basename(path) in SKIP or "/tests/" in path or mod == ():
+            continue
+        text = open(path).read()
+        m = TEST.search(text)
+        if m:
+            text = text[: m.start()]
+        text = "\n".join(l for l in text.splitlines() if not l.lstrip().startswith("//"))
+        # the module a `super::`/`self::` path starts from
+        here = mod if os.path.basename(path) == "mod.rs" else mod
+        for kind, rest in PATH.findall(text):
+            parts = tuple(rest.strip(":").split("::"))
+            if kind == "crate":
+                full = parts
+            elif kind == "self":
+                full = here + parts
+            else:
+                full = here[:-1] + parts
+            # the longest prefix that is a module file
+            while full and full not in mods:
+                full = full[:-1]
+            target = mods.get(full)
+            if target and target != path and full != ():
+                edges.add((path, target))
+    return edges
 
-edges=$(
-  find . -name '*.rs' ! -name tests.rs ! -name testgames.rs ! -path '*/tests/*' ! -path './main.rs' ! -path './lib.rs' |
-  sort | while read -r file; do
-    from=$(module_of "${file#./}")
-    # Code before the unit-test module only (tests may use anything).
-    awk '/^#\[cfg\(test\)\]/ { t = 1; next } t && /^(pub(\(crate\))? )?mod tests/ { exit } { t = 0; print }' "$file" |
-      grep -v '^\s*//' | grep -oE '(crate|\$crate)::[a-z_]+(::[a-z_]+)?\b!?' | grep -v '!$' | sed -E 's/^\$?crate:://' |
-      while read -r path; do
-        to=$(target_of "$path")
-        # A game naming its own parent (`crate::games::GameKind`) is not an edge.
-        if [[ $to != "$from" && $to != "${from%%::*}" ]]; then echo "$from -> $to"; fi
-      done
-  done | sort -u
-)
+def circles(nodes, edges):
+    """Strongly connected components of more than one node (Tarjan)."""
+    graph = {n: [] for n in nodes}
+    for a, b in edges:
+        graph[a].append(b)
+    index, low, stack, on, out, counter = {}, {}, [], set(), [], [0]
+    sys.setrecursionlimit(10000)
+    def visit(v):
+        index[v] = low[v] = counter[0]; counter[0] += 1
+        stack.append(v); on.add(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w); low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop(); on.discard(w); comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+    for n in graph:
+        if n not in index:
+            visit(n)
+    return out
 
-[[ ${1:-} == -q ]] || echo "$edges"
-circles=0
-while read -r a _ b; do
-  [[ -z $a ]] && continue
-  if grep -qxF "$b -> $a" <<<"$edges" && [[ $a < $b ]]; then
-    echo "CIRCLE: $a <-> $b"
-    circles=$((circles + 1))
-  fi
-done <<<"$edges"
-if ((circles)); then
-  echo "$circles import circle(s)" >&2
-  exit 1
-fi
-echo "no import circles ($(grep -c . <<<"$edges") edges)"
+def top(root, path):
+    rel = os.path.relpath(path, root).split(os.sep)
+    # a game is its own unit inside games/
+    if rel[0] == "games" and len(rel) > 1:
+        return root + "/games/" + rel[1].removesuffix(".rs")
+    return root + "/" + rel[0].removesuffix(".rs")
+
+found = 0
+total = 0
+for root in ("src", "referee/src"):
+    edges = edges_of(root)
+    total += len(edges)
+    if not quiet:
+        for a, b in sorted(edges):
+            print(f"{a} -> {b}")
+    nodes = {n for e in edges for n in e}
+    for c in circles(nodes, edges):
+        found += 1
+        print("CIRCLE (files): " + " -> ".join(c))
+    folded = {(top(root, a), top(root, b)) for a, b in edges if top(root, a) != top(root, b)}
+    for c in circles({n for e in folded for n in e}, folded):
+        found += 1
+        print("CIRCLE (folders): " + " , ".join(c))
+if found:
+    print(f"{found} import circle(s)", file=sys.stderr)
+    sys.exit(1)
+print(f"no import circles ({total} file edges in src/ and referee/src/)")
+PY

@@ -3,9 +3,8 @@
 //! `referee/tests/fuzz_corpus.rs`. Each takes arbitrary bytes and panics
 //! only on a real bug; refusing bad input with a message is expected.
 
-use crate::record;
-use crate::schedule::Job;
-use crate::starts::Starts;
+use crate::output::record;
+use crate::run::starts::Starts;
 use agent::protocol::{FileGame, GenOptions, Mode};
 use agent::search::Game;
 use std::path::PathBuf;
@@ -54,13 +53,6 @@ fn replay(r: &record::GameRecord) -> Result<(), String> {
 /// write back to an `input.txt` that the same loader accepts again.
 pub fn start(data: &[u8]) {
     let text = String::from_utf8_lossy(data).into_owned();
-    let job = Job {
-        key: "g0000".into(),
-        a: 0,
-        b: 1,
-        number: 0,
-        pair: 0,
-    };
     let load = |text: String| Starts {
         text: Some(text),
         gen: GenOptions::default(),
@@ -69,9 +61,9 @@ pub fn start(data: &[u8]) {
     for game in crate::game_names() {
         let starts = load(text.clone());
         let _: Result<(), String> = crate::for_game!(game, |G| {
-            if let Ok((pos, _)) = starts.position::<G>(&job) {
+            if let Ok((pos, _)) = starts.position::<G>(0, 0) {
                 let _ = pos.render();
-                if let Err(e) = load(pos.write_input(Mode::Game, 10.0)).position::<G>(&job) {
+                if let Err(e) = load(pos.write_input(Mode::Game, 10.0)).position::<G>(0, 0) {
                     panic!("{game}: a start written by the referee does not load: {e}");
                 }
             }

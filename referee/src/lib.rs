@@ -1,64 +1,29 @@
 //! The referee: timed games, matches and tournaments between agent programs
-//! that speak the `input.txt`/`output.txt` protocol (SPEC §1), judged with
-//! the agent library's rules for each game.
+//! that speak the `input.txt`/`output.txt` protocol, judged with the agent
+//! library's rules for each game. Grouped by concern, each folder importing
+//! only those listed after it:
 //!
-//! - [`runner`]: one move as a child process: CPU charging (child and all
-//!   descendants), kills at the CPU and wall limits.
-//! - [`sandbox`]: confinement of agents (cgroup, namespaces, limits) and
-//!   `referee doctor`.
-//! - [`agent_files`]: reading and writing files in agent directories as if
-//!   the agent were hostile.
-//! - [`game_loop`]: one game, generic over [`agent::protocol::FileGame`].
-//! - [`roundrobin`]: the lazy schedule (round robin or gauntlet);
-//!   [`schedule`]: many games at once, seats, records.
-//! - [`starts`]: start positions (`--start`, an opening suite or generated),
-//!   checked before the first game.
-//! - [`args`]: the subcommands' arguments and their validation.
-//! - [`orchestrate`]: `match` and `tournament` (one round-robin path:
-//!   manifest, `--resume`, progress, SPRT stop, results).
-//! - [`live`]: a run while it plays (log, SPRT, results after each game).
-//! - [`play`]: `play` (a seat may be a person) and `replay`.
-//! - [`rating`], [`sprt`], [`summary`], [`tables`]: Elo, error bars, LOS,
-//!   the SPRT, standings and their tables.
-//! - [`record`]: JSON-lines game records.
-//! - [`report`]: the self-contained HTML report; [`board_text`]: the terminal view.
-//! - [`human`]: the human seat.
-//! - [`agentspec`]: `--agent` entries and agent homes; [`agentinfo`]: the
-//!   agents' own per-move reports and stderr tails.
-//! - [`openings`]: opening suites for game pairs; [`shard`]: `--shard K/N`;
-//!   [`merge`]: shards back into one run; [`preflight`]: one move per agent
-//!   before the first game; [`results`]: tables and the JSON results.
+//! - [`run`]: the checked plan, schedule, pre-flight, sharding, live
+//!   output, `play` and `replay`.
+//! - [`cli`]: the subcommands' arguments as given (clap).
+//! - [`report`]: the self-contained HTML report.
+//! - [`stats`]: ratings, the SPRT, standings and tables.
+//! - [`game`]: one game, generic over [`agent::protocol::FileGame`]: the
+//!   agents and seats, the loop, the judging of a move, the human seat.
+//! - [`output`]: game records and the terminal board.
+//! - [`process`]: one move as a confined, CPU-charged child process.
+//!
+//! `scripts/import-graph.sh` checks that no files and no folders import
+//! each other in a loop.
 
-pub mod agent_files;
-pub mod agentinfo;
-pub mod agentspec;
-pub mod args;
-pub mod board_text;
+pub mod cli;
 pub mod fuzzing;
-pub mod game_loop;
-pub mod human;
-pub mod live;
-pub mod merge;
-pub mod openings;
-pub mod orchestrate;
-pub mod outdir;
-pub mod play;
-pub mod preflight;
-pub mod progress;
-pub mod rating;
-pub mod record;
+pub mod game;
+pub mod output;
+pub mod process;
 pub mod report;
-pub mod results;
-pub mod roundrobin;
-pub mod runner;
-pub mod sandbox;
-pub mod schedule;
-pub mod shard;
-pub mod signals;
-pub mod sprt;
-pub mod starts;
-pub mod summary;
-pub mod tables;
+pub mod run;
+pub mod stats;
 
 /// Runs `$body` with `$G` bound to the game type named `$name` (a `&str`):
 /// a game registered in the agent library's `with_game!`, or `testnim` (the

@@ -2,16 +2,16 @@
 //! programs, a human seat, and replays of recorded games.
 
 use clap::{Parser, Subcommand};
-use referee::args::{MatchArgs, MergeArgs, PlayArgs, ReplayArgs, TournamentArgs};
-use referee::human::HumanIo;
+use referee::cli::{MatchArgs, MergeArgs, PlayArgs, ReplayArgs, TournamentArgs};
+use referee::game::human::HumanIo;
 use referee::report::ReportArgs;
-use referee::{orchestrate, play};
+use referee::run::{orchestrate, play};
 use std::process::ExitCode;
 
 #[derive(Parser, Debug)]
 #[command(
     name = "referee",
-    version = referee::record::REFEREE_VERSION,
+    version = referee::output::record::REFEREE_VERSION,
     about = "Runs timed games between agent programs through input.txt/output.txt"
 )]
 struct Cli {
@@ -55,11 +55,11 @@ fn main() -> ExitCode {
         Command::Play(a) => play::run_play(a, HumanIo::terminal()),
         Command::Replay(a) => play::run_replay(a, HumanIo::terminal()),
         Command::Doctor => {
-            print!("{}", referee::sandbox::doctor());
+            print!("{}", referee::process::sandbox::doctor());
             Ok(0)
         }
         Command::Report(a) => referee::report::run_report(a),
-        Command::Merge(a) => referee::merge::run(a),
+        Command::Merge(a) => referee::run::merge::run(a),
     };
     match r {
         Ok(0) => ExitCode::SUCCESS,

@@ -2,7 +2,7 @@
 //! `referee` binary with exit status 2 and a message naming the option and
 //! what it expects, never a panic, a hang or a huge allocation.
 
-use referee::record;
+use referee::output::record;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 

@@ -11,8 +11,8 @@
 mod common;
 
 use agent::games::testnim::TestNim;
-use referee::game_loop::{play_game, Contestant, GameSetup, Rules, SeatKind};
-use referee::record::{self, GameRecord, LossReason};
+use referee::game::{play_game, Contestant, GameSetup, Rules, SeatKind};
+use referee::output::record::{self, GameRecord, LossReason};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::AtomicBool;
@@ -88,8 +88,8 @@ impl Drop for Arena {
 
 fn level_name() -> &'static str {
     match common::choice() {
-        referee::sandbox::Choice::Rlimits => "rlimits",
-        referee::sandbox::Choice::None => "none",
+        referee::process::sandbox::Choice::Rlimits => "rlimits",
+        referee::process::sandbox::Choice::None => "none",
         _ => "full",
     }
 }
@@ -552,7 +552,7 @@ fn a_second_referee_on_the_same_out_is_refused_with_the_holders_pid() {
     let slow = format!("{MOCK} sleep 1");
     let (sa, sb) = (format!("a={slow}"), format!("b={slow}"));
     let first = a.spawn(&["tournament", "--games", "2", "--time", "30", &sa, &sb]);
-    let lock = a.out.join(referee::outdir::LOCK_FILE);
+    let lock = a.out.join(referee::run::outdir::LOCK_FILE);
     let t = Instant::now();
     while std::fs::read_to_string(&lock).map_or(true, |s| s.trim() != first.id().to_string()) {
         assert!(

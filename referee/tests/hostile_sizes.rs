@@ -6,7 +6,7 @@
 //! the message, that nothing panicked and that no record was written; a
 //! million-counter Hinger start is played to the move cap.
 
-use referee::record::{self, Ending};
+use referee::output::record::{self, Ending};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

@@ -7,7 +7,7 @@
 
 mod common;
 
-use referee::record::{self, GameRecord};
+use referee::output::record::{self, GameRecord};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -6,10 +6,10 @@
 mod common;
 
 use agent::games::testnim::TestNim;
-use referee::agent_files::Output;
-use referee::game_loop::{play_game, Contestant, GameSetup, Rules, SeatKind};
-use referee::record::{self, Ending, LossReason};
-use referee::runner::{self, Exit, Killed, RunSpec};
+use referee::game::{play_game, Contestant, GameSetup, Rules, SeatKind};
+use referee::output::record::{self, Ending, LossReason};
+use referee::process::agent_files::Output;
+use referee::process::runner::{self, Exit, Killed, RunSpec};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::AtomicBool;
@@ -453,7 +453,7 @@ fn halma_games_run_to_the_move_cap_and_replay() {
         assert_eq!(r.ending, Ending::MoveCap);
         assert_eq!(r.seat_names, ["BLACK", "WHITE"]);
         // Every recorded move replays legally from the recorded start.
-        let states = referee::game_loop::replay_states::<agent::games::halma::Halma>(r).unwrap();
+        let states = referee::game::replay_states::<agent::games::halma::Halma>(r).unwrap();
         assert_eq!(states.len(), 13);
         let input = std::fs::read_to_string(Path::new(&r.dirs[0]).join("input.txt")).unwrap();
         assert!(input.starts_with("SINGLE\n"), "{input}");

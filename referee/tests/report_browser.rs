@@ -17,7 +17,7 @@ use agent::games::halma::Halma;
 use agent::games::hashi::Hashi;
 use agent::games::hinger::Hinger;
 use agent::protocol::{FileGame, GenOptions, Mode, Player};
-use referee::record::{self, Ending, GameRecord, MoveRecord};
+use referee::output::record::{self, Ending, GameRecord, MoveRecord};
 use referee::report::data::{legend_data, pieces, PieceData};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -101,7 +101,7 @@ fn recorded<G: FileGame>(key: &str, agents: [&str; 2], opts: &GenOptions, cap: u
 
 /// The pieces the page must show for game `rec` at `ply`.
 fn expected<G: FileGame>(rec: &GameRecord, ply: usize) -> Vec<PieceData> {
-    let states = referee::game_loop::replay_states::<G>(rec).expect("record replays");
+    let states = referee::game::replay_states::<G>(rec).expect("record replays");
     let mut p = pieces(&states[ply].board_view());
     p.sort();
     p
@@ -162,7 +162,7 @@ fn run_chromium(chrome: &str, args: &[&str], url: &str) -> std::process::Output 
 /// The legend is drawn as the board is: a small drawing per sample of each
 /// meaning the game's `board_view` lists, no terminal letters.
 fn check_legend<G: FileGame>(dom: &str, rec: &GameRecord) {
-    let start = referee::game_loop::replay_states::<G>(rec).expect("record replays")[0].board_view();
+    let start = referee::game::replay_states::<G>(rec).expect("record replays")[0].board_view();
     let want = legend_data(&start.legend);
     let legend = &dom[dom.find("id=\"legend\"").expect("the page has a legend")..];
     let legend = &legend[..legend.find("</div>").unwrap_or(legend.len())];

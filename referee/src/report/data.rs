@@ -2,7 +2,7 @@
 //! after every ply (from the game's [`BoardView`]), the cells each move
 //! touched, and the clocks. Serialized as compact JSON arrays.
 
-use crate::record::GameRecord;
+use crate::output::record::GameRecord;
 use agent::protocol::{BoardView, FileGame, Ground, LegendEntry, PieceShape, Sample};
 use serde::Serialize;
 
@@ -227,7 +227,7 @@ fn ply_data(view: &BoardView, base: &[&'static str], m: Vec<(usize, usize)>, n: 
 
 /// Replays a record of game `G` into page data.
 pub fn game_data<G: FileGame>(rec: &GameRecord) -> Result<GameData, String> {
-    let states = crate::game_loop::replay_states::<G>(rec)?;
+    let states = crate::game::replay_states::<G>(rec)?;
     let first = states[0].board_view();
     let ground: Vec<&'static str> = first.cells.iter().map(|c| ground_code(c.ground)).collect();
     let mut plies = vec![ply_data(&first, &ground, Vec::new(), None)];
@@ -257,7 +257,7 @@ pub fn game_data<G: FileGame>(rec: &GameRecord) -> Result<GameData, String> {
         last = Some(mview);
     }
     let end_view = states.last().expect("the start state is always there").board_view();
-    let verdict = crate::board_text::result_heading(rec, &end_view, last.as_ref());
+    let verdict = crate::output::board_text::result_heading(rec, &end_view, last.as_ref());
     Ok(GameData {
         key: rec.key.clone(),
         game: rec.game.clone(),

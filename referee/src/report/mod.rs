@@ -12,7 +12,7 @@ pub mod data;
 pub mod page;
 
 use crate::for_game;
-use crate::record::{self, GameRecord};
+use crate::output::record::{self, GameRecord};
 use clap::Args;
 use std::path::{Path, PathBuf};
 

@@ -3,10 +3,10 @@
 //! the games' JSON data.
 
 use super::data::GameData;
-use crate::rating::{self, Wdl};
-use crate::record::GameRecord;
-use crate::summary::{self, AgentSummary};
-use crate::tables::{signed, UNDEFINED_INTERVAL};
+use crate::output::record::GameRecord;
+use crate::stats::rating::{self, Wdl};
+use crate::stats::summary::{self, AgentSummary};
+use crate::stats::tables::{signed, UNDEFINED_INTERVAL};
 use std::fmt::Write as _;
 
 const SCRIPT: &str = include_str!("report.js");
@@ -210,13 +210,13 @@ fn history(recs: &[GameRecord], names: &[(String, String)]) -> String {
 fn game_list(recs: &[GameRecord]) -> String {
     let mut s = String::from("<h2>Games</h2>\n<table id=\"games\"><tr><th>#</th><th>Key</th><th>Game</th><th>Seats</th><th>Result</th><th>Plies</th></tr>\n");
     for (i, r) in recs.iter().enumerate() {
-        let result = crate::board_text::result_line(r);
+        let result = crate::output::board_text::result_line(r);
         let _ = writeln!(
             s,
             "<tr><td><a class=\"game-link\" data-game=\"{n}\" href=\"#g{n}/p0\">{n}</a></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             esc(&r.key),
             esc(&r.game),
-            esc(&crate::game_loop::seat_line(r)),
+            esc(&crate::game::seat_line(r)),
             esc(result.trim_start_matches("Result: ")),
             r.moves.len(),
             n = i + 1

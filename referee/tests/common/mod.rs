@@ -1,7 +1,7 @@
 //! Shared by the process-level test files: the sandbox the tests run under.
 #![allow(dead_code)]
 
-use referee::sandbox::{Choice, Limits, Sandbox};
+use referee::process::sandbox::{Choice, Limits, Sandbox};
 use std::io::Write;
 use std::sync::{Arc, OnceLock};
 

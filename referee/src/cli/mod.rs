@@ -1,0 +1,206 @@
+//! Command-line arguments of the `referee` subcommands (clap structs). Their
+//! validation into the types the rest of the referee works with is in
+//! [`check`]; nothing here runs a game.
+
+use clap::{Args, ValueEnum};
+use std::path::PathBuf;
+
+/// Which game and which start position.
+#[derive(Args, Clone, Debug)]
+pub struct GameOpts {
+    /// Game: halma, hinger, connectsquare, fifteen, hashi (testnim: test fixture).
+    #[arg(long, default_value = "halma")]
+    pub game: String,
+    /// Seed for generated start positions (advanced once per pair of games).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Start every game from this input.txt instead of a generated position.
+    #[arg(long)]
+    pub start: Option<PathBuf>,
+    /// Board options of generated positions (the agent's own `BoardArgs`,
+    /// so `agent duel` and the referee take the same flags).
+    #[command(flatten)]
+    pub board: agent::arena::tools::BoardArgs,
+}
+
+/// `--mode`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ModeArg {
+    /// Line 1 `GAME`: budget the remaining time over the game.
+    Game,
+    /// Line 1 `SINGLE`: use the given time for this move.
+    Single,
+}
+
+/// Time control and judging.
+#[derive(Args, Clone, Debug)]
+pub struct TimeOpts {
+    /// Confinement and limits of the agents.
+    #[command(flatten)]
+    pub sandbox: crate::process::sandbox::SandboxOpts,
+    /// CPU seconds per agent per game (at most 1000000).
+    #[arg(long, default_value_t = 100.0, allow_negative_numbers = true)]
+    pub time: f64,
+    /// CPU seconds past the remaining time before an agent is killed (0 to 3600).
+    #[arg(long, default_value_t = 10.0, allow_negative_numbers = true)]
+    pub grace: f64,
+    /// Plies after which a game ends and the player with more time left wins.
+    #[arg(long, default_value_t = 1000)]
+    pub max_plies: usize,
+    /// Line 1 of input.txt for the agents.
+    #[arg(long, value_enum, default_value_t = ModeArg::Game)]
+    pub mode: ModeArg,
+    /// Per-move CPU cap: agents get min(remaining, this) and lose on exceeding it.
+    #[arg(long, allow_negative_numbers = true)]
+    pub move_time: Option<f64>,
+    /// Wall-clock kill at (allowed CPU + grace) × this + 5 s (1 to 100).
+    #[arg(long, default_value_t = 3.0, allow_negative_numbers = true)]
+    pub wall_factor: f64,
+}
+
+/// Options shared by `match` and `tournament` (both are round robins).
+#[derive(Args, Clone, Debug)]
+pub struct RunOpts {
+    /// Games per pairing (colours and first move alternate; odd: the first-named agent gets the extra first move).
+    #[arg(long, default_value_t = 2, allow_negative_numbers = true)]
+    pub games: u64,
+    /// Games played at once (1 to 256; never more than the games left to play).
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+    pub concurrency: usize,
+    /// Continue an interrupted run from the records in --out (same arguments as the first run).
+    #[arg(long)]
+    pub resume: bool,
+    /// Run `CMD calibrate` once per agent before the first game.
+    #[arg(long)]
+    pub calibrate: bool,
+    /// Stop early (two agents): ELO0,ELO1[,ALPHA,BETA] for the first agent against the second.
+    #[arg(long)]
+    pub sprt: Option<String>,
+    /// Write the JSON results summary here.
+    #[arg(long)]
+    pub results: Option<PathBuf>,
+    /// Keep every game's working directories (by default only forfeits' are kept).
+    #[arg(long)]
+    pub keep_dirs: bool,
+    /// An agent as name=NAME,cmd=COMMAND[,dir=DIR][,time=SECONDS] (repeatable; DIR: the agent's home, relative to here).
+    #[arg(long = "agent", value_name = "SPEC")]
+    pub agent: Vec<String>,
+    /// Start positions for game pairs: an input.txt FILE (several separated by `---` lines), a DIR of them, or random:PLIES.
+    #[arg(long)]
+    pub openings: Option<String>,
+    /// Skip the pre-flight move each agent makes before the first game (it stops a run whose agent cannot play).
+    #[arg(long)]
+    pub no_preflight: bool,
+    /// Play only shard K of N of the schedule (0 <= K < N); combine the shards' --out directories with `referee merge`.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+}
+
+/// `referee match`.
+#[derive(Args, Clone, Debug)]
+pub struct MatchArgs {
+    /// First agent's shell command (run in its own working directory; files it names are found from here). Or use --agent twice.
+    pub cmd_a: Option<String>,
+    /// Second agent's shell command.
+    pub cmd_b: Option<String>,
+    #[command(flatten)]
+    pub game: GameOpts,
+    #[command(flatten)]
+    pub time: TimeOpts,
+    #[command(flatten)]
+    pub run: RunOpts,
+    /// CPU seconds per game for the first agent (default --time).
+    #[arg(long, allow_negative_numbers = true)]
+    pub time_a: Option<f64>,
+    /// CPU seconds per game for the second agent (default --time).
+    #[arg(long, allow_negative_numbers = true)]
+    pub time_b: Option<f64>,
+    /// Directory for records.jsonl, the manifest and working directories (default: a new temp dir).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Names of the two agents in tables and records.
+    #[arg(long, default_value = "A,B")]
+    pub names: String,
+}
+
+/// `referee tournament`.
+#[derive(Args, Clone, Debug)]
+pub struct TournamentArgs {
+    /// Agents as NAME=CMD (with --agent entries: at least two in all).
+    pub agents: Vec<String>,
+    /// Gauntlet: the first agent plays each other agent; the others do not meet.
+    #[arg(long)]
+    pub gauntlet: bool,
+    #[command(flatten)]
+    pub game: GameOpts,
+    #[command(flatten)]
+    pub time: TimeOpts,
+    #[command(flatten)]
+    pub run: RunOpts,
+    /// Directory for records.jsonl, the manifest and working directories.
+    #[arg(long, default_value = "tournament-out")]
+    pub out: PathBuf,
+}
+
+/// `referee play`.
+#[derive(Args, Clone, Debug)]
+pub struct PlayArgs {
+    /// Seat 1 (Halma BLACK, Connect Square R, player 1): `human` or an agent command.
+    pub seat1: String,
+    /// Seat 2: `human` or an agent command.
+    pub seat2: String,
+    #[command(flatten)]
+    pub game: GameOpts,
+    #[command(flatten)]
+    pub time: TimeOpts,
+    /// Seat that moves first (asked when a human plays and this is not given).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
+    pub first: Option<u8>,
+    /// Directory for the record, the game's HTML report and the agents' working directories.
+    #[arg(long, default_value = "play-out")]
+    pub out: PathBuf,
+    #[command(flatten)]
+    pub view: ViewOpts,
+}
+
+/// How much of a game the terminal shows.
+#[derive(Args, Clone, Debug)]
+pub struct ViewOpts {
+    /// all: the board after every ply; moves: one line per ply and the board
+    /// every --board-every plies; end: the final board only. Default: all for
+    /// replay and for play with a person, moves otherwise.
+    #[arg(long, value_enum)]
+    pub show: Option<crate::output::board_text::Show>,
+    /// With --show moves, draw the board every N plies (and at the end).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    pub board_every: u64,
+}
+
+/// `referee merge`.
+#[derive(Args, Clone, Debug)]
+pub struct MergeArgs {
+    /// The shards' --out directories (every shard K/N of one run).
+    #[arg(required = true)]
+    pub dirs: Vec<PathBuf>,
+    /// Directory for the merged records.jsonl and manifest.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Write the JSON results summary here.
+    #[arg(long)]
+    pub results: Option<PathBuf>,
+}
+
+/// `referee replay`.
+#[derive(Args, Clone, Debug)]
+pub struct ReplayArgs {
+    /// A records.jsonl file.
+    pub file: PathBuf,
+    /// Which game: its 1-based number in the file or its key (default: the last).
+    #[arg(long)]
+    pub game: Option<String>,
+    /// Wait for Enter after each move (q to stop).
+    #[arg(long)]
+    pub step: bool,
+    #[command(flatten)]
+    pub view: ViewOpts,
+}

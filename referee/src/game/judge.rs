@@ -1,0 +1,191 @@
+//! One agent move: write its `input.txt`, run it under the limits, and judge
+//! what it left in `output.txt`.
+
+use super::{GameError, Rules};
+use crate::output::record::LossReason;
+use crate::process::agent_files::{self, Output};
+use crate::process::runner::{self, Exit, Homes, Killed, RunSpec};
+use agent::protocol::{FileGame, MoveError};
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+
+/// The judged outcome of one move.
+pub enum Judged<M> {
+    /// A legal move and its text as recorded.
+    Move(M, String),
+    /// The mover loses, for this reason, with this explanation.
+    Loss(LossReason, String),
+}
+
+/// One move as played: the verdict and what it cost.
+pub struct Played<M> {
+    /// The verdict.
+    pub judged: Judged<M>,
+    /// CPU seconds charged.
+    pub cpu: f64,
+    /// Wall-clock seconds.
+    pub wall: f64,
+    /// Bytes of stdout and stderr read past the capture cap and thrown away.
+    pub discarded: [u64; 2],
+    /// The end of the agent's stderr, as read from its pipe (empty for a
+    /// move that ran no process).
+    pub stderr_tail: Vec<u8>,
+}
+
+impl<M> Played<M> {
+    /// A move that ran no agent process.
+    pub fn without_process(judged: Judged<M>, wall: f64) -> Self {
+        Played {
+            judged,
+            cpu: 0.0,
+            wall,
+            discarded: [0, 0],
+            stderr_tail: Vec::new(),
+        }
+    }
+}
+
+/// Runs one agent move and judges it.
+pub fn run_agent_move<G: FileGame>(
+    state: &G,
+    cmd: &str,
+    homes: Homes<'_>,
+    dir: &Path,
+    remaining: f64,
+    rules: &Rules,
+    stop: &AtomicBool,
+) -> Result<Played<G::Move>, GameError> {
+    let offered = match rules.move_time {
+        Some(m) => remaining.min(m),
+        None => remaining,
+    };
+    if offered <= 0.0 {
+        // Lost already: the protocol has no way to offer no time.
+        let lost = Judged::Loss(LossReason::OverTime, "no time left to move".into());
+        return Ok(Played::without_process(lost, 0.0));
+    }
+    let input = state.write_input(rules.mode, offered);
+    agent_files::write_fresh(dir, "input.txt", input.as_bytes())
+        .map_err(|e| GameError::Io(format!("cannot write {}: {e}", dir.join("input.txt").display())))?;
+    let cpu_kill = offered + rules.grace;
+    let spec = RunSpec {
+        cmd,
+        extra_arg: None,
+        dir,
+        cpu_kill,
+        wall_kill: cpu_kill * rules.wall_factor + rules.wall_extra,
+        output_cap: rules.output_cap,
+        sandbox: &rules.sandbox,
+        homes,
+    };
+    let r =
+        runner::run(&spec, stop).map_err(|e| GameError::Io(format!("cannot run {cmd:?} in {}: {e}", dir.display())))?;
+    let judged = judge(
+        state,
+        &r,
+        offered,
+        rules.move_time.is_some_and(|m| m < remaining),
+        rules.output_cap,
+    );
+    if let Judged::Loss(..) = judged {
+        if r.killed == Some(Killed::Interrupted) {
+            return Err(GameError::Interrupted);
+        }
+    }
+    Ok(Played {
+        judged,
+        cpu: r.cpu,
+        wall: r.wall,
+        discarded: r.discarded,
+        stderr_tail: r.stderr_tail,
+    })
+}
+
+fn judge<G: FileGame>(
+    state: &G,
+    r: &runner::RunResult,
+    offered: f64,
+    per_move_cap: bool,
+    output_cap: usize,
+) -> Judged<G::Move> {
+    let limit_name = if per_move_cap {
+        "per-move limit"
+    } else {
+        "remaining time"
+    };
+    match r.killed {
+        Some(Killed::Cpu) => {
+            return Judged::Loss(
+                LossReason::OverTime,
+                format!(
+                    "killed after {:.2} s CPU ({limit_name} {:.2} s + grace)",
+                    r.cpu, offered
+                ),
+            )
+        }
+        Some(Killed::Wall) => {
+            return Judged::Loss(
+                LossReason::OverTime,
+                format!(
+                    "killed at the wall-clock limit after {:.1} s ({:.2} s CPU used)",
+                    r.wall, r.cpu
+                ),
+            )
+        }
+        Some(Killed::Interrupted) => return Judged::Loss(LossReason::OverTime, "interrupted".into()),
+        None => {}
+    }
+    if r.cpu > offered {
+        return Judged::Loss(
+            LossReason::OverTime,
+            format!("used {:.3} s CPU, more than its {limit_name} {:.3} s", r.cpu, offered),
+        );
+    }
+    match r.exit {
+        Exit::Code(0) => {}
+        Exit::Code(c) => return Judged::Loss(LossReason::Crash, format!("exit status {c}")),
+        Exit::Signal(s) => return Judged::Loss(LossReason::Crash, format!("killed by signal {s}")),
+    }
+    judge_output(state, r, output_cap)
+}
+
+/// Judges the bytes of `output.txt` of a move that ended in time.
+fn judge_output<G: FileGame>(state: &G, r: &runner::RunResult, output_cap: usize) -> Judged<G::Move> {
+    let bytes = match &r.output {
+        Output::Text(b) => b,
+        Output::Missing => return Judged::Loss(LossReason::NoOutput, "no output.txt".into()),
+        Output::TooLarge => {
+            return Judged::Loss(
+                LossReason::Malformed,
+                format!("output.txt is longer than {output_cap} bytes"),
+            )
+        }
+        Output::NotAFile(what) => {
+            return Judged::Loss(
+                LossReason::Malformed,
+                format!("output.txt is {what}, not a regular file"),
+            )
+        }
+        Output::Unreadable(e) => return Judged::Loss(LossReason::Malformed, format!("output.txt cannot be read: {e}")),
+    };
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return Judged::Loss(LossReason::Malformed, "output.txt is not UTF-8 text".into());
+    };
+    if text.trim().is_empty() {
+        return Judged::Loss(LossReason::NoOutput, "output.txt is empty".into());
+    }
+    match state.parse_move(text) {
+        Ok(mv) => Judged::Move(mv, state.format_move(mv).trim_end().to_string()),
+        Err(MoveError::Malformed(m)) => Judged::Loss(LossReason::Malformed, format!("{m} (output {:?})", clip(text))),
+        Err(MoveError::Illegal(m)) => Judged::Loss(LossReason::IllegalMove, format!("{m} (output {:?})", clip(text))),
+    }
+}
+
+fn clip(s: &str) -> String {
+    let t = s.trim_end();
+    if t.chars().count() > 80 {
+        format!("{}...", t.chars().take(80).collect::<String>())
+    } else {
+        t.to_string()
+    }
+}

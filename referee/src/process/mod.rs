@@ -1,0 +1,11 @@
+//! The agent as a process: one move run under the sandbox with its CPU
+//! charged ([`runner`]), the confinement itself ([`sandbox`]), the files the
+//! referee shares with a hostile agent ([`agent_files`]), what an agent says
+//! on stderr ([`agentinfo`]) and the referee's own signal handling
+//! ([`signals`]). The lowest layer: it knows nothing of games or runs.
+
+pub mod agent_files;
+pub mod agentinfo;
+pub mod runner;
+pub mod sandbox;
+pub mod signals;

@@ -1,0 +1,405 @@
+//! Runs one agent move as a child process and charges its CPU time.
+//!
+//! The agent runs as `sh -c CMD` in its own working directory, confined as
+//! the run's [`Sandbox`] says (see [`crate::process::sandbox`]). At the `full` level
+//! the move has its own cgroup: CPU comes from its `cpu.stat`, which nothing
+//! the move starts can leave, and `cgroup.kill` ends everything at the end
+//! of the move. Otherwise the process group and its descendants are tracked
+//! through `/proc` ([`pgroup`]). The referee waits on a pidfd and the
+//! agent's output pipes at once, polling CPU every few milliseconds to kill
+//! at the limit; the larger of the polled and final figures is charged.
+
+use crate::process::agent_files::{self, Capture, Output};
+use crate::process::sandbox::cgroup::Leaf;
+use crate::process::sandbox::namespaces::{self, MountPlan};
+use crate::process::sandbox::pgroup::{self, Tracker};
+use crate::process::sandbox::spawn::{self, Confine, Launch, Started};
+use crate::process::sandbox::{Level, Sandbox};
+use std::ffi::CString;
+use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Default cap on the bytes of `output.txt` that are read.
+pub const OUTPUT_CAP: usize = 64 * 1024;
+
+/// How often the child's CPU time is polled.
+const POLL: Duration = Duration::from_millis(10);
+
+/// Limits and files for one run.
+#[derive(Clone, Debug)]
+pub struct RunSpec<'a> {
+    /// Shell command line (run with `sh -c`).
+    pub cmd: &'a str,
+    /// Extra argument appended to the command (e.g. `calibrate`), if any.
+    pub extra_arg: Option<&'a str>,
+    /// Working directory (must exist).
+    pub dir: &'a Path,
+    /// Kill the process group once it has used this many CPU seconds.
+    pub cpu_kill: f64,
+    /// Kill the process group after this many wall-clock seconds.
+    pub wall_kill: f64,
+    /// Bytes of `output.txt` read at most.
+    pub output_cap: usize,
+    /// Confinement and limits.
+    pub sandbox: &'a Sandbox,
+    /// Where the agent's and the other agents' programs live.
+    pub homes: Homes<'a>,
+}
+
+/// The homes (`--agent ...,dir=DIR`) a move's sandbox must know about.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Homes<'a> {
+    /// The moving agent's home: shown read-only at the `full` level.
+    pub own: Option<&'a Path>,
+    /// The other agents' homes: hidden at the `full` level (unless one
+    /// holds the moving agent's home).
+    pub others: &'a [PathBuf],
+}
+
+/// Why the referee killed the process group before the agent exited.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Killed {
+    /// The CPU limit was reached.
+    Cpu,
+    /// The wall-clock limit was reached.
+    Wall,
+    /// The referee is shutting down (SIGINT/SIGTERM, or a decided match).
+    Interrupted,
+}
+
+/// How the agent's main process ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// Normal exit with this status code.
+    Code(i32),
+    /// Killed by this signal.
+    Signal(i32),
+}
+
+impl std::fmt::Display for Exit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Exit::Code(c) => write!(f, "exit status {c}"),
+            Exit::Signal(s) => write!(f, "killed by signal {s}"),
+        }
+    }
+}
+
+/// What happened during one run.
+#[derive(Clone, Debug)]
+pub struct RunResult {
+    /// CPU seconds charged (user + system, the child and all descendants).
+    pub cpu: f64,
+    /// Wall-clock seconds from spawn to the end of the main process.
+    pub wall: f64,
+    /// How the main process ended.
+    pub exit: Exit,
+    /// Set when the referee killed the group before the main process ended.
+    pub killed: Option<Killed>,
+    /// What was found at `output.txt`.
+    pub output: Output,
+    /// Bytes of stdout and stderr discarded past the capture cap.
+    pub discarded: [u64; 2],
+    /// The last bytes of stdout, as read from the agent's pipe.
+    pub stdout_tail: Vec<u8>,
+    /// The last bytes of stderr, as read from the agent's pipe (never from
+    /// `stderr.txt`, which the agent may have replaced).
+    pub stderr_tail: Vec<u8>,
+}
+
+/// How a move's processes are counted and ended.
+enum Accounting {
+    /// The move's cgroup, and its CPU seconds when `exec` was reached (the
+    /// sandbox's own set-up, not charged to the agent).
+    Cgroup(Leaf, f64),
+    Group(Tracker),
+}
+
+impl Accounting {
+    fn cpu(&mut self) -> f64 {
+        match self {
+            Accounting::Cgroup(l, base) => (l.cpu() - *base).max(0.0),
+            Accounting::Group(t) => t.scan(false),
+        }
+    }
+
+    fn kill(&self) {
+        match self {
+            Accounting::Cgroup(l, _) => l.kill(),
+            Accounting::Group(t) => t.kill(),
+        }
+    }
+
+    /// After the main process is reaped: ends the rest, returns the CPU
+    /// figure from the accounting itself and from reaped orphans.
+    fn finish(&mut self) -> f64 {
+        match self {
+            Accounting::Cgroup(l, base) => {
+                l.kill();
+                (l.cpu() - *base).max(0.0)
+            }
+            Accounting::Group(t) => {
+                let seen = t.scan(true);
+                seen.max(t.finish())
+            }
+        }
+    }
+}
+
+fn cpath(p: &Path) -> std::io::Result<CString> {
+    CString::new(p.as_os_str().as_bytes())
+        .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidInput, "a path contains a NUL byte"))
+}
+
+/// The shell script of a move: the command and its extra argument, if any.
+fn script(spec: &RunSpec<'_>) -> std::io::Result<CString> {
+    let script = match spec.extra_arg {
+        Some(a) => format!("{} {}", spec.cmd, a),
+        None => spec.cmd.to_string(),
+    };
+    CString::new(script)
+        .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidInput, "the command contains a NUL byte"))
+}
+
+/// The full sandbox's mounts for a move: the agent's programs, its home and
+/// the read-only extras visible in `root` (the other agents' homes hidden),
+/// its working directory `dir` writable.
+fn mount_plan(root: &Path, spec: &RunSpec<'_>, dir: &Path) -> MountPlan {
+    let sb = spec.sandbox;
+    let mut programs = namespaces::command_paths(spec.cmd);
+    let home = spec.homes.own;
+    programs.extend(home.filter(|h| *h != Path::new("/")).map(Path::to_path_buf));
+    programs.extend(sb.read_only.iter().cloned());
+    let mut hide = sb.hide.clone();
+    // An opponent's home nested in this agent's home, or in a directory
+    // shown to all, is covered; one holding this agent's home cannot be.
+    hide.extend(
+        spec.homes
+            .others
+            .iter()
+            .filter(|o| home.is_none_or(|h| !h.starts_with(o)))
+            .cloned(),
+    );
+    MountPlan::new(root, dir, &programs, &hide, sb.limits.file_size.saturating_mul(4))
+}
+
+/// Runs one move. Returns an error only when the process cannot be started.
+pub fn run(spec: &RunSpec<'_>, stop: &AtomicBool) -> std::io::Result<RunResult> {
+    let sb = spec.sandbox;
+    let dir = spec.dir.canonicalize()?;
+    agent_files::remove(&dir, "output.txt")?;
+    let cap = sb.limits.file_size;
+    let (mut out, out_w) = Capture::new(&dir, "stdout.txt", cap)?;
+    let (mut err, err_w) = Capture::new(&dir, "stderr.txt", cap)?;
+    let null = std::fs::File::open("/dev/null")?;
+    let script = script(spec)?;
+    let jail = match (&sb.level, &sb.jail) {
+        (Level::Full, Some(j)) => Some(j),
+        _ => None,
+    };
+    let leaf = jail
+        .map(|j| j.cgroup.leaf(sb.limits.memory, sb.limits.max_procs))
+        .transpose()?;
+    let plan = jail.map(|j| mount_plan(&j.root, spec, &dir));
+    let confine = match (jail, &leaf, &plan) {
+        (Some(j), Some(leaf), Some(plan)) => {
+            // The agent runs as the unprivileged user and writes only here.
+            std::os::unix::fs::chown(&dir, Some(j.uid), Some(j.gid))?;
+            Some(Confine {
+                cgroup: leaf.fd(),
+                plan,
+                uid: j.uid,
+                gid: j.gid,
+            })
+        }
+        _ => None,
+    };
+    let launch = Launch {
+        script,
+        dir: cpath(&dir)?,
+        stdio: [null.as_raw_fd(), out_w.as_raw_fd(), err_w.as_raw_fd()],
+        limits: (sb.level != Level::None).then_some(sb.limits),
+        confine,
+    };
+    let start = Instant::now();
+    let Started { pid, pidfd } = spawn::spawn(&launch)?;
+    drop((launch, out_w, err_w, null));
+    let mut acct = match leaf {
+        Some(leaf) => {
+            let base = leaf.cpu();
+            Accounting::Cgroup(leaf, base)
+        }
+        None => Accounting::Group(Tracker::new(pid)),
+    };
+    let w = watch(spec, stop, pid, &pidfd, start, &mut acct, [&mut out, &mut err])?;
+    // The main process is gone: nothing of the agent may outlive the move.
+    // wait4's figure counts the sandbox set-up too: the cgroup figure (from
+    // exec on) is the whole truth where there is one.
+    let waited = if matches!(acct, Accounting::Group(_)) {
+        w.child_cpu
+    } else {
+        0.0
+    };
+    let cpu = w.polled_max.max(acct.finish()).max(waited);
+    out.finish();
+    err.finish();
+    let output = agent_files::read_capped(&dir, "output.txt", spec.output_cap);
+    if output == Output::TooLarge {
+        // Directories of forfeits are kept: not with a file this size.
+        agent_files::remove(&dir, "output.txt")?;
+    }
+    Ok(RunResult {
+        cpu,
+        wall: w.wall,
+        exit: w.exit,
+        killed: w.killed,
+        output,
+        discarded: [out.discarded, err.discarded],
+        stdout_tail: out.tail().to_vec(),
+        stderr_tail: err.tail().to_vec(),
+    })
+}
+
+/// How the main process of a move ended, as watched.
+struct Watched {
+    exit: Exit,
+    /// CPU of the main process and the children it reaped (wait4).
+    child_cpu: f64,
+    wall: f64,
+    /// Largest CPU figure seen while polling.
+    polled_max: f64,
+    killed: Option<Killed>,
+}
+
+/// Waits for the main process to end, draining its output, and kills the
+/// move at the CPU or wall limit or when the referee is stopping.
+fn watch(
+    spec: &RunSpec<'_>,
+    stop: &AtomicBool,
+    pid: i32,
+    pidfd: &OwnedFd,
+    start: Instant,
+    acct: &mut Accounting,
+    mut caps: [&mut Capture; 2],
+) -> std::io::Result<Watched> {
+    let mut polled_max = 0.0f64;
+    let mut killed = None;
+    loop {
+        let [out, err] = &mut caps;
+        wait_events(pidfd.as_raw_fd(), [&mut **out, &mut **err]);
+        if let Some((exit, child_cpu)) = try_reap(pid)? {
+            let wall = start.elapsed().as_secs_f64();
+            return Ok(Watched {
+                exit,
+                child_cpu,
+                wall,
+                polled_max,
+                killed,
+            });
+        }
+        polled_max = polled_max.max(acct.cpu());
+        if killed.is_none() {
+            killed = if polled_max > spec.cpu_kill {
+                Some(Killed::Cpu)
+            } else if start.elapsed().as_secs_f64() > spec.wall_kill {
+                Some(Killed::Wall)
+            } else if stop.load(Ordering::Relaxed) {
+                Some(Killed::Interrupted)
+            } else {
+                None
+            };
+            if killed.is_some() {
+                acct.kill();
+            }
+        }
+    }
+}
+
+/// Waits up to [`POLL`] for the agent to exit or write, and drains output.
+fn wait_events(pidfd: i32, caps: [&mut Capture; 2]) {
+    let fd = |c: &Capture| c.fd().unwrap_or(-1);
+    let mut fds = [
+        libc::pollfd {
+            fd: pidfd,
+            events: libc::POLLIN,
+            revents: 0,
+        },
+        libc::pollfd {
+            fd: fd(caps[0]),
+            events: libc::POLLIN,
+            revents: 0,
+        },
+        libc::pollfd {
+            fd: fd(caps[1]),
+            events: libc::POLLIN,
+            revents: 0,
+        },
+    ];
+    // SAFETY: poll on an array we own; negative descriptors are ignored.
+    unsafe { libc::poll(fds.as_mut_ptr(), 3, POLL.as_millis() as i32) };
+    for c in caps {
+        c.drain();
+    }
+}
+
+/// Reaps the main process if it has ended: its exit and CPU (with its reaped children's).
+fn try_reap(pid: i32) -> std::io::Result<Option<(Exit, f64)>> {
+    let mut status = 0;
+    // SAFETY: wait4 on our own child's pid, with a zeroed rusage we own.
+    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut ru) };
+    if r == pid {
+        return Ok(Some((decode_status(status), pgroup::rusage_seconds(&ru))));
+    }
+    if r < 0 {
+        let e = std::io::Error::last_os_error();
+        if e.kind() != std::io::ErrorKind::Interrupted {
+            // Cannot happen for our own unreaped child; never spin on it.
+            return Err(std::io::Error::new(e.kind(), format!("wait4 on the agent failed: {e}")));
+        }
+    }
+    Ok(None)
+}
+
+fn decode_status(status: i32) -> Exit {
+    if libc::WIFEXITED(status) {
+        Exit::Code(libc::WEXITSTATUS(status))
+    } else if libc::WIFSIGNALED(status) {
+        Exit::Signal(libc::WTERMSIG(status))
+    } else {
+        Exit::Code(-1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shell_exit_code_and_output_are_reported() {
+        let dir = std::env::temp_dir().join(format!("referee-runner-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let stop = AtomicBool::new(false);
+        let sandbox = Sandbox::none();
+        let spec = RunSpec {
+            cmd: "printf 'E 1,1 2,2\\n' > output.txt; echo said; exit 3",
+            extra_arg: None,
+            dir: &dir,
+            cpu_kill: 5.0,
+            wall_kill: 20.0,
+            output_cap: 4,
+            sandbox: &sandbox,
+            homes: Homes::default(),
+        };
+        let r = run(&spec, &stop).unwrap();
+        assert_eq!(r.exit, Exit::Code(3));
+        assert_eq!(r.output, Output::TooLarge);
+        assert!(r.killed.is_none());
+        assert_eq!(std::fs::read_to_string(dir.join("stdout.txt")).unwrap(), "said\n");
+        assert_eq!(r.stdout_tail, b"said\n");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,223 @@
+//! `referee merge OUT...`: the shard directories of one sharded run
+//! (`--shard K/N`) combined into one directory and one table, equal to the
+//! table of the same run played unsharded.
+
+use crate::cli::MergeArgs;
+use crate::output::record::{self, GameRecord};
+use crate::run::shard::Shard;
+use crate::stats::results::{self, RunView};
+use serde_json::Value;
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+
+/// One shard directory, read.
+struct ShardDir {
+    dir: PathBuf,
+    /// `match` or `tournament` (the manifest's file name).
+    kind: String,
+    /// The manifest without its `shard` entry: equal for shards of one run.
+    run: Value,
+    shard: Shard,
+    records: Vec<GameRecord>,
+}
+
+fn read_shard(dir: &Path) -> Result<ShardDir, String> {
+    let found: Vec<&str> = ["match", "tournament"]
+        .into_iter()
+        .filter(|k| dir.join(format!("{k}.json")).is_file())
+        .collect();
+    let kind = match found[..] {
+        [k] => k.to_string(),
+        [] => {
+            return Err(format!(
+                "{} holds no match.json or tournament.json: not the --out directory of a referee run",
+                dir.display()
+            ))
+        }
+        _ => return Err(format!("{} holds both match.json and tournament.json", dir.display())),
+    };
+    let path = dir.join(format!("{kind}.json"));
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut run: Value =
+        serde_json::from_str(&text).map_err(|e| format!("{} is not a run manifest: {e}", path.display()))?;
+    let shard = run
+        .as_object_mut()
+        .and_then(|m| m.remove("shard"))
+        .filter(|s| !s.is_null())
+        .ok_or_else(|| {
+            format!(
+                "{} was not played with --shard K/N; only shards are merged",
+                dir.display()
+            )
+        })?;
+    let shard: Shard =
+        serde_json::from_value(shard).map_err(|e| format!("{}: unreadable shard entry: {e}", path.display()))?;
+    let records = record::load(&dir.join("records.jsonl"), false)?;
+    Ok(ShardDir {
+        dir: dir.to_path_buf(),
+        kind,
+        run,
+        shard,
+        records,
+    })
+}
+
+/// The settings in which two manifests differ, by name.
+fn differences(a: &Value, b: &Value) -> Vec<String> {
+    let (Some(a), Some(b)) = (a.as_object(), b.as_object()) else {
+        return vec!["the whole manifest".into()];
+    };
+    let keys: std::collections::BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+    keys.into_iter().filter(|k| a.get(*k) != b.get(*k)).cloned().collect()
+}
+
+/// A merged run: its manifest (without a shard), kind and records.
+pub struct Merged {
+    /// `match` or `tournament`.
+    pub kind: String,
+    /// The shards' common manifest.
+    pub manifest: Value,
+    /// Every shard's records, by game key.
+    pub records: Vec<GameRecord>,
+    /// Shards merged.
+    pub shards: usize,
+}
+
+/// Reads and checks shard directories: one run (equal manifests apart from
+/// the shard), every shard K/N present once, no game recorded twice.
+pub fn collect(dirs: &[PathBuf]) -> Result<Merged, String> {
+    if dirs.is_empty() {
+        return Err("referee merge needs the shard directories to merge".into());
+    }
+    let shards = dirs.iter().map(|d| read_shard(d)).collect::<Result<Vec<_>, _>>()?;
+    let first = &shards[0];
+    for s in &shards[1..] {
+        if s.kind != first.kind {
+            return Err(format!(
+                "{} is a {} and {} a {}: not shards of one run",
+                first.dir.display(),
+                first.kind,
+                s.dir.display(),
+                s.kind
+            ));
+        }
+        let diff = differences(&first.run, &s.run);
+        if !diff.is_empty() {
+            return Err(format!(
+                "{} and {} are shards of different runs (they differ in: {}); merge only shards started with the same arguments",
+                first.dir.display(),
+                s.dir.display(),
+                diff.join(", ")
+            ));
+        }
+    }
+    let n = first.shard.count;
+    let mut by_index: BTreeMap<usize, &Path> = BTreeMap::new();
+    for s in &shards {
+        if s.shard.count != n {
+            return Err(format!(
+                "{} is shard {} but {} is shard {}: different shard counts",
+                first.dir.display(),
+                first.shard,
+                s.dir.display(),
+                s.shard
+            ));
+        }
+        if let Some(other) = by_index.insert(s.shard.index, &s.dir) {
+            return Err(format!(
+                "{} and {} are both shard {}",
+                other.display(),
+                s.dir.display(),
+                s.shard
+            ));
+        }
+    }
+    let missing: Vec<String> = (0..n)
+        .filter(|k| !by_index.contains_key(k))
+        .map(|k| format!("{k}/{n}"))
+        .collect();
+    if !missing.is_empty() {
+        return Err(format!(
+            "shard {} missing: the merged table would not be the run's; give every shard's directory",
+            missing.join(", ")
+        ));
+    }
+    let mut seen = HashSet::new();
+    let mut records = Vec::new();
+    for s in shards.iter() {
+        for r in &s.records {
+            if !seen.insert(r.key.clone()) {
+                return Err(format!("game {:?} is recorded in more than one shard", r.key));
+            }
+            records.push(r.clone());
+        }
+    }
+    records.sort_by(|a, b| a.key.cmp(&b.key));
+    Ok(Merged {
+        kind: first.kind.clone(),
+        manifest: first.run.clone(),
+        records,
+        shards: n,
+    })
+}
+
+/// Writes a merged run into `out` (refusing a directory that holds
+/// records): its manifest and `records.jsonl`.
+pub fn write(m: &Merged, out: &Path) -> Result<(), String> {
+    let records = out.join("records.jsonl");
+    if std::fs::metadata(&records).map(|m| m.len() > 0).unwrap_or(false) {
+        return Err(format!(
+            "{} already holds game records; choose another --out",
+            out.display()
+        ));
+    }
+    std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    let manifest = out.join(format!("{}.json", m.kind));
+    let text = serde_json::to_string_pretty(&m.manifest).map_err(|e| e.to_string())?;
+    std::fs::write(&manifest, text + "\n").map_err(|e| format!("cannot write {}: {e}", manifest.display()))?;
+    for r in &m.records {
+        record::append(&records, r).map_err(|e| format!("cannot write {}: {e}", records.display()))?;
+    }
+    Ok(())
+}
+
+/// `(name, command)` of the agents in a manifest (`agents: [[name, cmd], ...]`).
+pub fn agents(manifest: &Value) -> Result<Vec<(String, String)>, String> {
+    serde_json::from_value(manifest.get("agents").cloned().unwrap_or(Value::Null))
+        .map_err(|e| format!("the shards' manifest lists no agents: {e}"))
+}
+
+/// `referee merge`: checks that the directories are the shards of one run,
+/// writes the merged records and manifest, and prints the run's tables.
+pub fn run(a: &MergeArgs) -> Result<i32, String> {
+    let m = collect(&a.dirs)?;
+    write(&m, &a.out)?;
+    let ids = agents(&m.manifest)?;
+    let view = RunView {
+        kind: &m.kind,
+        game: m.manifest.get("game").and_then(|g| g.as_str()).unwrap_or(""),
+        ids: &ids,
+        gauntlet: m.manifest.get("gauntlet").and_then(|g| g.as_bool()).unwrap_or(false),
+    };
+    let records = a.out.join("records.jsonl");
+    println!(
+        "{} {}: {} games merged from {} shards (records: {})",
+        view.game,
+        view.kind,
+        m.records.len(),
+        m.shards,
+        records.display()
+    );
+    print!("{}", results::tables(&view, &m.records));
+    if let Some(path) = &a.results {
+        let time: Vec<f64> = m
+            .manifest
+            .get("time")
+            .and_then(|t| serde_json::from_value(t.clone()).ok())
+            .unwrap_or_default();
+        let mut res = results::results(&view, &m.records, m.records.len() as u64, 0, &time, None, &records);
+        res.finished = true;
+        results::write(path, &res)?;
+    }
+    Ok(0)
+}

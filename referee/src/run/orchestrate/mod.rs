@@ -1,0 +1,244 @@
+//! `referee match` and `referee tournament`: both are round robins (a match
+//! is the round robin of two agents), run by one code path: the manifest
+//! and `--resume`, the lazy schedule, progress, the SPRT stop, the table
+//! and the JSON results. The run directory's manifest and `--resume` are in
+//! [`manifest`].
+
+mod manifest;
+
+use crate::for_game;
+use crate::game::{Contestant, Rules};
+use crate::process::signals;
+use crate::run::live::Live;
+use crate::run::openings;
+use crate::run::preflight;
+use crate::run::progress::Progress;
+use crate::run::roundrobin::RoundRobin;
+use crate::run::schedule::{self, Job, RunConfig};
+use crate::run::shard::Shard;
+use crate::run::starts::{Openings, Starts};
+use crate::stats::results::RunView;
+use crate::stats::sprt::Sprt;
+use agent::protocol::FileGame;
+use manifest::{check_records, open_out, resume_command};
+use std::path::PathBuf;
+
+/// Which subcommand a run came from (names its manifest and messages).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunKind {
+    /// `referee match`: two agents.
+    Match,
+    /// `referee tournament`: two or more agents.
+    Tournament,
+}
+
+impl RunKind {
+    /// `match` or `tournament`.
+    pub fn label(self) -> &'static str {
+        match self {
+            RunKind::Match => "match",
+            RunKind::Tournament => "tournament",
+        }
+    }
+}
+
+/// A validated match or tournament, ready to run (built by `crate::run::plan`).
+pub struct RunPlan {
+    /// Which subcommand.
+    pub kind: RunKind,
+    /// Game name (lower case).
+    pub game: String,
+    /// The agents, in the order given.
+    pub contestants: Vec<Contestant>,
+    /// CPU seconds per game, by contestant.
+    pub time: Vec<f64>,
+    /// Games per pairing.
+    pub games: u64,
+    /// Judging rules.
+    pub rules: Rules,
+    /// Start positions.
+    pub starts: Starts,
+    /// Directory for records, the manifest and working directories.
+    pub out: PathBuf,
+    /// Continue from the records in `out`.
+    pub resume: bool,
+    /// Run `CMD calibrate` once per agent first.
+    pub calibrate: bool,
+    /// Stop early when the SPRT decides (two agents).
+    pub sprt: Option<Sprt>,
+    /// Where to write the JSON results.
+    pub results: Option<PathBuf>,
+    /// Keep every game's working directories.
+    pub keep_dirs: bool,
+    /// Games played at once (as asked; capped at the games left to play).
+    pub concurrency: usize,
+    /// How agents are confined (built once `out` exists).
+    pub sandbox: crate::process::sandbox::SandboxOpts,
+    /// `--openings` as given (recorded in the manifest).
+    pub openings: Option<String>,
+    /// Play only this shard of the schedule.
+    pub shard: Option<Shard>,
+    /// The first agent plays each other agent (and they do not meet).
+    pub gauntlet: bool,
+    /// Each agent makes one move before the first game.
+    pub preflight: bool,
+}
+
+impl RunPlan {
+    /// `(name, command)` of every contestant.
+    fn ids(&self) -> Vec<(String, String)> {
+        self.contestants
+            .iter()
+            .map(|c| (c.name.clone(), c.kind.command().to_string()))
+            .collect()
+    }
+
+    fn records_path(&self) -> PathBuf {
+        self.out.join("records.jsonl")
+    }
+
+    /// The schedule: a round robin, or a gauntlet of the first agent.
+    fn schedule(&self) -> RoundRobin {
+        let names: Vec<&str> = self.contestants.iter().map(|c| c.name.as_str()).collect();
+        if self.gauntlet {
+            RoundRobin::gauntlet(&names, self.games)
+        } else {
+            RoundRobin::new(&names, self.games)
+        }
+    }
+
+    fn view<'a>(&'a self, ids: &'a [(String, String)]) -> RunView<'a> {
+        RunView {
+            kind: self.kind.label(),
+            game: &self.game,
+            ids,
+            gauntlet: self.gauntlet,
+        }
+    }
+}
+
+/// Runs a match or tournament; returns the process exit code (130 when interrupted).
+pub fn run(mut plan: RunPlan) -> Result<i32, String> {
+    signals::install();
+    let rr = plan.schedule();
+    let total = rr.total_in(plan.shard).ok_or_else(|| {
+        format!(
+            "--games {} with {} agents is more games than can be counted; choose fewer",
+            plan.games,
+            plan.contestants.len()
+        )
+    })?;
+    for_game!(&plan.game, |G| plan.starts.check::<G>())?;
+    // Held until the run ends: a second referee on this --out is refused.
+    let _lock = crate::run::outdir::lock(&plan.out)?;
+    let recs = open_out(&plan)?;
+    let seen = check_records(&rr, &recs, &plan.records_path())?;
+    let left = total.saturating_sub(recs.len() as u64);
+    if plan.resume {
+        eprintln!("referee: resuming: {} of {total} games already played", recs.len());
+    }
+    plan.rules.sandbox = crate::process::sandbox::install(&plan.sandbox, &plan.out)?;
+    let shard = plan.shard;
+    let mut jobs = rr
+        .jobs()
+        .filter(move |j| shard.is_none_or(|s| s.has_pair(j.pair as usize)))
+        .filter(|j| !seen.contains(&j.key))
+        .peekable();
+    if plan.calibrate && left > 0 {
+        schedule::calibrate(&mut plan.contestants, &plan.out, &plan.rules.sandbox, &signals::STOP)?;
+    }
+    if let Some(first) = jobs.peek().cloned() {
+        for_game!(&plan.game, |G| check_before_games::<G>(&plan, &first))?;
+    }
+    let cfg = RunConfig {
+        contestants: &plan.contestants,
+        time: plan.time.clone(),
+        rules: plan.rules.clone(),
+        starts: plan.starts.clone(),
+        out: plan.out.clone(),
+        concurrency: concurrency(plan.concurrency, left),
+        keep_dirs: plan.keep_dirs,
+    };
+    let id = plan.ids();
+    let mut live = Live {
+        progress: Progress::new(total, recs.len() as u64),
+        view: plan.view(&id),
+        rr: &rr,
+        total,
+        recs,
+        played: 0,
+        sprt_test: plan.sprt,
+        sprt: None,
+        results: plan.results.clone(),
+        time: &plan.time,
+        records: plan.records_path(),
+        results_error: None,
+    };
+    let outcome = for_game!(&plan.game, |G| schedule::run_jobs::<G>(
+        &cfg,
+        &mut jobs,
+        &signals::STOP,
+        &mut |rec| live.on_game(rec)
+    ));
+    live.progress.finish();
+    outcome?;
+    let shard = plan.shard.map(|s| format!(", shard {s}")).unwrap_or_default();
+    live.report(&shard)?;
+    if signals::stopped() {
+        eprintln!(
+            "referee: interrupted; games in progress were discarded. To resume:\n  {}",
+            resume_command(&plan.out)
+        );
+        return Ok(130);
+    }
+    Ok(0)
+}
+
+/// Before the first game: the opening suite fits the game, and each agent
+/// makes one legal move from the first start position (pre-flight), so a
+/// broken agent or suite stops the run at once.
+fn check_before_games<G: FileGame>(plan: &RunPlan, first: &Job) -> Result<(), String> {
+    if let Some(o) = &plan.starts.openings {
+        if let Openings::Files(list) = &**o {
+            openings::check::<G>(list)?;
+        }
+    }
+    if !plan.preflight {
+        return Ok(());
+    }
+    let (start, _) = plan.starts.position::<G>(first.pair, first.number)?;
+    preflight::check_all(
+        &plan.contestants,
+        &plan.time,
+        &start,
+        &plan.rules,
+        &plan.out.join("preflight"),
+    )
+}
+
+/// Games at once: never more than the games left (no idle threads), with a
+/// warning when agents will compete for the machine's cores.
+fn concurrency(asked: usize, left: u64) -> usize {
+    let n = asked.min(usize::try_from(left).unwrap_or(usize::MAX)).max(1);
+    if let Ok(cores) = std::thread::available_parallelism() {
+        if n > cores.get() {
+            eprintln!(
+                "referee: warning: {n} games at once on {} cores; agents share the cores (CPU time is still charged exactly, but wall-clock limits come sooner)",
+                cores.get()
+            );
+        }
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn concurrency_never_exceeds_the_games_left() {
+        assert_eq!(concurrency(8, 3), 3);
+        assert_eq!(concurrency(1, u64::MAX), 1);
+        assert_eq!(concurrency(usize::MAX, 2), 2);
+    }
+}

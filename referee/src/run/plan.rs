@@ -1,0 +1,337 @@
+//! Validation of the command-line arguments into the types the referee runs
+//! with: every refusal names the option and what it expects.
+
+use crate::cli::{GameOpts, MatchArgs, ModeArg, RunOpts, TimeOpts, TournamentArgs};
+use crate::game::agentspec::{resolve_in_home, AgentSpec};
+use crate::game::{resolve_command, Contestant, Rules, SeatKind};
+use crate::run::openings::{self, OpeningSpec, RandomSuite};
+use crate::run::orchestrate::{RunKind, RunPlan};
+use crate::run::shard::Shard;
+use crate::run::starts::{Openings, Starts};
+use crate::stats::sprt::Sprt;
+use agent::protocol::{GenOptions, Mode};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+impl GameOpts {
+    /// The start positions: the `--start` file's text, or options for generated ones.
+    pub fn starts(&self) -> Result<Starts, String> {
+        let text = match &self.start {
+            Some(p) => {
+                // Bounded and non-blocking, like the agent's own input.txt.
+                Some(
+                    agent::protocol::read_bounded(p)
+                        .map_err(|e| format!("cannot read --start {}: {e}", p.display()))?,
+                )
+            }
+            None => None,
+        };
+        if let Some(d) = self.board.density {
+            if !(0.0..=1.0).contains(&d) {
+                return Err(format!("--density must be between 0 and 1, found {d}"));
+            }
+        }
+        Ok(Starts {
+            text,
+            gen: self.gen_options(),
+            openings: None,
+        })
+    }
+
+    /// The options for generated start positions (the first mover is set per game).
+    pub fn gen_options(&self) -> GenOptions {
+        self.board.gen(self.seed)
+    }
+
+    /// Takes the board parameters of `gen` (e.g. answers a person gave).
+    pub fn set_gen_options(&mut self, gen: &GenOptions) {
+        self.board.rows = gen.rows;
+        self.board.cols = gen.cols;
+        self.board.size = gen.size;
+        self.board.density = gen.density;
+    }
+}
+
+/// The most CPU seconds `--time`, `--time-a/-b` and `--move-time` accept
+/// (about 11.6 days): every move keeps a finite kill limit.
+pub const MAX_SECONDS: f64 = 1_000_000.0;
+/// The most `--grace` seconds accepted (one hour).
+pub const MAX_GRACE: f64 = 3600.0;
+/// The most games played at once (each is a thread and two agent processes).
+pub const MAX_CONCURRENCY: usize = 256;
+/// The largest `--wall-factor` accepted.
+pub const MAX_WALL_FACTOR: f64 = 100.0;
+
+impl TimeOpts {
+    /// The judging rules.
+    pub fn rules(&self) -> Result<Rules, String> {
+        positive_seconds(self.time, "--time")?;
+        if !(self.grace.is_finite() && (0.0..=MAX_GRACE).contains(&self.grace)) {
+            return Err(format!(
+                "--grace must be between 0 and {MAX_GRACE} seconds, found {}",
+                self.grace
+            ));
+        }
+        if let Some(m) = self.move_time {
+            positive_seconds(m, "--move-time")?;
+        }
+        if !(self.wall_factor.is_finite() && (1.0..=MAX_WALL_FACTOR).contains(&self.wall_factor)) {
+            return Err(format!(
+                "--wall-factor must be between 1 and {MAX_WALL_FACTOR}, found {}",
+                self.wall_factor
+            ));
+        }
+        if self.max_plies == 0 {
+            return Err("--max-plies must be at least 1".into());
+        }
+        Ok(Rules {
+            mode: match self.mode {
+                ModeArg::Game => Mode::Game,
+                ModeArg::Single => Mode::Single,
+            },
+            grace: self.grace,
+            max_plies: self.max_plies,
+            move_time: self.move_time,
+            wall_factor: self.wall_factor,
+            wall_extra: 5.0,
+            output_cap: crate::process::runner::OUTPUT_CAP,
+            sandbox: Default::default(),
+        })
+    }
+}
+
+/// A time in seconds that must be above zero and at most [`MAX_SECONDS`].
+pub fn positive_seconds(v: f64, what: &str) -> Result<(), String> {
+    if v.is_finite() && v > 0.0 && v <= MAX_SECONDS {
+        Ok(())
+    } else {
+        Err(format!(
+            "{what} must be a positive number of seconds up to {MAX_SECONDS} (about 11 days), found {v}"
+        ))
+    }
+}
+
+/// A seat given on the command line: `human` or a non-empty agent command.
+pub fn seat(arg: &str, which: &str) -> Result<SeatKind, String> {
+    if arg.trim().is_empty() {
+        return Err(format!(
+            "the {which} command is empty: give the shell command that runs the agent, such as ./target/release/agent"
+        ));
+    }
+    Ok(SeatKind::parse(arg))
+}
+
+impl MatchArgs {
+    /// The match as a round robin of its two agents.
+    pub fn plan(&self) -> Result<RunPlan, String> {
+        // --time first: --time-a/--time-b default to it.
+        self.time.rules()?;
+        let names: Vec<&str> = self.names.split(',').map(|s| s.trim()).collect();
+        if names.len() != 2 || names.iter().any(|n| n.is_empty()) || names[0] == names[1] {
+            return Err(format!(
+                "--names expects two different names separated by a comma, such as A,B; found {:?}",
+                self.names
+            ));
+        }
+        let positional = [(&self.cmd_a, "first agent's"), (&self.cmd_b, "second agent's")];
+        let mut contestants: Vec<Contestant> = positional
+            .iter()
+            .filter_map(|(cmd, which)| cmd.as_ref().map(|c| (c, *which)))
+            .zip(&names)
+            .map(|((cmd, which), name)| {
+                Ok(Contestant {
+                    name: name.to_string(),
+                    kind: seat(cmd, which)?,
+                    calibration: None,
+                    home: None,
+                })
+            })
+            .collect::<Result<_, String>>()?;
+        let mut own_times: Vec<Option<f64>> = vec![None; contestants.len()];
+        for (c, t) in agent_entries(&self.run.agent)? {
+            if contestants.iter().any(|o| o.name == c.name) {
+                return Err(format!(
+                    "agent name {:?} is used twice (see --names and --agent name=)",
+                    c.name
+                ));
+            }
+            contestants.push(c);
+            own_times.push(t);
+        }
+        if contestants.len() != 2 {
+            return Err(format!(
+                "a match needs two agents: two commands (CMD_A CMD_B) or two --agent entries, or one of each; found {}",
+                contestants.len()
+            ));
+        }
+        if contestants.iter().any(|c| c.kind == SeatKind::Human) {
+            return Err("a person plays through `referee play ... human CMD`, not `match`".into());
+        }
+        let time = [(self.time_a, "--time-a"), (self.time_b, "--time-b")]
+            .into_iter()
+            .zip(own_times)
+            .map(|((t, what), own)| {
+                let t = t.or(own).unwrap_or(self.time.time);
+                positive_seconds(t, what).map(|()| t)
+            })
+            .collect::<Result<Vec<f64>, String>>()?;
+        if self.run.resume && self.out.is_none() {
+            return Err("--resume needs the --out directory of the interrupted match".into());
+        }
+        let out = self.out.clone().unwrap_or_else(|| default_out("match"));
+        plan(
+            RunKind::Match,
+            &self.game,
+            &self.time,
+            &self.run,
+            contestants,
+            time,
+            out,
+        )
+    }
+}
+
+impl TournamentArgs {
+    /// The tournament: a round robin of its NAME=CMD agents.
+    pub fn plan(&self) -> Result<RunPlan, String> {
+        let mut contestants: Vec<Contestant> = Vec::new();
+        for spec in &self.agents {
+            let Some((name, cmd)) = spec.split_once('=') else {
+                return Err(format!("agents are given as NAME=CMD, found {spec:?}"));
+            };
+            let name = name.trim();
+            if name.is_empty() || cmd.trim().is_empty() {
+                return Err(format!(
+                    "agents are given as NAME=CMD with both parts non-empty, found {spec:?}"
+                ));
+            }
+            if contestants.iter().any(|c| c.name == name) {
+                return Err(format!("agent name {name:?} is used twice"));
+            }
+            contestants.push(Contestant {
+                name: name.to_string(),
+                kind: SeatKind::Agent(resolve_command(cmd)),
+                calibration: None,
+                home: None,
+            });
+        }
+        let mut time = vec![self.time.time; contestants.len()];
+        for (c, t) in agent_entries(&self.run.agent)? {
+            if contestants.iter().any(|o| o.name == c.name) {
+                return Err(format!("agent name {:?} is used twice", c.name));
+            }
+            contestants.push(c);
+            time.push(t.unwrap_or(self.time.time));
+        }
+        if contestants.len() < 2 {
+            return Err("a tournament needs at least two agents (NAME=CMD or --agent name=NAME,cmd=CMD)".into());
+        }
+        plan(
+            RunKind::Tournament,
+            &self.game,
+            &self.time,
+            &self.run,
+            contestants,
+            time,
+            self.out.clone(),
+        )
+        .map(|p| RunPlan {
+            gauntlet: self.gauntlet,
+            ..p
+        })
+    }
+}
+
+/// The `--agent` entries as contestants, with their own time if given. Each
+/// command's files are found in the agent's home (`dir=`, else here).
+fn agent_entries(specs: &[String]) -> Result<Vec<(Contestant, Option<f64>)>, String> {
+    let here = std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
+    specs
+        .iter()
+        .map(|s| {
+            let spec = AgentSpec::parse(s)?;
+            let home = spec.home(&here)?;
+            let contestant = Contestant {
+                name: spec.name.clone(),
+                kind: SeatKind::Agent(resolve_in_home(&spec.cmd, &home)),
+                calibration: None,
+                // Only a declared home is shown to the agent: the start
+                // directory may be anything up to `/`.
+                home: spec.dir.is_some().then_some(home),
+            };
+            Ok((contestant, spec.time))
+        })
+        .collect()
+}
+
+/// The checks and conversions `match` and `tournament` share.
+fn plan(
+    kind: RunKind,
+    game: &GameOpts,
+    time: &TimeOpts,
+    run: &RunOpts,
+    contestants: Vec<Contestant>,
+    times: Vec<f64>,
+    out: PathBuf,
+) -> Result<RunPlan, String> {
+    let rules = time.rules()?;
+    let mut starts = game.starts()?;
+    if let Some(spec) = &run.openings {
+        if starts.text.is_some() {
+            return Err("--openings and --start both choose the start positions; give one".into());
+        }
+        starts.openings = Some(Arc::new(match OpeningSpec::parse(spec)? {
+            OpeningSpec::Path(p) => Openings::Files(openings::load(&p)?),
+            OpeningSpec::Random { plies } => Openings::Random(RandomSuite::new(starts.gen.clone(), plies)),
+        }));
+    }
+    let shard = run.shard.as_deref().map(Shard::parse).transpose()?;
+    if shard.is_some() && run.sprt.is_some() {
+        return Err(
+            "--sprt decides as the games arrive, so it cannot be split with --shard; run the SPRT unsharded".into(),
+        );
+    }
+    if run.games == 0 {
+        return Err("--games must be at least 1".into());
+    }
+    if !(1..=MAX_CONCURRENCY).contains(&run.concurrency) {
+        return Err(format!(
+            "--concurrency must be between 1 and {MAX_CONCURRENCY} games at once, found {}",
+            run.concurrency
+        ));
+    }
+    let sprt = run.sprt.as_deref().map(Sprt::parse).transpose()?;
+    if sprt.is_some() && contestants.len() != 2 {
+        return Err("--sprt needs exactly two agents".into());
+    }
+    Ok(RunPlan {
+        kind,
+        game: game.game.to_ascii_lowercase(),
+        contestants,
+        time: times,
+        games: run.games,
+        rules,
+        starts,
+        out,
+        resume: run.resume,
+        calibrate: run.calibrate,
+        sprt,
+        results: run.results.clone(),
+        keep_dirs: run.keep_dirs,
+        concurrency: run.concurrency,
+        sandbox: time.sandbox.clone(),
+        openings: run.openings.clone(),
+        shard,
+        gauntlet: false,
+        preflight: !run.no_preflight,
+    })
+}
+
+/// A fresh directory under the system's temp dir for a run without `--out`.
+fn default_out(kind: &str) -> PathBuf {
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    std::env::temp_dir().join(format!("referee-{kind}-{stamp}-{}", std::process::id()))
+}

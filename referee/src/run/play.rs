@@ -1,0 +1,329 @@
+//! `referee play` (one game drawn move by move, a seat may be a person) and
+//! `referee replay` (a recorded game step by step).
+
+use crate::cli::{GameOpts, PlayArgs, ReplayArgs};
+use crate::for_game;
+use crate::game::human::{seat_label, HumanIo};
+use crate::game::{play_game, seat_line, Contestant, GameSetup, Rules, SeatKind};
+use crate::output::board_text::{result_line, seat_labels, Narrator, Show};
+use crate::output::record::{self, GameRecord};
+use crate::process::signals;
+use crate::run::plan::seat;
+use agent::protocol::{FileGame, GenOptions, Param, Player};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// `referee play`: one game, the board drawn after each move.
+pub fn run_play(a: &PlayArgs, io: HumanIo) -> Result<i32, String> {
+    signals::install();
+    for_game!(&a.game.game, |G| play_one::<G>(a, io))
+}
+
+fn play_one<G: FileGame>(a: &PlayArgs, mut io: HumanIo) -> Result<i32, String> {
+    let mut rules = a.time.rules()?;
+    let seats = [seat(&a.seat1, "first seat's")?, seat(&a.seat2, "second seat's")?];
+    let any_human = seats.contains(&SeatKind::Human);
+    let mut game_opts = a.game.clone();
+    if any_human {
+        ask_game_options::<G>(&mut game_opts, &mut rules, &mut io)?;
+    }
+    let first = match a.first {
+        Some(f) => Player::from_index(usize::from(f) - 1),
+        None if any_human && game_opts.start.is_none() => ask_first::<G>(&seats, &mut io)?,
+        None => Player::One,
+    };
+    let mut starts = game_opts.starts()?;
+    starts.check::<G>()?;
+    starts.gen.first = first;
+    let start: G = match &starts.text {
+        Some(t) => G::parse_input(t).map_err(|e| format!("--start: {e}"))?.state,
+        None => G::generate(&starts.gen)?,
+    };
+    let contestants = seats.clone().map(|kind| Contestant {
+        name: String::new(),
+        kind,
+        calibration: None,
+        home: None,
+    });
+    let contestants = name_seats(contestants);
+    std::fs::create_dir_all(&a.out).map_err(|e| format!("cannot create {}: {e}", a.out.display()))?;
+    rules.sandbox = crate::process::sandbox::install(&a.time.sandbox, &a.out)?;
+    let setup = play_setup(&a.out, start, &contestants, a.time.time);
+    let names = G::player_names();
+    let _ = writeln!(
+        io.output,
+        "{} game: {} {} vs {} {}",
+        G::NAME,
+        names[0],
+        seats[0].command(),
+        names[1],
+        seats[1].command()
+    );
+    // With a person at the board every ply is drawn; between agents one
+    // line per ply keeps a whole game on a screen or two.
+    let show = a.view.show.unwrap_or(if any_human { Show::All } else { Show::Moves });
+    let labels = seat_labels(
+        &names.map(String::from),
+        &[contestants[0].name.clone(), contestants[1].name.clone()],
+    );
+    let mut narrator = Narrator::new(&setup.start, labels, show, a.view.board_every as usize);
+    let _ = writeln!(io.output, "{}", narrator.opening());
+    let rec = play_game(setup, &rules, &signals::STOP, Some(&mut io), &mut |ev| {
+        let text = narrator.ply(ev.state, ev.record, ev.clocks);
+        if !text.is_empty() {
+            // The human seat's terminal is borrowed by the game loop; the
+            // narration goes to the same stdout.
+            println!("{text}");
+        }
+    })
+    .map_err(|e| e.to_string())?;
+    let path = a.out.join("records.jsonl");
+    record::append(&path, &rec).map_err(|e| format!("cannot append to {}: {e}", path.display()))?;
+    let _ = writeln!(io.output, "\n{}", narrator.ending(&rec));
+    let single = a.out.join(format!("{}.jsonl", rec.key));
+    let html = a.out.join(format!("{}.html", rec.key));
+    record::append(&single, &rec).map_err(|e| format!("cannot write {}: {e}", single.display()))?;
+    let report = crate::report::write_report(&single, &html);
+    let _ = std::fs::remove_file(&single);
+    report?;
+    let _ = writeln!(
+        io.output,
+        "record: {} (referee replay {} --game {})\nreport: {}",
+        path.display(),
+        path.display(),
+        rec.key,
+        html.display()
+    );
+    let _ = io.output.flush();
+    Ok(0)
+}
+
+/// Asks a person for the game's parameters that were not given (those the
+/// game has a question for, e.g. a board size) and sets the agents' move
+/// time the game wants when a person plays.
+fn ask_game_options<G: FileGame>(opts: &mut GameOpts, rules: &mut Rules, io: &mut HumanIo) -> Result<(), String> {
+    if opts.start.is_none() {
+        let mut gen = opts.gen_options();
+        for p in G::PARAMS {
+            if let (Some(question), false) = (p.prompt, p.key.is_set(&gen)) {
+                gen = ask_param::<G>(p, question, gen, io)?;
+            }
+        }
+        opts.set_gen_options(&gen);
+    }
+    if rules.move_time.is_none() {
+        rules.move_time = G::HUMAN_MOVE_TIME;
+    }
+    Ok(())
+}
+
+/// Asks for one parameter until the game can generate a position with it.
+fn ask_param<G: FileGame>(p: &Param, question: &str, gen: GenOptions, io: &mut HumanIo) -> Result<GenOptions, String> {
+    loop {
+        let answer = if p.choices.is_empty() {
+            io.ask(question)
+        } else {
+            io.choose(question, p.choices)
+        };
+        let answer = answer.ok_or_else(|| format!("the input ended before the {} was given", p.about))?;
+        let mut probe = gen.clone();
+        if let Err(e) = p.key.set(&mut probe, &answer) {
+            let _ = writeln!(io.output, "Please answer again: {e}.");
+            continue;
+        }
+        // Let the game say which values it can generate.
+        match G::generate(&probe) {
+            Ok(_) => return Ok(probe),
+            Err(e) => {
+                let _ = writeln!(io.output, "{e}. Please choose another value.");
+            }
+        }
+    }
+}
+
+/// Asks which seat moves first.
+fn ask_first<G: FileGame>(seats: &[SeatKind; 2], io: &mut HumanIo) -> Result<Player, String> {
+    let names = G::player_names();
+    let desc = |i: usize| format!("{} = {} ({})", i + 1, seat_label(names[i]), seats[i].command());
+    let q = format!("Who moves first? {}, {}: ", desc(0), desc(1));
+    let a = io
+        .choose(&q, &["1", "2"])
+        .ok_or("the input ended before the first player was chosen")?;
+    Ok(if a == "1" { Player::One } else { Player::Two })
+}
+
+/// Names the seats: `human1`/`human2` for people, the program's short name for agents.
+fn name_seats(mut seats: [Contestant; 2]) -> [Contestant; 2] {
+    for (i, c) in seats.iter_mut().enumerate() {
+        c.name = match &c.kind {
+            SeatKind::Human => format!("human{}", i + 1),
+            SeatKind::Agent(cmd) => short_name(cmd),
+        };
+    }
+    seats
+}
+
+/// The game's key and the seats' working directories under `out`.
+fn play_setup<'a, G: FileGame>(
+    out: &std::path::Path,
+    start: G,
+    seats: &'a [Contestant; 2],
+    time: f64,
+) -> GameSetup<'a, G> {
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis())
+        .unwrap_or(0);
+    let key = format!("play-{stamp}");
+    let base = out.join("games").join(&key);
+    let names = G::player_names();
+    let dirs: [PathBuf; 2] = [0, 1].map(|i| base.join(format!("seat{}-{}", i + 1, names[i])));
+    GameSetup {
+        key,
+        start,
+        seats: [&seats[0], &seats[1]],
+        time: [time; 2],
+        dirs,
+    }
+}
+
+/// A command shown by its program's file name and its arguments.
+fn short_name(cmd: &str) -> String {
+    let mut parts = cmd.split_whitespace();
+    let prog = parts.next().unwrap_or("agent");
+    let base = prog.rsplit('/').next().unwrap_or(prog);
+    std::iter::once(base).chain(parts).collect::<Vec<_>>().join(" ")
+}
+
+/// `referee replay`.
+pub fn run_replay(a: &ReplayArgs, mut io: HumanIo) -> Result<i32, String> {
+    match std::fs::metadata(&a.file) {
+        Ok(m) if m.is_file() => {}
+        Ok(_) => return Err(format!("{} is not a file of game records", a.file.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(format!("no such file: {}", a.file.display()))
+        }
+        Err(e) => return Err(format!("cannot read {}: {e}", a.file.display())),
+    }
+    let recs = record::load(&a.file, false)?;
+    if recs.is_empty() {
+        return Err(format!("{} holds no game records", a.file.display()));
+    }
+    let rec = match &a.game {
+        Some(k) => pick_record(&recs, k, &a.file)?,
+        None => {
+            if recs.len() > 1 {
+                list_records(&recs, &a.file, &mut io);
+            }
+            recs.last().expect("non-empty")
+        }
+    };
+    for_game!(&rec.game, |G| replay_one::<G>(rec, a, &mut io))
+}
+
+/// The record chosen by `--game`: a 1-based number or a key.
+fn pick_record<'a>(recs: &'a [GameRecord], k: &str, file: &std::path::Path) -> Result<&'a GameRecord, String> {
+    match k.parse::<usize>() {
+        Ok(n) if n >= 1 && n <= recs.len() => Ok(&recs[n - 1]),
+        _ => recs.iter().find(|r| r.key == k).ok_or_else(|| {
+            format!(
+                "{} has no game {k:?} (games 1 to {}, or keys like {:?})",
+                file.display(),
+                recs.len(),
+                recs[0].key
+            )
+        }),
+    }
+}
+
+/// Lists the games of a file with several.
+fn list_records(recs: &[GameRecord], file: &std::path::Path, io: &mut HumanIo) {
+    let _ = writeln!(
+        io.output,
+        "{} games in {}; showing the last (choose with --game N or KEY):",
+        recs.len(),
+        file.display()
+    );
+    for (i, r) in recs.iter().enumerate() {
+        let _ = writeln!(
+            io.output,
+            "  {:>3}  {}  {}  {}",
+            i + 1,
+            r.key,
+            seat_line(r),
+            result_line(r)
+        );
+    }
+}
+
+fn replay_one<G: FileGame>(rec: &GameRecord, a: &ReplayArgs, io: &mut HumanIo) -> Result<i32, String> {
+    let states = crate::game::replay_states::<G>(rec)?;
+    let _ = writeln!(io.output, "game {} ({}): {}", rec.key, rec.game, seat_line(rec));
+    let labels = seat_labels(&rec.seat_names, &rec.agents);
+    let mut narrator = Narrator::new(
+        &states[0],
+        labels,
+        a.view.show.unwrap_or(Show::All),
+        a.view.board_every as usize,
+    );
+    let _ = writeln!(io.output, "{}", narrator.opening());
+    let mut clocks = rec.time;
+    for (i, m) in rec.moves.iter().enumerate() {
+        if a.step {
+            match io.ask("[Enter: next move, q: quit] ") {
+                Some(s) if s == "q" => return Ok(0),
+                None => return Ok(0),
+                _ => {}
+            }
+        }
+        clocks[m.seat] = m.left;
+        let text = narrator.ply(&states[i + 1], m, clocks);
+        if !text.is_empty() {
+            let _ = writeln!(io.output, "{text}");
+        }
+    }
+    let _ = writeln!(io.output, "\n{}", narrator.ending(rec));
+    let _ = io.output.flush();
+    Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use agent::games::fifteen::Fifteen;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        game: GameOpts,
+    }
+
+    fn scripted(answers: &str) -> HumanIo {
+        HumanIo {
+            input: Box::new(std::io::Cursor::new(answers.to_string().into_bytes())),
+            output: Box::new(std::io::sink()),
+        }
+    }
+
+    #[test]
+    fn a_person_is_asked_the_games_own_questions() {
+        // Fifteen asks for its size (4 or 6; "5" is asked again) and gives agents 30 s a move.
+        let mut opts = Cli::parse_from(["x", "--game", "fifteen"]).game;
+        let mut rules = Rules::default();
+        ask_game_options::<Fifteen>(&mut opts, &mut rules, &mut scripted("5\n4\n")).unwrap();
+        assert_eq!((opts.board.size, rules.move_time), (Some(4), Some(30.0)));
+        // Given on the command line: not asked; a --move-time given is kept.
+        let mut opts = Cli::parse_from(["x", "--game", "fifteen", "--size", "6"]).game;
+        let mut rules = Rules {
+            move_time: Some(2.0),
+            ..Rules::default()
+        };
+        ask_game_options::<Fifteen>(&mut opts, &mut rules, &mut scripted("")).unwrap();
+        assert_eq!((opts.board.size, rules.move_time), (Some(6), Some(2.0)));
+        // The input ending before an answer is an error naming what was asked.
+        let mut opts = Cli::parse_from(["x", "--game", "fifteen"]).game;
+        let e = ask_game_options::<Fifteen>(&mut opts, &mut Rules::default(), &mut scripted("")).unwrap_err();
+        assert!(e.contains("board size"), "{e}");
+    }
+}

@@ -1,0 +1,204 @@
+//! A run's results: the tables printed at the end (standings, gauntlet or
+//! head-to-head, SPRT) and the JSON results file, written after every game
+//! so an unattended run can be read while it plays. Shared by match,
+//! tournament and `merge`.
+
+use crate::output::record::GameRecord;
+use crate::stats::summary::{self, AgentSummary, SprtReport};
+use crate::stats::tables;
+use serde::Serialize;
+use std::path::Path;
+
+/// What a run is, for its report.
+pub struct RunView<'a> {
+    /// `match` or `tournament`.
+    pub kind: &'a str,
+    /// Game name.
+    pub game: &'a str,
+    /// `(name, command)` of every agent, in order.
+    pub ids: &'a [(String, String)],
+    /// The first agent plays each other one (standings per opponent).
+    pub gauntlet: bool,
+}
+
+/// Game-pair counts of one pairing (pentanomial: pairs in which the first
+/// agent scored 0, 0.5, 1, 1.5, 2 points).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct PairCounts {
+    /// `A-vs-B`.
+    pub pairing: String,
+    /// The agent whose points are counted (A).
+    pub agent: String,
+    /// Pairs scoring 0, 0.5, 1, 1.5, 2 points for `agent`.
+    pub counts: [u32; 5],
+}
+
+/// The JSON results of a run.
+#[derive(Serialize)]
+pub struct Results<'a> {
+    /// `match` or `tournament`.
+    pub kind: &'a str,
+    /// Game name.
+    pub game: &'a str,
+    /// Games in the schedule (this shard's, when sharded).
+    pub games_planned: u64,
+    /// Games recorded.
+    pub games_played: usize,
+    /// Games recorded by this invocation (the rest came from `--resume`).
+    pub games_this_run: usize,
+    /// True while the run is still playing or after it was interrupted.
+    pub finished: bool,
+    /// True after SIGINT/SIGTERM.
+    pub interrupted: bool,
+    /// CPU seconds per game by agent.
+    pub time: &'a [f64],
+    /// Standings.
+    pub agents: Vec<AgentSummary>,
+    /// Gauntlet: the first agent's results against each opponent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gauntlet: Option<Vec<AgentSummary>>,
+    /// Pentanomial counts per pairing (complete pairs only).
+    pub pentanomial: Vec<PairCounts>,
+    /// The SPRT, if one was asked for.
+    pub sprt: Option<SprtReport>,
+    /// The records file.
+    pub records: String,
+}
+
+/// The pairing and game number of a record (`A-vs-B-g0007`).
+pub fn pair_of(r: &GameRecord) -> Option<(String, usize)> {
+    let (pairing, n) = r.key.rsplit_once("-g")?;
+    Some((pairing.to_string(), n.parse::<usize>().ok()?))
+}
+
+/// Pentanomial counts of every pairing that has records, in agent order.
+pub fn pentanomial(view: &RunView<'_>, recs: &[GameRecord]) -> Vec<PairCounts> {
+    let mut out = Vec::new();
+    for (i, (a, _)) in view.ids.iter().enumerate() {
+        for (b, _) in view.ids.iter().skip(i + 1) {
+            if view.gauntlet && i > 0 {
+                continue;
+            }
+            let pairing = format!("{a}-vs-{b}");
+            let mine: Vec<GameRecord> = recs
+                .iter()
+                .filter(|r| pair_of(r).is_some_and(|(p, _)| p == pairing))
+                .cloned()
+                .collect();
+            if mine.is_empty() {
+                continue;
+            }
+            out.push(PairCounts {
+                counts: summary::pentanomial(a, &mine, pair_of),
+                pairing,
+                agent: a.clone(),
+            });
+        }
+    }
+    out
+}
+
+/// The tables of a run: standings; with a gauntlet, the first agent's
+/// results per opponent; with three or more agents in a round robin, the
+/// head-to-head matrix.
+pub fn tables(view: &RunView<'_>, recs: &[GameRecord]) -> String {
+    let mut s = tables::table(&summary::summarize(view.ids, recs));
+    if view.gauntlet {
+        let base = &view.ids[0].0;
+        s.push('\n');
+        s.push_str(&tables::gauntlet_table(base, &summary::gauntlet(base, view.ids, recs)));
+    } else if view.ids.len() > 2 {
+        s.push('\n');
+        s.push_str(&tables::head_to_head(view.ids, recs));
+    }
+    s
+}
+
+/// The SPRT line under the tables.
+pub fn sprt_line(r: &SprtReport) -> String {
+    let pairs = r.pairs.map(|c| c.to_string()).join("/");
+    format!(
+        "SPRT [{}, {}] ({}): pairs scoring 0/0.5/1/1.5/2: {pairs}, LLR {:.3} in [{:.3}, {:.3}]: {}",
+        r.elo0, r.elo1, r.model, r.llr, r.lower, r.upper, r.decision
+    )
+}
+
+/// The results of `recs` so far (`finished` once the run has ended).
+pub fn results<'a>(
+    view: &RunView<'a>,
+    recs: &[GameRecord],
+    planned: u64,
+    this_run: usize,
+    time: &'a [f64],
+    sprt: Option<SprtReport>,
+    records: &Path,
+) -> Results<'a> {
+    Results {
+        kind: view.kind,
+        game: view.game,
+        games_planned: planned,
+        games_played: recs.len(),
+        games_this_run: this_run,
+        finished: false,
+        interrupted: false,
+        time,
+        agents: summary::summarize(view.ids, recs),
+        gauntlet: view.gauntlet.then(|| summary::gauntlet(&view.ids[0].0, view.ids, recs)),
+        pentanomial: pentanomial(view, recs),
+        sprt,
+        records: records.display().to_string(),
+    }
+}
+
+/// Writes the results file whole (through a temporary file and a rename,
+/// so a reader never sees half of it).
+pub fn write(path: &Path, res: &Results<'_>) -> Result<(), String> {
+    let text = serde_json::to_string_pretty(res).map_err(|e| e.to_string())? + "\n";
+    let tmp = path.with_extension("json.tmp");
+    std::fs::write(&tmp, text).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
+    std::fs::rename(&tmp, path).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(key: &str, agents: [&str; 2], winner: Option<usize>) -> GameRecord {
+        GameRecord::for_test(key, agents, winner, None)
+    }
+
+    #[test]
+    fn pentanomial_per_pairing_and_tables_by_kind() {
+        let ids: Vec<(String, String)> = ["x", "y", "z"].iter().map(|n| (n.to_string(), String::new())).collect();
+        let recs = vec![
+            game("x-vs-y-g0000", ["x", "y"], Some(0)),
+            game("x-vs-y-g0001", ["y", "x"], Some(1)),
+            game("x-vs-z-g0000", ["x", "z"], None),
+            game("x-vs-z-g0001", ["z", "x"], Some(0)),
+            game("y-vs-z-g0000", ["y", "z"], Some(0)),
+        ];
+        let rr = RunView {
+            kind: "tournament",
+            game: "testnim",
+            ids: &ids,
+            gauntlet: false,
+        };
+        let p = pentanomial(&rr, &recs);
+        assert_eq!(p.len(), 3);
+        assert_eq!((p[0].pairing.as_str(), p[0].counts), ("x-vs-y", [0, 0, 0, 0, 1]));
+        assert_eq!((p[1].pairing.as_str(), p[1].counts), ("x-vs-z", [0, 1, 0, 0, 0]));
+        // y-vs-z has one game: no complete pair yet.
+        assert_eq!(p[2].counts, [0; 5]);
+        assert!(tables(&rr, &recs).contains("W-L-D"));
+        let g = RunView { gauntlet: true, ..rr };
+        assert_eq!(pentanomial(&g, &recs).len(), 2);
+        let t = tables(&g, &recs);
+        assert!(t.contains("x vs") && !t.contains("W-L-D"), "{t}");
+        let two = RunView {
+            ids: &ids[..2],
+            gauntlet: false,
+            ..g
+        };
+        assert!(!tables(&two, &recs).contains("W-L-D"));
+    }
+}
