@@ -247,6 +247,66 @@ fn preflight_stops_a_broken_agent_with_its_stderr() {
     std::fs::remove_dir_all(home).unwrap();
 }
 
+/// A pre-flight run of the Halma template wrapped in `wrapper` (a shell
+/// line; `$T` is the template's command) against the plain template.
+fn halma_preflight(name: &str, wrapper: &str) -> Output {
+    need("python3");
+    let home = tmp(name);
+    // Beside the wrapper: the sandbox shows the command's own directory.
+    let template = home.join("halma_agent.py");
+    std::fs::copy(repo().join("samples/agents/python/halma_agent.py"), &template).unwrap();
+    let t = format!("python3 {}", template.display());
+    std::fs::write(home.join("agent.sh"), format!("T=\"{t}\"\n{wrapper}\n")).unwrap();
+    let out = home.join("out");
+    let o = referee_in(
+        &home,
+        &[
+            "match",
+            "--game",
+            "halma",
+            "--games",
+            "2",
+            "--time",
+            "5",
+            "--agent",
+            &format!("name={name},cmd=sh {}", home.join("agent.sh").display()),
+            "--agent",
+            &format!("name=template,cmd={t}"),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    std::fs::remove_dir_all(home).unwrap();
+    o
+}
+
+#[test]
+fn preflight_catches_an_agent_that_fails_only_as_white() {
+    let o = halma_preflight(
+        "whitecrash",
+        "if [ \"$(sed -n 2p input.txt)\" = WHITE ]; then echo 'IndexError: camp mirrored wrong' >&2; exit 1; fi\nexec $T",
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        err.contains("agent whitecrash failed its pre-flight move as WHITE after BLACK's first move"),
+        "{err}"
+    );
+    assert!(err.contains("IndexError: camp mirrored wrong"), "{err}");
+}
+
+#[test]
+fn preflight_names_a_move_printed_on_stdout() {
+    let o = halma_preflight("stdout", "$T && cat output.txt && rm output.txt");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        err.contains("it exited without writing output.txt; its stdout held the move `"),
+        "{err}"
+    );
+    assert!(err.contains("write the move to output.txt, not to stdout"), "{err}");
+}
+
 fn records(out: &Path) -> Vec<GameRecord> {
     record::load(&out.join("records.jsonl"), false).unwrap()
 }

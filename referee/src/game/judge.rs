@@ -153,7 +153,12 @@ fn judge<G: FileGame>(
 fn judge_output<G: FileGame>(state: &G, r: &runner::RunResult, output_cap: usize) -> Judged<G::Move> {
     let bytes = match &r.output {
         Output::Text(b) => b,
-        Output::Missing => return Judged::Loss(LossReason::NoOutput, "no output.txt".into()),
+        Output::Missing => {
+            let hint = stdout_move_hint(state, &r.stdout_tail)
+                .map(|h| format!("; {h}"))
+                .unwrap_or_default();
+            return Judged::Loss(LossReason::NoOutput, format!("no output.txt{hint}"));
+        }
         Output::TooLarge => {
             return Judged::Loss(
                 LossReason::Malformed,
@@ -179,6 +184,27 @@ fn judge_output<G: FileGame>(state: &G, r: &runner::RunResult, output_cap: usize
         Err(MoveError::Malformed(m)) => Judged::Loss(LossReason::Malformed, format!("{m} (output {:?})", clip(text))),
         Err(MoveError::Illegal(m)) => Judged::Loss(LossReason::IllegalMove, format!("{m} (output {:?})", clip(text))),
     }
+}
+
+/// When an agent left no `output.txt` but printed a legal move on stdout
+/// (the commonest first mistake), a sentence that says so.
+pub fn stdout_move_hint<G: FileGame>(state: &G, stdout_tail: &[u8]) -> Option<String> {
+    let text = String::from_utf8_lossy(stdout_tail);
+    let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    // A move may take several lines (a Halma jump chain): try the last
+    // lines together, then each line alone, newest first.
+    let tries = (1..=lines.len().min(8))
+        .map(|k| lines[lines.len() - k..].join("\n"))
+        .chain(lines.iter().rev().map(|l| l.to_string()));
+    for t in tries {
+        if state.parse_move(&t).is_ok() {
+            let shown = crate::process::agentinfo::printable(&clip(&t.replace('\n', " | ")));
+            return Some(format!(
+                "its stdout held the move `{shown}`: write the move to output.txt, not to stdout"
+            ));
+        }
+    }
+    None
 }
 
 fn clip(s: &str) -> String {

@@ -4,7 +4,7 @@
 
 pub mod agentspec;
 pub mod human;
-mod judge;
+pub mod judge;
 mod seat;
 
 pub use seat::{resolve_command, Contestant, SeatKind};

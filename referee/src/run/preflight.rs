@@ -3,7 +3,9 @@
 //! interpreter, a wrong path, a crash on reading input) stops the run at
 //! once with its command and stderr, instead of losing every game for hours.
 
+use crate::game::judge::stdout_move_hint;
 use crate::game::{Contestant, Rules, SeatKind};
+use crate::output::board_text::seat_label;
 use crate::process::agent_files::Output;
 use crate::process::agentinfo;
 use crate::process::runner::{self, Exit, Homes, Killed, RunSpec};
@@ -14,19 +16,28 @@ use std::sync::atomic::AtomicBool;
 /// Lines of stderr shown for a failing agent.
 pub const STDERR_LINES: usize = 8;
 
+/// Which pre-flight move an agent is making: its seat and the position.
+struct Trial<'a, G> {
+    position: &'a G,
+    /// "on the start position", "after BLACK's first move", ...
+    from: String,
+}
+
 /// Runs the agent once in `dir` (created, emptied of old files, with its
-/// calibration file) on `start` with `time` CPU seconds (`mode` as the games
-/// use), the other agents' homes hidden from it as in the games; `Ok(())` when it writes a legal move in time, else a message naming
-/// the agent, the command as run, what went wrong and the tail of its stderr.
-pub fn check<G: FileGame>(
+/// calibration file) on the trial's position with `time` CPU seconds (`mode`
+/// as the games use), the other agents' homes hidden from it as in the
+/// games. Returns its legal move, or a message naming the agent, the seat,
+/// the command as run, what went wrong and the tail of its stderr.
+fn check<G: FileGame>(
     agent: &Contestant,
-    start: &G,
+    trial: &Trial<'_, G>,
     rules: &Rules,
     time: f64,
     dir: &Path,
     other_homes: &[PathBuf],
     stop: &AtomicBool,
-) -> Result<(), String> {
+) -> Result<G::Move, String> {
+    let start = trial.position;
     let grace = rules.grace;
     let name = &agent.name;
     let cmd = agent.kind.command();
@@ -51,12 +62,19 @@ pub fn check<G: FileGame>(
             others: other_homes,
         },
     };
-    let r = runner::run(&spec, stop).map_err(|e| format!("agent {name}: cannot start {cmd:?}: {e}"))?;
+    let seat = seat_label(G::player_names()[start.to_move().index()]);
+    let r = {
+        let _waiting = Waiting::start(format!("agent {name} as {seat}"));
+        runner::run(&spec, stop).map_err(|e| format!("agent {name}: cannot start {cmd:?}: {e}"))?
+    };
     let problem = match (r.killed, r.exit, &r.output) {
         (Some(Killed::Interrupted), _, _) => return Err("interrupted during the pre-flight move".into()),
         (Some(Killed::Cpu), _, _) => format!("it used more than {:.1} CPU seconds", time + grace),
         (Some(Killed::Wall), _, _) => format!("it was still running after {:.0} s of wall-clock time", spec.wall_kill),
-        (None, Exit::Code(0), Output::Missing) => "it exited without writing output.txt".to_string(),
+        (None, Exit::Code(0), Output::Missing) => match stdout_move_hint(start, &r.stdout_tail) {
+            Some(hint) => format!("it exited without writing output.txt; {hint}"),
+            None => "it exited without writing output.txt".to_string(),
+        },
         (None, Exit::Code(0), Output::TooLarge) => "its output.txt is too long to be a move".to_string(),
         (None, Exit::Code(0), Output::NotAFile(what)) => format!("its output.txt is {what}, not a regular file"),
         (None, Exit::Code(0), Output::Unreadable(e)) => format!("its output.txt cannot be read: {e}"),
@@ -64,8 +82,11 @@ pub fn check<G: FileGame>(
             let text = String::from_utf8_lossy(bytes);
             // parse_move judges legality too.
             match start.parse_move(&text) {
-                Ok(_) => return Ok(()),
-                Err(e) => format!("its output.txt {:?} was rejected: {e}", text.trim()),
+                Ok(mv) => return Ok(mv),
+                Err(e) => format!(
+                    "its output.txt {:?} was rejected: {e}",
+                    crate::process::agentinfo::printable(text.trim())
+                ),
             }
         }
         (None, Exit::Code(c), _) => format!("it exited with status {c}"),
@@ -78,13 +99,70 @@ pub fn check<G: FileGame>(
         tail.lines().map(|l| format!("  | {l}")).collect::<Vec<_>>().join("\n")
     };
     Err(format!(
-        "agent {name} failed its pre-flight move on the start position: {problem}.\n  command as run: sh -c {cmd:?}\n  in directory:   {}\n  last lines of its stderr:\n{stderr}\nFix the agent or its command (run it by hand in that directory), then start again; no game was played.",
+        "agent {name} failed its pre-flight move as {seat} {}: {problem}.\n  command as run: sh -c {cmd:?}\n  in directory:   {}\n  last lines of its stderr:\n{stderr}\nFix the agent or its command (run it by hand in that directory), then start again; no game was played.",
+        trial.from,
         dir.display()
     ))
 }
 
+/// Says on stderr, every few seconds while a pre-flight move runs, that the
+/// referee is still waiting for it: a hung agent is named within seconds,
+/// not only when its wall-clock limit ends it.
+struct Waiting {
+    done: std::sync::Arc<(std::sync::Mutex<bool>, std::sync::Condvar)>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+/// Seconds between the pre-flight's "still waiting" lines.
+const WAITING_EVERY: u64 = 5;
+
+impl Waiting {
+    fn start(who: String) -> Waiting {
+        let done = std::sync::Arc::new((std::sync::Mutex::new(false), std::sync::Condvar::new()));
+        let flag = done.clone();
+        let thread = std::thread::spawn(move || {
+            let t0 = std::time::Instant::now();
+            let (lock, cv) = &*flag;
+            let mut finished = lock.lock().unwrap_or_else(|e| e.into_inner());
+            loop {
+                let wait = std::time::Duration::from_secs(WAITING_EVERY);
+                let (guard, timeout) = cv.wait_timeout(finished, wait).unwrap_or_else(|e| e.into_inner());
+                finished = guard;
+                if *finished {
+                    return;
+                }
+                if timeout.timed_out() {
+                    eprintln!(
+                        "referee: pre-flight: still waiting for {who} after {:.0} s (no output.txt yet; is it reading stdin or waiting for something?)",
+                        t0.elapsed().as_secs_f64()
+                    );
+                }
+            }
+        });
+        Waiting {
+            done,
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for Waiting {
+    fn drop(&mut self) {
+        let (lock, cv) = &*self.done;
+        *lock.lock().unwrap_or_else(|e| e.into_inner()) = true;
+        cv.notify_all();
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
 /// Pre-flight for every agent seat (`times` by contestant), each in its own
-/// directory under `dir`, removed when all pass.
+/// directory under `dir`, removed when all pass. Each agent moves once for
+/// each side it will play: from the start position, then (for the other
+/// side) from the position after its own first move, so an agent that
+/// breaks only on the second side (a mirrored camp, a flipped board) is
+/// caught before any game.
 pub fn check_all<G: FileGame>(
     contestants: &[Contestant],
     times: &[f64],
@@ -93,13 +171,28 @@ pub fn check_all<G: FileGame>(
     dir: &Path,
 ) -> Result<(), String> {
     let homes: Vec<PathBuf> = contestants.iter().filter_map(|c| c.home.clone()).collect();
+    let first = seat_label(G::player_names()[start.to_move().index()]);
     for (c, time) in contestants.iter().zip(times) {
         if c.kind == SeatKind::Human {
             continue;
         }
         let d = dir.join(&c.name);
         let others: Vec<PathBuf> = homes.iter().filter(|h| c.home.as_ref() != Some(h)).cloned().collect();
-        check(c, start, rules, *time, &d, &others, &crate::process::signals::STOP)?;
+        eprintln!("referee: pre-flight: agent {} plays one move as each side", c.name);
+        let opening = Trial {
+            position: start,
+            from: "on the start position".to_string(),
+        };
+        let mv = check(c, &opening, rules, *time, &d, &others, &crate::process::signals::STOP)?;
+        let mut next = start.clone();
+        next.play(mv);
+        if next.result().is_none() && next.to_move() != start.to_move() {
+            let reply = Trial {
+                position: &next,
+                from: format!("after {first}'s first move ({})", start.describe_move(mv)),
+            };
+            check(c, &reply, rules, *time, &d, &others, &crate::process::signals::STOP)?;
+        }
         let _ = std::fs::remove_dir_all(&d);
     }
     let _ = std::fs::remove_dir(dir);
