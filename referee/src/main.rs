@@ -1,7 +1,7 @@
 //! The `referee` binary: timed games, matches and tournaments between agent
 //! programs, a human seat, and replays of recorded games.
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use referee::cli::{MatchArgs, MergeArgs, PlayArgs, ReplayArgs, TournamentArgs};
 use referee::game::human::HumanIo;
 use referee::report::ReportArgs;
@@ -41,7 +41,14 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let matches = Cli::command().get_matches();
+    let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    // Agents keep their command-line order across positional and --agent.
+    match (&mut cli.command, matches.subcommand()) {
+        (Command::Match(a), Some((_, m))) => a.order = referee::cli::agent_order(m, &["cmd_a", "cmd_b"]),
+        (Command::Tournament(a), Some((_, m))) => a.order = referee::cli::agent_order(m, &["agents"]),
+        _ => {}
+    }
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(if cli.verbose {
         "debug"
     } else {

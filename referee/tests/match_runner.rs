@@ -395,6 +395,23 @@ fn openings_are_played_in_pairs_and_never_repeat_and_each_game_is_logged() {
 }
 
 #[test]
+fn the_gauntlet_centre_is_the_first_agent_on_the_command_line_however_given() {
+    let out = tmp("gauntlet-order");
+    let centre = format!("name=centre,cmd={MOCK} play");
+    let p1 = format!("p1={MOCK} play");
+    let p2 = format!("p2={MOCK} play");
+    // An --agent entry before two positional NAME=CMD agents.
+    let o = tournament(&out, &out.join("run"), &["--gauntlet", "--agent", &centre, &p1, &p2]);
+    assert!(o.status.success(), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("gauntlet: centre plays each of p1, p2"), "{err}");
+    let recs = records(&out.join("run"));
+    assert_eq!(recs.len(), 8);
+    assert!(recs.iter().all(|r| r.agents.contains(&"centre".to_string())));
+    std::fs::remove_dir_all(out).unwrap();
+}
+
+#[test]
 fn gauntlet_plays_only_the_first_agent_and_prints_its_standings() {
     let out = tmp("gauntlet");
     let agents = three_agents();

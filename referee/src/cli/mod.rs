@@ -96,6 +96,53 @@ pub struct RunOpts {
     pub shard: Option<String>,
 }
 
+/// Where an agent was named on the command line: the i-th positional agent
+/// or the i-th `--agent` entry. A run lists its agents in command-line
+/// order, whichever way each was given (the first is the gauntlet's centre
+/// and the SPRT's first agent).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AgentSource {
+    /// The i-th positional agent (`CMD_A CMD_B`, or `NAME=CMD`).
+    Positional(usize),
+    /// The i-th `--agent` entry.
+    Entry(usize),
+}
+
+/// The order in which the positional agents (argument `positional`) and the
+/// `--agent` entries of a subcommand's matches were given.
+pub fn agent_order(m: &clap::ArgMatches, positional: &[&str]) -> Vec<AgentSource> {
+    let mut seen: Vec<(usize, AgentSource)> = Vec::new();
+    for id in positional {
+        let before = seen.len();
+        if let Some(ix) = m.indices_of(id) {
+            seen.extend(ix.enumerate().map(|(i, at)| (at, AgentSource::Positional(before + i))));
+        }
+    }
+    if let Some(ix) = m.indices_of("agent") {
+        seen.extend(ix.enumerate().map(|(i, at)| (at, AgentSource::Entry(i))));
+    }
+    seen.sort_by_key(|(at, _)| *at);
+    seen.into_iter().map(|(_, s)| s).collect()
+}
+
+/// Puts `positional` and `entries` in command-line `order`; without an
+/// order (a plan built in code), the positional ones first.
+pub fn in_order<T>(positional: Vec<T>, entries: Vec<T>, order: &[AgentSource]) -> Vec<T> {
+    let total = positional.len() + entries.len();
+    if order.len() != total {
+        return positional.into_iter().chain(entries).collect();
+    }
+    let mut p: Vec<Option<T>> = positional.into_iter().map(Some).collect();
+    let mut e: Vec<Option<T>> = entries.into_iter().map(Some).collect();
+    order
+        .iter()
+        .filter_map(|s| match *s {
+            AgentSource::Positional(i) => p.get_mut(i).and_then(Option::take),
+            AgentSource::Entry(i) => e.get_mut(i).and_then(Option::take),
+        })
+        .collect()
+}
+
 /// `referee match`.
 #[derive(Args, Clone, Debug)]
 pub struct MatchArgs {
@@ -121,16 +168,22 @@ pub struct MatchArgs {
     /// Names of the two agents in tables and records.
     #[arg(long, default_value = "A,B")]
     pub names: String,
+    /// Command-line order of the agents (set by the binary from its parse).
+    #[arg(skip)]
+    pub order: Vec<AgentSource>,
 }
 
 /// `referee tournament`.
 #[derive(Args, Clone, Debug)]
 pub struct TournamentArgs {
-    /// Agents as NAME=CMD (with --agent entries: at least two in all).
+    /// Agents as NAME=CMD (with --agent entries: at least two in all, kept in command-line order).
     pub agents: Vec<String>,
-    /// Gauntlet: the first agent plays each other agent; the others do not meet.
+    /// Gauntlet: the first agent on the command line (NAME=CMD or --agent) plays each other agent; the others do not meet.
     #[arg(long)]
     pub gauntlet: bool,
+    /// Command-line order of the agents (set by the binary from its parse).
+    #[arg(skip)]
+    pub order: Vec<AgentSource>,
     #[command(flatten)]
     pub game: GameOpts,
     #[command(flatten)]

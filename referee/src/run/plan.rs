@@ -1,7 +1,7 @@
 //! Validation of the command-line arguments into the types the referee runs
 //! with: every refusal names the option and what it expects.
 
-use crate::cli::{GameOpts, MatchArgs, ModeArg, RunOpts, TimeOpts, TournamentArgs};
+use crate::cli::{in_order, GameOpts, MatchArgs, ModeArg, RunOpts, TimeOpts, TournamentArgs};
 use crate::game::agentspec::{resolve_in_home, AgentSpec};
 use crate::game::{resolve_command, Contestant, Rules, SeatKind};
 use crate::run::openings::{self, OpeningSpec, RandomSuite};
@@ -147,16 +147,17 @@ impl MatchArgs {
                 })
             })
             .collect::<Result<_, String>>()?;
-        let mut own_times: Vec<Option<f64>> = vec![None; contestants.len()];
-        for (c, t) in agent_entries(&self.run.agent)? {
-            if contestants.iter().any(|o| o.name == c.name) {
+        let positional: Vec<(Contestant, Option<f64>)> = contestants.drain(..).map(|c| (c, None)).collect();
+        let entries = agent_entries(&self.run.agent)?;
+        let (contestants, own_times): (Vec<Contestant>, Vec<Option<f64>>) =
+            in_order(positional, entries, &self.order).into_iter().unzip();
+        for (i, c) in contestants.iter().enumerate() {
+            if contestants[..i].iter().any(|o| o.name == c.name) {
                 return Err(format!(
                     "agent name {:?} is used twice (see --names and --agent name=)",
                     c.name
                 ));
             }
-            contestants.push(c);
-            own_times.push(t);
         }
         if contestants.len() != 2 {
             return Err(format!(
@@ -194,7 +195,7 @@ impl MatchArgs {
 impl TournamentArgs {
     /// The tournament: a round robin of its NAME=CMD agents.
     pub fn plan(&self) -> Result<RunPlan, String> {
-        let mut contestants: Vec<Contestant> = Vec::new();
+        let mut positional: Vec<(Contestant, f64)> = Vec::new();
         for spec in &self.agents {
             let Some((name, cmd)) = spec.split_once('=') else {
                 return Err(format!("agents are given as NAME=CMD, found {spec:?}"));
@@ -205,23 +206,24 @@ impl TournamentArgs {
                     "agents are given as NAME=CMD with both parts non-empty, found {spec:?}"
                 ));
             }
-            if contestants.iter().any(|c| c.name == name) {
-                return Err(format!("agent name {name:?} is used twice"));
-            }
-            contestants.push(Contestant {
+            let c = Contestant {
                 name: name.to_string(),
                 kind: SeatKind::Agent(resolve_command(cmd)),
                 calibration: None,
                 home: None,
-            });
+            };
+            positional.push((c, self.time.time));
         }
-        let mut time = vec![self.time.time; contestants.len()];
-        for (c, t) in agent_entries(&self.run.agent)? {
-            if contestants.iter().any(|o| o.name == c.name) {
+        let entries: Vec<(Contestant, f64)> = agent_entries(&self.run.agent)?
+            .into_iter()
+            .map(|(c, t)| (c, t.unwrap_or(self.time.time)))
+            .collect();
+        let (contestants, time): (Vec<Contestant>, Vec<f64>) =
+            in_order(positional, entries, &self.order).into_iter().unzip();
+        for (i, c) in contestants.iter().enumerate() {
+            if contestants[..i].iter().any(|o| o.name == c.name) {
                 return Err(format!("agent name {:?} is used twice", c.name));
             }
-            contestants.push(c);
-            time.push(t.unwrap_or(self.time.time));
         }
         if contestants.len() < 2 {
             return Err("a tournament needs at least two agents (NAME=CMD or --agent name=NAME,cmd=CMD)".into());

@@ -61,9 +61,11 @@ impl Progress {
 }
 
 /// The log line of a finished game, numbered from 1 in schedule order:
-/// `Finished game 17 (A vs B, opening 9): 1-0 {B loses: over time: ...}`,
-/// first mover named first, the result from the first mover's side, and the
-/// referee's reason in braces.
+/// `Finished game 17 (A vs B, opening 9): 1-0, A wins as BLACK {WHITE (B)
+/// loses: over time: ...}`: first mover named first, the result from the
+/// first mover's side, the winner by agent and colour (colours swap between
+/// games, so a colour alone does not say who won), and the referee's reason
+/// in braces.
 pub fn finished_line(number: u64, rec: &GameRecord, opening: Option<&str>) -> String {
     let first = rec.first;
     let second = 1 - first;
@@ -73,8 +75,35 @@ pub fn finished_line(number: u64, rec: &GameRecord, opening: Option<&str>) -> St
         Some(_) => "0-1",
     };
     let opening = opening.map(|o| format!(", opening {o}")).unwrap_or_default();
+    let who = match rec.winner {
+        None => "draw".to_string(),
+        Some(w) => format!(
+            "{} wins as {}",
+            rec.agents[w],
+            crate::output::board_text::seat_label(&rec.seat_names[w])
+        ),
+    };
     format!(
-        "Finished game {number} ({} vs {}{opening}): {result} {{{}}}",
+        "Finished game {number} ({} vs {}{opening}): {result}, {who} {{{}}}",
         rec.agents[first], rec.agents[second], rec.reason
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_finished_line_names_the_winner_by_agent_and_seat() {
+        let mut r = GameRecord::for_test("g1", ["A", "B"], Some(1), None);
+        r.reason = "player 2 wins by the rules".into();
+        assert_eq!(
+            finished_line(1, &r, None),
+            "Finished game 1 (A vs B): 0-1, B wins as player 2 {player 2 wins by the rules}"
+        );
+        r.first = 1;
+        assert!(finished_line(2, &r, Some("x")).starts_with("Finished game 2 (B vs A, opening x): 1-0, B wins"));
+        let d = GameRecord::for_test("g3", ["A", "B"], None, None);
+        assert!(finished_line(3, &d, None).contains(": 1/2-1/2, draw {"));
+    }
 }

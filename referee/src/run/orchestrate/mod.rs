@@ -117,6 +117,31 @@ impl RunPlan {
     }
 }
 
+/// The run's first line: the game, the agents in order (a gauntlet's
+/// centre named), the games per pairing and every agent's clock, so time
+/// odds show before the first game.
+fn headline(plan: &RunPlan) -> String {
+    let names: Vec<&str> = plan.contestants.iter().map(|c| c.name.as_str()).collect();
+    let who = if plan.gauntlet {
+        format!("gauntlet: {} plays each of {}", names[0], names[1..].join(", "))
+    } else {
+        names.join(" vs ")
+    };
+    let clocks: Vec<f64> = plan.time.clone();
+    let clock = if clocks.iter().all(|t| *t == clocks[0]) {
+        format!("{} s each", clocks[0])
+    } else {
+        let each: Vec<String> = names.iter().zip(&clocks).map(|(n, t)| format!("{n} {t} s")).collect();
+        format!("time odds: {}", each.join(", "))
+    };
+    format!(
+        "{} {}: {who}; {} games per pairing; {clock} of CPU per game",
+        plan.game,
+        plan.kind.label(),
+        plan.games
+    )
+}
+
 /// Runs a match or tournament; returns the process exit code (130 when interrupted).
 pub fn run(mut plan: RunPlan) -> Result<i32, String> {
     signals::install();
@@ -137,6 +162,7 @@ pub fn run(mut plan: RunPlan) -> Result<i32, String> {
     if plan.resume {
         eprintln!("referee: resuming: {} of {total} games already played", recs.len());
     }
+    eprintln!("referee: {}", headline(&plan));
     plan.rules.sandbox = crate::process::sandbox::install(&plan.sandbox, &plan.out)?;
     let shard = plan.shard;
     let mut jobs = rr
