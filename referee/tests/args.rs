@@ -91,6 +91,16 @@ fn games_and_concurrency_are_checked() {
 }
 
 #[test]
+fn sprt_with_fewer_than_two_games_is_refused() {
+    let (a, b) = (format!("{MOCK} play"), format!("{MOCK} play"));
+    let args = nim_match(&["--games", "1", "--sprt", "0,100", &a, &b]);
+    let o = referee(&strs(&args));
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("--sprt needs game pairs"), "{err}");
+}
+
+#[test]
 fn a_huge_game_count_is_scheduled_lazily() {
     // 10^18 games: nothing is allocated per game up front; the SPRT ends the
     // run after a few games (the second agent always fails).

@@ -489,6 +489,7 @@ fn an_agent_with_no_time_left_gets_no_input_and_loses_on_time() {
         name: name.into(),
         kind: SeatKind::Agent(format!("{MOCK} play")),
         calibration: None,
+        calibrate: None,
         home: None,
     };
     let (a, b) = (seat("a"), seat("b"));

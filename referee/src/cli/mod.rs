@@ -61,16 +61,16 @@ pub struct TimeOpts {
 /// Options shared by `match` and `tournament` (both are round robins).
 #[derive(Args, Clone, Debug)]
 pub struct RunOpts {
-    /// Games per pairing (colours and first move alternate; odd: the first-named agent gets the extra first move).
-    #[arg(long, default_value_t = 2, allow_negative_numbers = true)]
-    pub games: u64,
+    /// Games per pairing (colours and first move alternate; odd: the first-named agent gets the extra first move). Default 2; with --sprt, until the test decides (at most 20000).
+    #[arg(long, allow_negative_numbers = true)]
+    pub games: Option<u64>,
     /// Games played at once (1 to 256; never more than the games left to play).
     #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     pub concurrency: usize,
     /// Continue an interrupted run from the records in --out (same arguments as the first run).
     #[arg(long)]
     pub resume: bool,
-    /// Run `CMD calibrate` once per agent before the first game.
+    /// Before the first game, run each agent's calibration once in a directory holding the first start's input.txt (so it knows the game): `CMD calibrate`, or the agent's calibrate=COMMAND.
     #[arg(long)]
     pub calibrate: bool,
     /// Stop early (two agents): ELO0,ELO1[,ALPHA,BETA] for the first agent against the second.
@@ -82,7 +82,7 @@ pub struct RunOpts {
     /// Keep every game's working directories (by default only forfeits' are kept).
     #[arg(long)]
     pub keep_dirs: bool,
-    /// An agent as name=NAME,cmd=COMMAND[,dir=DIR][,time=SECONDS] (repeatable; DIR: the agent's home, relative to here).
+    /// An agent as name=NAME,cmd=COMMAND[,dir=DIR][,time=SECONDS][,calibrate=COMMAND] (repeatable; DIR: the agent's home, relative to here).
     #[arg(long = "agent", value_name = "SPEC")]
     pub agent: Vec<String>,
     /// Start positions for game pairs: an input.txt FILE (several separated by `---` lines), a DIR of them, or random:PLIES.

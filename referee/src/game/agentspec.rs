@@ -20,16 +20,18 @@ pub struct AgentSpec {
     pub dir: Option<PathBuf>,
     /// CPU seconds per game for this agent (default: `--time`).
     pub time: Option<f64>,
+    /// The command that writes its `calibration.txt` (default: `CMD calibrate`).
+    pub calibrate: Option<String>,
 }
 
-const KEYS: [&str; 4] = ["name", "cmd", "dir", "time"];
+const KEYS: [&str; 5] = ["name", "cmd", "dir", "time", "calibrate"];
 
 impl AgentSpec {
-    /// Parses `name=N,cmd=CMD[,dir=DIR][,time=T]`. A comma starts a new field
+    /// Parses `name=N,cmd=CMD[,dir=DIR][,time=T][,calibrate=CMD]`. A comma starts a new field
     /// only when a known key and `=` follow it, so a command may contain
     /// commas (`cmd=agent --weights 1,2`).
     pub fn parse(s: &str) -> Result<AgentSpec, String> {
-        let usage = "--agent expects name=NAME,cmd=COMMAND[,dir=DIR][,time=SECONDS]";
+        let usage = "--agent expects name=NAME,cmd=COMMAND[,dir=DIR][,time=SECONDS][,calibrate=COMMAND]";
         let mut fields: Vec<(&str, String)> = Vec::new();
         let mut rest = s;
         loop {
@@ -78,7 +80,14 @@ impl AgentSpec {
                 }
             },
         };
-        Ok(AgentSpec { name, cmd, dir, time })
+        let calibrate = get("calibrate").filter(|c| !c.is_empty());
+        Ok(AgentSpec {
+            name,
+            cmd,
+            dir,
+            time,
+            calibrate,
+        })
     }
 
     /// The agent's home as an absolute directory: `dir` resolved from `start`

@@ -49,6 +49,10 @@ pub struct Contestant {
     pub kind: SeatKind,
     /// A `calibration.txt` to copy into each game directory.
     pub calibration: Option<PathBuf>,
+    /// The command that writes `calibration.txt` under `--calibrate`
+    /// (`--agent ...,calibrate=CMD`); by default the agent's own command
+    /// with the argument `calibrate`.
+    pub calibrate: Option<String>,
     /// The agent's home (`--agent ...,dir=DIR`, absolute): shown read-only
     /// to its moves and hidden from the other agents' at the full sandbox level.
     pub home: Option<PathBuf>,

@@ -57,6 +57,11 @@ impl GameOpts {
 pub const MAX_SECONDS: f64 = 1_000_000.0;
 /// The most `--grace` seconds accepted (one hour).
 pub const MAX_GRACE: f64 = 3600.0;
+/// Games an SPRT without `--games` may play before it stops undecided (as
+/// fastchess bounds a run by its rounds): enough for differences of a few
+/// Elo at the usual bounds.
+pub const SPRT_GAME_CAP: u64 = 20_000;
+
 /// The most games played at once (each is a thread and two agent processes).
 pub const MAX_CONCURRENCY: usize = 256;
 /// The largest `--wall-factor` accepted.
@@ -143,6 +148,7 @@ impl MatchArgs {
                     name: name.to_string(),
                     kind: seat(cmd, which)?,
                     calibration: None,
+                    calibrate: None,
                     home: None,
                 })
             })
@@ -210,6 +216,7 @@ impl TournamentArgs {
                 name: name.to_string(),
                 kind: SeatKind::Agent(resolve_command(cmd)),
                 calibration: None,
+                calibrate: None,
                 home: None,
             };
             positional.push((c, self.time.time));
@@ -257,6 +264,7 @@ fn agent_entries(specs: &[String]) -> Result<Vec<(Contestant, Option<f64>)>, Str
                 name: spec.name.clone(),
                 kind: SeatKind::Agent(resolve_in_home(&spec.cmd, &home)),
                 calibration: None,
+                calibrate: spec.calibrate.as_deref().map(|c| resolve_in_home(c, &home)),
                 // Only a declared home is shown to the agent: the start
                 // directory may be anything up to `/`.
                 home: spec.dir.is_some().then_some(home),
@@ -293,16 +301,24 @@ fn plan(
             "--sprt decides as the games arrive, so it cannot be split with --shard; run the SPRT unsharded".into(),
         );
     }
-    if run.games == 0 {
-        return Err("--games must be at least 1".into());
-    }
+    let sprt = run.sprt.as_deref().map(Sprt::parse).transpose()?;
+    let games = match (run.games, &sprt) {
+        (Some(0), _) => return Err("--games must be at least 1".into()),
+        (Some(g), Some(_)) if g < 2 => {
+            return Err(format!(
+                "--sprt needs game pairs (each opening with colours swapped): give --games 2 or more, or leave --games out to play until the test decides (at most {SPRT_GAME_CAP}); found --games {g}"
+            ))
+        }
+        (Some(g), _) => g,
+        (None, Some(_)) => SPRT_GAME_CAP,
+        (None, None) => 2,
+    };
     if !(1..=MAX_CONCURRENCY).contains(&run.concurrency) {
         return Err(format!(
             "--concurrency must be between 1 and {MAX_CONCURRENCY} games at once, found {}",
             run.concurrency
         ));
     }
-    let sprt = run.sprt.as_deref().map(Sprt::parse).transpose()?;
     if sprt.is_some() && contestants.len() != 2 {
         return Err("--sprt needs exactly two agents".into());
     }
@@ -311,7 +327,7 @@ fn plan(
         game: game.game.to_ascii_lowercase(),
         contestants,
         time: times,
-        games: run.games,
+        games,
         rules,
         starts,
         out,

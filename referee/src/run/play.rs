@@ -43,6 +43,7 @@ fn play_one<G: FileGame>(a: &PlayArgs, mut io: HumanIo) -> Result<i32, String> {
         name: String::new(),
         kind,
         calibration: None,
+        calibrate: None,
         home: None,
     });
     let contestants = name_seats(contestants);

@@ -195,11 +195,15 @@ fn play_job<G: FileGame>(cfg: &RunConfig<'_>, job: &Job, stop: &AtomicBool) -> R
     Ok(rec)
 }
 
-/// Runs `CMD calibrate` once for each agent, in `out/calibration/NAME`, and
-/// records where a `calibration.txt` was written.
+/// Runs each agent's calibration once (`CMD calibrate`, or its own
+/// `calibrate=` command), in `out/calibration/NAME` holding `input` as its
+/// `input.txt` (the first game's start, so the program knows the game), and
+/// records where a `calibration.txt` was written. One that writes none is
+/// told why, with the end of its stderr, and plays without it.
 pub fn calibrate(
     contestants: &mut [Contestant],
     out: &Path,
+    input: &str,
     sandbox: &crate::process::sandbox::Sandbox,
     stop: &AtomicBool,
 ) -> Result<(), String> {
@@ -208,12 +212,20 @@ pub fn calibrate(
         let SeatKind::Agent(cmd) = &c.kind else {
             continue;
         };
+        let (cmd, extra_arg) = match &c.calibrate {
+            Some(own) => (own.as_str(), None),
+            None => (cmd.as_str(), Some("calibrate")),
+        };
+        let shown = format!("{cmd}{}", extra_arg.map(|a| format!(" {a}")).unwrap_or_default());
         let others: Vec<PathBuf> = homes.iter().filter(|h| c.home.as_ref() != Some(h)).cloned().collect();
         let dir = out.join("calibration").join(sanitize(&c.name));
         std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        crate::process::agent_files::write_fresh(&dir, "input.txt", input.as_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", dir.join("input.txt").display()))?;
+        let _ = crate::process::agent_files::remove(&dir, "calibration.txt");
         let spec = RunSpec {
             cmd,
-            extra_arg: Some("calibrate"),
+            extra_arg,
             dir: &dir,
             cpu_kill: 60.0,
             wall_kill: 300.0,
@@ -224,14 +236,20 @@ pub fn calibrate(
                 others: &others,
             },
         };
-        let r = runner::run(&spec, stop).map_err(|e| format!("cannot run {cmd:?} calibrate: {e}"))?;
+        let r = runner::run(&spec, stop).map_err(|e| format!("cannot run {shown:?}: {e}"))?;
         let file = dir.join("calibration.txt");
         if std::fs::symlink_metadata(&file).is_ok_and(|m| m.is_file()) {
             eprintln!("referee: calibrated {} ({:.2} s CPU)", c.name, r.cpu);
             c.calibration = Some(file);
         } else {
+            let tail = crate::process::agentinfo::last_lines(&r.stderr_tail, 4);
+            let why = if tail.is_empty() {
+                "its stderr was empty".to_string()
+            } else {
+                format!("its stderr ends: {}", tail.lines().collect::<Vec<_>>().join(" / "))
+            };
             eprintln!(
-                "referee: {} wrote no calibration.txt ({}); playing without it",
+                "referee: {}: `{shown}` wrote no calibration.txt ({}; {why}); playing without it",
                 c.name, r.exit
             );
         }

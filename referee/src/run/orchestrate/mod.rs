@@ -134,11 +134,14 @@ fn headline(plan: &RunPlan) -> String {
         let each: Vec<String> = names.iter().zip(&clocks).map(|(n, t)| format!("{n} {t} s")).collect();
         format!("time odds: {}", each.join(", "))
     };
+    let games = match plan.sprt {
+        Some(_) => format!("until the SPRT decides (at most {} games)", plan.games),
+        None => format!("{} games per pairing", plan.games),
+    };
     format!(
-        "{} {}: {who}; {} games per pairing; {clock} of CPU per game",
+        "{} {}: {who}; {games}; {clock} of CPU per game",
         plan.game,
-        plan.kind.label(),
-        plan.games
+        plan.kind.label()
     )
 }
 
@@ -170,8 +173,18 @@ pub fn run(mut plan: RunPlan) -> Result<i32, String> {
         .filter(move |j| shard.is_none_or(|s| s.has_pair(j.pair as usize)))
         .filter(|j| !seen.contains(&j.key))
         .peekable();
-    if plan.calibrate && left > 0 {
-        schedule::calibrate(&mut plan.contestants, &plan.out, &plan.rules.sandbox, &signals::STOP)?;
+    if let (true, Some(first)) = (plan.calibrate, jobs.peek().cloned()) {
+        let input = for_game!(&plan.game, |G| {
+            let (start, _) = plan.starts.position::<G>(first.pair, first.number)?;
+            Ok::<String, String>(start.write_input(plan.rules.mode, plan.time[first.a]))
+        })?;
+        schedule::calibrate(
+            &mut plan.contestants,
+            &plan.out,
+            &input,
+            &plan.rules.sandbox,
+            &signals::STOP,
+        )?;
     }
     if let Some(first) = jobs.peek().cloned() {
         for_game!(&plan.game, |G| check_before_games::<G>(&plan, &first))?;
