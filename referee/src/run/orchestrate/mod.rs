@@ -117,6 +117,21 @@ impl RunPlan {
     }
 }
 
+/// `--calibrate`: each agent's calibration, given the first game's start.
+fn calibrate(plan: &mut RunPlan, first: &Job) -> Result<(), String> {
+    let input = for_game!(&plan.game, |G| {
+        let (start, _) = plan.starts.position::<G>(first.pair, first.number)?;
+        Ok::<String, String>(start.write_input(plan.rules.mode, plan.time[first.a]))
+    })?;
+    schedule::calibrate(
+        &mut plan.contestants,
+        &plan.out,
+        &input,
+        &plan.rules.sandbox,
+        &signals::STOP,
+    )
+}
+
 /// The run's first line: the game, the agents in order (a gauntlet's
 /// centre named), the games per pairing and every agent's clock, so time
 /// odds show before the first game.
@@ -174,17 +189,7 @@ pub fn run(mut plan: RunPlan) -> Result<i32, String> {
         .filter(|j| !seen.contains(&j.key))
         .peekable();
     if let (true, Some(first)) = (plan.calibrate, jobs.peek().cloned()) {
-        let input = for_game!(&plan.game, |G| {
-            let (start, _) = plan.starts.position::<G>(first.pair, first.number)?;
-            Ok::<String, String>(start.write_input(plan.rules.mode, plan.time[first.a]))
-        })?;
-        schedule::calibrate(
-            &mut plan.contestants,
-            &plan.out,
-            &input,
-            &plan.rules.sandbox,
-            &signals::STOP,
-        )?;
+        calibrate(&mut plan, &first)?;
     }
     if let Some(first) = jobs.peek().cloned() {
         for_game!(&plan.game, |G| check_before_games::<G>(&plan, &first))?;
