@@ -7,8 +7,13 @@ CARGO ?= cargo
 build:
 	$(CARGO) build --release --workspace
 
+# The clock of `make play` (CPU seconds per side) and where its record and
+# report go; the test of its output (referee/tests/make_play.rs) shortens it.
+PLAY_TIME ?= 60
+PLAY_OUT ?= play-out
+
 play: build
-	./target/release/referee play --time 60 --show moves --board-every 25 "$(CURDIR)/target/release/agent" "$(CURDIR)/target/release/agent --strategy minimax --depth 2"
+	./target/release/referee play --time $(PLAY_TIME) --out "$(PLAY_OUT)" "$(CURDIR)/target/release/agent" "$(CURDIR)/target/release/agent --strategy minimax --depth 2"
 
 test:
 	$(CARGO) test --workspace --release

@@ -150,7 +150,9 @@ fn play(first: u8, size: usize, seed: u64) {
     assert!(replay.trim_end().contains(&final_points), "{replay}");
     // The person moved first exactly when asked to.
     let first_mover = replay.lines().find(|l| l.contains("ply 1:")).unwrap().to_string();
-    assert_eq!(first_mover.contains("(human1)"), first == 1, "{first_mover}");
+    // The person sits in seat 1 (the replay's first line names who sits where).
+    assert!(replay.contains("1 human1 vs 2 "), "{replay}");
+    assert_eq!(first_mover.contains("player 1 plays"), first == 1, "{first_mover}");
     std::fs::remove_dir_all(out).unwrap();
 }
 

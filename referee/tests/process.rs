@@ -403,7 +403,8 @@ fn play_with_a_scripted_human_reaches_the_end_and_replays() {
     let o = referee(&["replay", &rp, "--game", "1"]);
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{text}");
-    assert!(text.contains("ply 3: player 1 (human1) plays 3"), "{text}");
+    assert!(text.contains("1 human1 vs 2 "), "{text}");
+    assert!(text.contains("ply 3: player 1 plays 3"), "{text}");
     assert!(text.contains("0 counters"), "{text}");
     std::fs::remove_dir_all(out).unwrap();
 }

@@ -38,12 +38,12 @@ pub struct TimeOpts {
     /// Confinement and limits of the agents.
     #[command(flatten)]
     pub sandbox: crate::process::sandbox::SandboxOpts,
-    /// CPU seconds per agent per game (at most 1000000).
-    #[arg(long, default_value_t = 100.0, allow_negative_numbers = true)]
-    pub time: f64,
-    /// CPU seconds past the remaining time before an agent is killed (0 to 3600).
-    #[arg(long, default_value_t = 10.0, allow_negative_numbers = true)]
-    pub grace: f64,
+    /// CPU seconds per agent per game (at most 1000000). Default: the contest's 100 for Halma, 10 for the other games.
+    #[arg(long, allow_negative_numbers = true)]
+    pub time: Option<f64>,
+    /// CPU seconds past the remaining time before an agent is killed (0 to 3600). Default: a tenth of the clock, from 1 to 10.
+    #[arg(long, allow_negative_numbers = true)]
+    pub grace: Option<f64>,
     /// Plies after which a game ends and the player with more time left wins.
     #[arg(long, default_value_t = 1000)]
     pub max_plies: usize,
@@ -224,8 +224,8 @@ pub struct ViewOpts {
     /// replay and for play with a person, moves otherwise.
     #[arg(long, value_enum)]
     pub show: Option<crate::output::board_text::Show>,
-    /// With --show moves, draw the board every N plies (and at the end).
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    /// With --show moves, also draw the board every N plies (0: only at the start and the end).
+    #[arg(long, default_value_t = 0)]
     pub board_every: u64,
 }
 

@@ -28,12 +28,6 @@ pub fn seat_label(name: &str) -> String {
     }
 }
 
-/// Seat labels for people: the seat as the game names it and who sits there,
-/// e.g. `BLACK (agent)`, `player 2 (agent --depth 2)`.
-pub fn seat_labels(seat_names: &[String; 2], agents: &[String; 2]) -> [String; 2] {
-    [0, 1].map(|i| format!("{} ({})", seat_label(&seat_names[i]), agents[i]))
-}
-
 /// A clock reading with the same two decimals everywhere.
 pub fn clock(t: f64) -> String {
     format!("{:.2} s", t.max(0.0))
@@ -126,98 +120,225 @@ pub fn result_heading(rec: &GameRecord, view: &BoardView, last: Option<&MoveView
 }
 
 /// Narrates one game as it is played or replayed, following `--show`.
+/// Every line fits 80 columns: boards and per-ply lines use the short seat
+/// names, and with `--show moves` the plies go two to a line (a full move),
+/// so a whole Halma game fits about a hundred lines.
 pub struct Narrator<G: FileGame> {
     show: Show,
+    /// Plies between boards with `--show moves`; 0: start and end only.
     every: usize,
     seats: [String; 2],
     prev: G,
     last: Option<MoveView>,
+    /// The full move being written (`--show moves`): each seat's cell.
+    row: [Option<String>; 2],
+    /// Full moves written so far.
+    rows: usize,
+}
+
+/// Width of a move's cell in the `--show moves` table.
+const CELL: usize = 29;
+
+/// A move text in few columns: a chain of hops of one piece (`J 1,1 3,3`,
+/// `J 3,3 5,5`) as `J 1,1>3,3>5,5`; other multi-line moves joined by ` | `.
+pub fn compact_move(text: &str) -> String {
+    let lines: Vec<Vec<&str>> = text.lines().map(|l| l.split_whitespace().collect()).collect();
+    let chain = lines.len() > 1
+        && lines.iter().all(|w| w.len() == 3 && w[0] == lines[0][0])
+        && lines.windows(2).all(|p| p[0][2] == p[1][1]);
+    if !chain {
+        return text.lines().map(str::trim).collect::<Vec<_>>().join(" | ");
+    }
+    let mut s = format!("{} {}", lines[0][0], lines[0][1]);
+    for w in &lines {
+        s.push('>');
+        s.push_str(w[2]);
+    }
+    s
+}
+
+/// `text` cut to `width` characters, a cut marked with `~`.
+fn fit(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        return text.to_string();
+    }
+    let mut s: String = text.chars().take(width.saturating_sub(1)).collect();
+    s.push('~');
+    s
+}
+
+/// Every line of `text` wrapped at 80 columns on spaces (continuations
+/// indented by two), so agent names and long reasons never overflow.
+pub fn wrap80(text: &str) -> String {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let mut cur = String::new();
+        for word in line.split(' ') {
+            let len = cur.chars().count();
+            if len > 0 && len + 1 + word.chars().count() > 80 {
+                out.push(std::mem::take(&mut cur));
+                cur.push_str("  ");
+            } else if len > 0 {
+                cur.push(' ');
+            }
+            cur.push_str(word);
+        }
+        out.push(cur);
+    }
+    out.join("\n")
 }
 
 impl<G: FileGame> Narrator<G> {
-    /// A narrator for a game starting at `start`, with seat labels from [`seat_labels`].
+    /// A narrator for a game starting at `start`; `seats` are the labels of
+    /// the seats (short: `BLACK`, `player 1`; see [`seat_label`]).
     pub fn new(start: &G, seats: [String; 2], show: Show, every: usize) -> Self {
         Narrator {
             show,
-            every: every.max(1),
+            every,
             seats,
             prev: start.clone(),
             last: None,
+            row: [None, None],
+            rows: 0,
         }
     }
 
     /// The text before the first move: the legend and, unless only the end
-    /// is shown, the start board.
+    /// is shown, the start board (and the moves table's heading).
     pub fn opening(&self) -> String {
         let view = self.prev.board_view();
         if self.show == Show::End {
-            return legend(&view);
+            return wrap80(&legend(&view));
         }
-        format!(
+        let mut s = format!(
             "{}\n{}\n{}",
-            legend(&view),
+            wrap80(&legend(&view)),
             board(&view, &[]),
             self.to_move_line(&self.prev)
-        )
+        );
+        if self.show == Show::Moves {
+            let _ = write!(
+                s,
+                "\n\n{:>4}  {:<CELL$}  {:<CELL$}  CPU left",
+                "", self.seats[0], self.seats[1]
+            );
+        }
+        s
     }
 
     fn to_move_line(&self, state: &G) -> String {
         format!("{} to move", self.seats[state.to_move().index()])
     }
 
-    /// The text for one ply (`after` is the position the move led to).
+    /// The text for one ply (`after` is the position the move led to);
+    /// empty while a `--show moves` line waits for the other seat's ply.
     pub fn ply(&mut self, after: &G, m: &MoveRecord, clocks: [f64; 2]) -> String {
         let mv = self.prev.parse_move(&m.text).ok();
-        let described = mv.map_or_else(|| m.text.replace('\n', " | "), |mv| self.prev.describe_move(mv));
+        // A one-line move as the game describes it to people; a chain compacted.
+        let compact = match mv {
+            Some(mv) if !m.text.trim().contains('\n') => self.prev.describe_move(mv),
+            _ => compact_move(&m.text),
+        };
         let view_of_move = mv.map(|mv| self.prev.move_view(mv));
         self.prev = after.clone();
-        let mut s = format!("ply {}: {} plays {}", m.ply, self.seats[m.seat], described);
-        if let Some(note) = view_of_move.as_ref().and_then(|v| v.note.as_deref()) {
-            let _ = write!(s, ", {note}");
-        }
-        let _ = write!(
-            s,
-            "   ({:.2} s CPU; clocks {} | {})",
-            m.cpu,
-            clock(clocks[0]),
-            clock(clocks[1])
-        );
-        let show_board = match self.show {
-            Show::All => true,
-            Show::Moves => m.ply.is_multiple_of(self.every),
-            Show::End => false,
-        };
         self.last = view_of_move;
-        if show_board && after.result().is_none() {
+        let board_due = match self.show {
+            Show::All => true,
+            Show::Moves => self.every > 0 && m.ply.is_multiple_of(self.every),
+            Show::End => false,
+        } && after.result().is_none();
+        let mut s = match self.show {
+            Show::End => return String::new(),
+            Show::All => {
+                let note = self.last.as_ref().and_then(|v| v.note.as_deref());
+                wrap80(&format!(
+                    "ply {}: {} plays {compact}{}   ({:.2} s CPU; left {} | {})",
+                    m.ply,
+                    self.seats[m.seat],
+                    note.map(|n| format!(", {n}")).unwrap_or_default(),
+                    m.cpu,
+                    clock(clocks[0]),
+                    clock(clocks[1])
+                ))
+            }
+            Show::Moves => self.add_to_row(m, &compact, clocks),
+        };
+        if board_due {
+            if self.show == Show::Moves {
+                s = join_lines(s, self.flush_row(clocks));
+            }
             let marked = self.last.as_ref().map_or(&[][..], |v| &v.cells[..]);
-            let _ = write!(
-                s,
-                "\n{}\n{}",
-                board(&after.board_view(), marked),
-                self.to_move_line(after)
-            );
-        }
-        if self.show == Show::End {
-            return String::new();
+            let board = format!("{}\n{}", board(&after.board_view(), marked), self.to_move_line(after));
+            s = join_lines(s, board);
         }
         s
     }
 
+    /// Puts a ply in the current full move; returns the line when it is done.
+    fn add_to_row(&mut self, m: &MoveRecord, compact: &str, clocks: [f64; 2]) -> String {
+        let cell = format!("{:<w$} {:>5.2}", fit(compact, CELL - 6), m.cpu, w = CELL - 6);
+        let seat = m.seat.min(1);
+        // A seat that moves again before the other (a skipped turn) starts a new line.
+        let mut done = if self.row[seat].is_some() || (seat == 0 && self.row[1].is_some()) {
+            self.flush_row(clocks)
+        } else {
+            String::new()
+        };
+        self.row[seat] = Some(cell);
+        if seat == 1 {
+            done = join_lines(done, self.flush_row(clocks));
+        }
+        done
+    }
+
+    /// The current full move as a line (empty when nothing is pending).
+    fn flush_row(&mut self, clocks: [f64; 2]) -> String {
+        if self.row.iter().all(Option::is_none) {
+            return String::new();
+        }
+        self.rows += 1;
+        let [a, b] = std::mem::take(&mut self.row).map(|c| c.unwrap_or_else(|| "...".to_string()));
+        format!(
+            "{:>4}  {a:<CELL$}  {b:<CELL$}  {:.1}|{:.1}",
+            format!("{}.", self.rows),
+            clocks[0].max(0.0),
+            clocks[1].max(0.0)
+        )
+    }
+
     /// The end: the result with its reason as a heading, then the final board
     /// (no side to move) with the last move marked.
-    pub fn ending(&self, rec: &GameRecord) -> String {
+    pub fn ending(&mut self, rec: &GameRecord) -> String {
+        let pending = self.flush_row(rec.clocks);
         let view = self.prev.board_view();
         let marked = self.last.as_ref().map_or(&[][..], |v| &v.cells[..]);
-        format!(
-            "{}\n{}\nclocks: {} {}, {} {}; {} plies",
-            result_heading(rec, &view, self.last.as_ref()),
+        let end = format!(
+            "{}\n{}\n{}",
+            wrap80(&result_heading(rec, &view, self.last.as_ref())),
             board(&view, marked),
-            self.seats[0],
-            clock(rec.clocks[0]),
-            self.seats[1],
-            clock(rec.clocks[1]),
-            rec.moves.len()
-        )
+            wrap80(&format!(
+                "clocks: {} {}, {} {}; {} plies",
+                self.seats[0],
+                clock(rec.clocks[0]),
+                self.seats[1],
+                clock(rec.clocks[1]),
+                rec.moves.len()
+            ))
+        );
+        if pending.is_empty() {
+            format!("\n{end}")
+        } else {
+            format!("{pending}\n\n{end}")
+        }
+    }
+}
+
+/// Two blocks of lines, either possibly empty, one after the other.
+fn join_lines(a: String, b: String) -> String {
+    match (a.is_empty(), b.is_empty()) {
+        (true, _) => b,
+        (_, true) => a,
+        _ => format!("{a}\n{b}"),
     }
 }
 
@@ -237,7 +358,8 @@ mod tests {
         let mut state = G::parse_input(start).expect("test position parses").state;
         let names = G::player_names().map(String::from);
         let agents = ["alpha".to_string(), "beta".to_string()];
-        let mut n = Narrator::new(&state, seat_labels(&names, &agents), show, 2);
+        let _ = &agents;
+        let mut n = Narrator::new(&state, names.clone().map(|s| seat_label(&s)), show, 2);
         let mut out = vec![n.opening()];
         let mut recs = Vec::new();
         for (i, text) in moves.iter().enumerate() {
@@ -283,6 +405,25 @@ mod tests {
         out.join("\n")
     }
 
+    /// Narration with wrapped lines joined again (continuations start with
+    /// two spaces and a non-space, unlike board rows).
+    fn flat(out: &str) -> String {
+        let mut s = String::new();
+        for line in out.lines() {
+            let cont = line.starts_with("  ") && !line.starts_with("   ") && !s.is_empty();
+            if cont {
+                s.push(' ');
+                s.push_str(line.trim_start());
+            } else {
+                if !s.is_empty() {
+                    s.push('\n');
+                }
+                s.push_str(line);
+            }
+        }
+        s
+    }
+
     #[test]
     fn halma_marks_the_step_and_explains_camp_cells() {
         let start = Halma::start(agent::protocol::Player::One).write_input(agent::protocol::Mode::Game, 10.0);
@@ -290,17 +431,19 @@ mod tests {
         assert!(out.contains(": empty camp cell"), "{out}");
         let row0 = out.lines().rfind(|l| l.starts_with(" 0 ")).expect("row 0 drawn");
         assert!(row0.contains("[:] [B]"), "{out}");
-        assert!(
-            out.contains("ply 1: BLACK (alpha) plays E 4,0 5,0   (0.50 s CPU"),
-            "{out}"
-        );
-        assert!(out.contains("clocks 9.50 s | 9.75 s"), "{out}");
-        assert!(out.contains("WHITE (beta) to move"), "{out}");
+        assert!(out.contains("ply 1: BLACK plays E 4,0 5,0   (0.50 s CPU"), "{out}");
+        assert!(out.contains("left 9.50 s | 9.75 s"), "{out}");
+        assert!(out.contains("WHITE to move"), "{out}");
+        assert!(out.lines().all(|l| l.chars().count() <= 80), "{out}");
     }
 
     #[test]
     fn hinger_end_names_the_hinger_and_drops_the_side_to_move() {
-        let out = narrate::<Hinger>("HINGER\nGAME\n1\n10.0\n1 3\n1 1 1\n", &["0 1"], Show::Moves);
+        let out = flat(&narrate::<Hinger>(
+            "HINGER\nGAME\n1\n10.0\n1 3\n1 1 1\n",
+            &["0 1"],
+            Show::Moves,
+        ));
         let end = out.split("Result:").nth(1).expect("a result heading");
         assert!(end.contains("player 1 moved on a hinger"), "{out}");
         assert!(end.contains("(0, 1) was a hinger"), "{out}");
@@ -325,14 +468,14 @@ mod tests {
     #[test]
     fn fifteen_announces_removed_cards_and_the_tie_break() {
         let start = "FIFTEEN\nGAME\n1\n10.0\n4\n. . . .\n. 2:13 . .\n. . . .\n. . . .\n1: 2 3 5 8 13\n2: 2 3 5 8\n";
-        let out = narrate::<Fifteen>(start, &["0 0 8"], Show::All);
+        let out = flat(&narrate::<Fifteen>(start, &["0 0 8"], Show::All));
         assert!(
             out.contains("plays (0, 0, 8), removes its own card at (0, 0), 2:13 at (1, 1)"),
             "{out}"
         );
         assert!(out.contains("[X]"), "{out}");
         let start = "FIFTEEN\nGAME\n1\n10.0\n4\n2:8 . . 2:5\n. . . .\n. . . .\n. . . .\n1: 13\n2:\n";
-        let out = narrate::<Fifteen>(start, &["3 3 13"], Show::Moves);
+        let out = flat(&narrate::<Fifteen>(start, &["3 3 13"], Show::Moves));
         assert!(
             out.contains(
                 "scores: player 1 13, player 2 13, equal; tie broken by the highest card on the board: 13 against 8"

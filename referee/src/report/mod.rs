@@ -54,15 +54,21 @@ pub fn write_report(records: &Path, out: &Path) -> Result<(), String> {
     if recs.is_empty() {
         return Err(format!("{} holds no game records", records.display()));
     }
-    let games = games_data(&recs)?;
+    write_report_of(&recs, &records.display().to_string(), out)
+}
+
+/// Writes the report of `recs` to `out`, naming `source` as where they are
+/// recorded.
+pub fn write_report_of(recs: &[GameRecord], source: &str, out: &Path) -> Result<(), String> {
+    let games = games_data(recs)?;
     let mut kinds: Vec<&str> = Vec::new();
-    for r in &recs {
+    for r in recs {
         if !kinds.contains(&r.game.as_str()) {
             kinds.push(&r.game);
         }
     }
     let title = format!("{} report: {} game(s)", kinds.join(", "), recs.len());
-    let html = page::page(&title, &records.display().to_string(), &recs, &games)?;
+    let html = page::page(&title, source, recs, &games)?;
     std::fs::write(out, html).map_err(|e| format!("cannot write {}: {e}", out.display()))
 }
 

@@ -67,14 +67,35 @@ pub const MAX_CONCURRENCY: usize = 256;
 /// The largest `--wall-factor` accepted.
 pub const MAX_WALL_FACTOR: f64 = 100.0;
 
+/// The clock of a game when `--time` is not given: the contest's 100 s for
+/// Halma (the one game in the contest's own format, without a tag line),
+/// 10 s for the smaller games, whose moves take milliseconds.
+fn default_clock(game: &str) -> Result<f64, String> {
+    crate::for_game!(game, |G| Ok(if <G as agent::protocol::FileGame>::TAG.is_none() {
+        100.0
+    } else {
+        10.0
+    }))
+}
+
 impl TimeOpts {
-    /// The judging rules.
-    pub fn rules(&self) -> Result<Rules, String> {
-        positive_seconds(self.time, "--time")?;
-        if !(self.grace.is_finite() && (0.0..=MAX_GRACE).contains(&self.grace)) {
+    /// CPU seconds per agent per game: `--time`, or the game's default.
+    pub fn clock(&self, game: &str) -> Result<f64, String> {
+        let t = match self.time {
+            Some(t) => t,
+            None => default_clock(game)?,
+        };
+        positive_seconds(t, "--time").map(|()| t)
+    }
+
+    /// The judging rules of games whose longest clock is `clock` seconds:
+    /// the default grace is a tenth of it, from 1 to 10 s, so a hung move in
+    /// a short game costs seconds, not a minute.
+    pub fn rules(&self, clock: f64) -> Result<Rules, String> {
+        let grace = self.grace.unwrap_or((clock / 10.0).clamp(1.0, 10.0));
+        if !(grace.is_finite() && (0.0..=MAX_GRACE).contains(&grace)) {
             return Err(format!(
-                "--grace must be between 0 and {MAX_GRACE} seconds, found {}",
-                self.grace
+                "--grace must be between 0 and {MAX_GRACE} seconds, found {grace}"
             ));
         }
         if let Some(m) = self.move_time {
@@ -94,7 +115,7 @@ impl TimeOpts {
                 ModeArg::Game => Mode::Game,
                 ModeArg::Single => Mode::Single,
             },
-            grace: self.grace,
+            grace,
             max_plies: self.max_plies,
             move_time: self.move_time,
             wall_factor: self.wall_factor,
@@ -130,7 +151,7 @@ impl MatchArgs {
     /// The match as a round robin of its two agents.
     pub fn plan(&self) -> Result<RunPlan, String> {
         // --time first: --time-a/--time-b default to it.
-        self.time.rules()?;
+        let clock = self.time.clock(&self.game.game)?;
         let names: Vec<&str> = self.names.split(',').map(|s| s.trim()).collect();
         if names.len() != 2 || names.iter().any(|n| n.is_empty()) || names[0] == names[1] {
             return Err(format!(
@@ -178,7 +199,7 @@ impl MatchArgs {
             .into_iter()
             .zip(own_times)
             .map(|((t, what), own)| {
-                let t = t.or(own).unwrap_or(self.time.time);
+                let t = t.or(own).unwrap_or(clock);
                 positive_seconds(t, what).map(|()| t)
             })
             .collect::<Result<Vec<f64>, String>>()?;
@@ -201,6 +222,7 @@ impl MatchArgs {
 impl TournamentArgs {
     /// The tournament: a round robin of its NAME=CMD agents.
     pub fn plan(&self) -> Result<RunPlan, String> {
+        let clock = self.time.clock(&self.game.game)?;
         let mut positional: Vec<(Contestant, f64)> = Vec::new();
         for spec in &self.agents {
             let Some((name, cmd)) = spec.split_once('=') else {
@@ -219,11 +241,11 @@ impl TournamentArgs {
                 calibrate: None,
                 home: None,
             };
-            positional.push((c, self.time.time));
+            positional.push((c, clock));
         }
         let entries: Vec<(Contestant, f64)> = agent_entries(&self.run.agent)?
             .into_iter()
-            .map(|(c, t)| (c, t.unwrap_or(self.time.time)))
+            .map(|(c, t)| (c, t.unwrap_or(clock)))
             .collect();
         let (contestants, time): (Vec<Contestant>, Vec<f64>) =
             in_order(positional, entries, &self.order).into_iter().unzip();
@@ -284,7 +306,7 @@ fn plan(
     times: Vec<f64>,
     out: PathBuf,
 ) -> Result<RunPlan, String> {
-    let rules = time.rules()?;
+    let rules = time.rules(times.iter().copied().fold(0.0, f64::max))?;
     let mut starts = game.starts()?;
     if let Some(spec) = &run.openings {
         if starts.text.is_some() {
@@ -352,4 +374,36 @@ fn default_out(kind: &str) -> PathBuf {
         .map(|d| d.as_secs())
         .unwrap_or(0);
     std::env::temp_dir().join(format!("referee-{kind}-{stamp}-{}", std::process::id()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct T {
+        #[command(flatten)]
+        t: TimeOpts,
+    }
+
+    fn opts(args: &[&str]) -> TimeOpts {
+        T::try_parse_from(std::iter::once("t").chain(args.iter().copied()))
+            .unwrap()
+            .t
+    }
+
+    #[test]
+    fn clocks_and_grace_default_per_game_and_scale_with_the_clock() {
+        let none = opts(&[]);
+        assert_eq!(none.clock("halma").unwrap(), 100.0, "the contest's clock");
+        assert_eq!(none.clock("connectsquare").unwrap(), 10.0);
+        assert_eq!(none.rules(100.0).unwrap().grace, 10.0);
+        assert_eq!(none.rules(10.0).unwrap().grace, 1.0);
+        assert_eq!(none.rules(0.5).unwrap().grace, 1.0);
+        let given = opts(&["--time", "7", "--grace", "0.5"]);
+        assert_eq!(given.clock("halma").unwrap(), 7.0);
+        assert_eq!(given.rules(7.0).unwrap().grace, 0.5);
+        assert!(none.clock("chess").unwrap_err().contains("unknown game"));
+    }
 }

@@ -5,7 +5,7 @@ use crate::cli::{GameOpts, PlayArgs, ReplayArgs};
 use crate::for_game;
 use crate::game::human::{seat_label, HumanIo};
 use crate::game::{play_game, seat_line, Contestant, GameSetup, Rules, SeatKind};
-use crate::output::board_text::{result_line, seat_labels, Narrator, Show};
+use crate::output::board_text::{result_line, wrap80, Narrator, Show};
 use crate::output::record::{self, GameRecord};
 use crate::process::signals;
 use crate::run::plan::seat;
@@ -20,7 +20,8 @@ pub fn run_play(a: &PlayArgs, io: HumanIo) -> Result<i32, String> {
 }
 
 fn play_one<G: FileGame>(a: &PlayArgs, mut io: HumanIo) -> Result<i32, String> {
-    let mut rules = a.time.rules()?;
+    let clock = a.time.clock(&a.game.game)?;
+    let mut rules = a.time.rules(clock)?;
     let seats = [seat(&a.seat1, "first seat's")?, seat(&a.seat2, "second seat's")?];
     let any_human = seats.contains(&SeatKind::Human);
     let mut game_opts = a.game.clone();
@@ -49,24 +50,24 @@ fn play_one<G: FileGame>(a: &PlayArgs, mut io: HumanIo) -> Result<i32, String> {
     let contestants = name_seats(contestants);
     std::fs::create_dir_all(&a.out).map_err(|e| format!("cannot create {}: {e}", a.out.display()))?;
     rules.sandbox = crate::process::sandbox::install(&a.time.sandbox, &a.out)?;
-    let setup = play_setup(&a.out, start, &contestants, a.time.time);
+    let setup = play_setup(&a.out, start, &contestants, clock);
     let names = G::player_names();
     let _ = writeln!(
         io.output,
-        "{} game: {} {} vs {} {}",
-        G::NAME,
-        names[0],
-        seats[0].command(),
-        names[1],
-        seats[1].command()
+        "{}",
+        wrap80(&format!(
+            "{} game: {} = {}; {} = {}",
+            G::NAME,
+            seat_label(names[0]),
+            seats[0].command(),
+            seat_label(names[1]),
+            seats[1].command()
+        ))
     );
     // With a person at the board every ply is drawn; between agents one
     // line per ply keeps a whole game on a screen or two.
     let show = a.view.show.unwrap_or(if any_human { Show::All } else { Show::Moves });
-    let labels = seat_labels(
-        &names.map(String::from),
-        &[contestants[0].name.clone(), contestants[1].name.clone()],
-    );
+    let labels = names.map(seat_label);
     let mut narrator = Narrator::new(&setup.start, labels, show, a.view.board_every as usize);
     let _ = writeln!(io.output, "{}", narrator.opening());
     let rec = play_game(setup, &rules, &signals::STOP, Some(&mut io), &mut |ev| {
@@ -80,20 +81,21 @@ fn play_one<G: FileGame>(a: &PlayArgs, mut io: HumanIo) -> Result<i32, String> {
     .map_err(|e| e.to_string())?;
     let path = a.out.join("records.jsonl");
     record::append(&path, &rec).map_err(|e| format!("cannot append to {}: {e}", path.display()))?;
-    let _ = writeln!(io.output, "\n{}", narrator.ending(&rec));
-    let single = a.out.join(format!("{}.jsonl", rec.key));
-    let html = a.out.join(format!("{}.html", rec.key));
-    record::append(&single, &rec).map_err(|e| format!("cannot write {}: {e}", single.display()))?;
-    let report = crate::report::write_report(&single, &html);
-    let _ = std::fs::remove_file(&single);
-    report?;
+    let _ = writeln!(io.output, "{}", narrator.ending(&rec));
+    let out = std::path::absolute(&a.out).unwrap_or_else(|_| a.out.clone());
+    let html = out.join(format!("{}.html", rec.key));
+    let source = format!("{} (game {})", out.join("records.jsonl").display(), rec.key);
+    crate::report::write_report_of(std::slice::from_ref(&rec), &source, &html)?;
     let _ = writeln!(
         io.output,
-        "record: {} (referee replay {} --game {})\nreport: {}",
-        path.display(),
-        path.display(),
-        rec.key,
-        html.display()
+        "{}",
+        wrap80(&format!(
+            "record: {}\nreplay: referee replay {} --game {}\nreport: {}",
+            out.join("records.jsonl").display(),
+            out.join("records.jsonl").display(),
+            rec.key,
+            html.display()
+        ))
     );
     let _ = io.output.flush();
     Ok(0)
@@ -260,7 +262,7 @@ fn list_records(recs: &[GameRecord], file: &std::path::Path, io: &mut HumanIo) {
 fn replay_one<G: FileGame>(rec: &GameRecord, a: &ReplayArgs, io: &mut HumanIo) -> Result<i32, String> {
     let states = crate::game::replay_states::<G>(rec)?;
     let _ = writeln!(io.output, "game {} ({}): {}", rec.key, rec.game, seat_line(rec));
-    let labels = seat_labels(&rec.seat_names, &rec.agents);
+    let labels = rec.seat_names.clone().map(|n| seat_label(&n));
     let mut narrator = Narrator::new(
         &states[0],
         labels,
@@ -283,7 +285,7 @@ fn replay_one<G: FileGame>(rec: &GameRecord, a: &ReplayArgs, io: &mut HumanIo) -
             let _ = writeln!(io.output, "{text}");
         }
     }
-    let _ = writeln!(io.output, "\n{}", narrator.ending(rec));
+    let _ = writeln!(io.output, "{}", narrator.ending(rec));
     let _ = io.output.flush();
     Ok(0)
 }

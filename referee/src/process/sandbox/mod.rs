@@ -269,31 +269,20 @@ impl Sandbox {
         Ok(sb)
     }
 
-    /// Lines for the start of a run: the level and what it does not enforce.
+    /// The run's sandbox line (under 80 columns with the `referee: `
+    /// prefix): the level, its main limits and what it leaves open;
+    /// `referee doctor` gives the details.
     pub fn describe(&self) -> String {
         let l = &self.limits;
-        let limits = format!(
-            "memory {} MiB, files {} MiB, {} processes, no core dumps",
-            l.memory >> 20,
-            l.file_size >> 20,
-            l.max_procs
-        );
+        let limits = format!("{} MiB, {} procs", l.memory >> 20, l.max_procs);
         match (&self.level, &self.jail) {
             (Level::Full, Some(j)) => format!(
-                "sandbox: full (cgroup {}, namespaces, user {}, {limits}{})",
-                j.cgroup.dir().display(),
+                "sandbox: full (namespaces, cgroup, uid {}, {limits}{})",
                 j.uid,
-                if j.cgroup.memory { ", memory.max" } else { "" }
+                if j.cgroup.memory { "" } else { " each" }
             ),
-            (Level::None, _) => {
-                "sandbox: none (agents are trusted: no limits, no confinement; a detached process can escape the CPU \
-                 count)"
-                    .into()
-            }
-            _ => format!(
-                "sandbox: rlimits ({limits}; not enforced: file confinement, signals to other processes, network, \
-                 detached processes escaping the CPU count)"
-            ),
+            (Level::None, _) => "sandbox: none (agents trusted; nothing enforced)".into(),
+            _ => format!("sandbox: rlimits ({limits}; agents NOT confined: see referee doctor)"),
         }
     }
 }
