@@ -82,21 +82,7 @@ fn play_one<G: FileGame>(a: &PlayArgs, mut io: HumanIo) -> Result<i32, String> {
     let path = a.out.join("records.jsonl");
     record::append(&path, &rec).map_err(|e| format!("cannot append to {}: {e}", path.display()))?;
     let _ = writeln!(io.output, "{}", narrator.ending(&rec));
-    let out = std::path::absolute(&a.out).unwrap_or_else(|_| a.out.clone());
-    let html = out.join(format!("{}.html", rec.key));
-    let source = format!("{} (game {})", out.join("records.jsonl").display(), rec.key);
-    crate::report::write_report_of(std::slice::from_ref(&rec), &source, &html)?;
-    let _ = writeln!(
-        io.output,
-        "{}",
-        wrap80(&format!(
-            "record: {}\nreplay: referee replay {} --game {}\nreport: {}",
-            out.join("records.jsonl").display(),
-            out.join("records.jsonl").display(),
-            rec.key,
-            html.display()
-        ))
-    );
+    let _ = writeln!(io.output, "{}", wrap80(&write_play_report(&a.out, &rec)?));
     let _ = io.output.flush();
     Ok(0)
 }
@@ -257,6 +243,24 @@ fn list_records(recs: &[GameRecord], file: &std::path::Path, io: &mut HumanIo) {
             result_line(r)
         );
     }
+}
+
+/// The HTML report of a played game, beside its record in `out`; returns
+/// the lines naming the record, the replay command and the report, with
+/// absolute paths.
+fn write_play_report(out: &std::path::Path, rec: &GameRecord) -> Result<String, String> {
+    let out = std::path::absolute(out).unwrap_or_else(|_| out.to_path_buf());
+    let records = out.join("records.jsonl");
+    let html = out.join(format!("{}.html", rec.key));
+    let source = format!("{} (game {})", records.display(), rec.key);
+    crate::report::write_report_of(std::slice::from_ref(rec), &source, &html)?;
+    Ok(format!(
+        "record: {}\nreplay: referee replay {} --game {}\nreport: {}",
+        records.display(),
+        records.display(),
+        rec.key,
+        html.display()
+    ))
 }
 
 fn replay_one<G: FileGame>(rec: &GameRecord, a: &ReplayArgs, io: &mut HumanIo) -> Result<i32, String> {
