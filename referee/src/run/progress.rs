@@ -1,15 +1,129 @@
 //! What a long run shows while it plays: one log line per finished game on
 //! stdout, whatever stdout is (a file, a pipe, a terminal), so an
-//! unattended run can be followed with `tail -f`; and, when stderr is a
-//! terminal, a progress bar with the score and an ETA.
+//! unattended run can be followed with `tail -f`; when stderr is a
+//! terminal, a progress bar with the score and an ETA; otherwise a
+//! heartbeat line at least every minute, so a log never falls silent for
+//! the length of a contest-clock game.
 
 use crate::output::record::GameRecord;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Write};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
 
-/// The per-game log and the optional progress bar of one run.
+/// The per-game log and the progress bar, or the heartbeat, of one run.
 pub struct Progress {
     bar: Option<ProgressBar>,
+    heart: Option<Heartbeat>,
+}
+
+/// Longest silence of an unattended log.
+pub const HEARTBEAT: Duration = Duration::from_secs(60);
+
+/// What the heartbeat says, kept current by the run.
+struct Beat {
+    total: u64,
+    done: u64,
+    /// Games done when this invocation started (a resumed run's ETA
+    /// counts this run's games only).
+    done_at_start: u64,
+    status: String,
+    started: Instant,
+    last_line: Instant,
+    stop: bool,
+}
+
+/// A thread that writes a status line to `out` whenever nothing was logged
+/// for `every`.
+struct Heartbeat {
+    state: Arc<(Mutex<Beat>, Condvar)>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Heartbeat {
+    fn start(total: u64, done: u64, every: Duration, mut out: Box<dyn Write + Send>) -> Heartbeat {
+        let now = Instant::now();
+        let beat = Beat {
+            total,
+            done,
+            done_at_start: done,
+            status: String::new(),
+            started: now,
+            last_line: now,
+            stop: false,
+        };
+        let state = Arc::new((Mutex::new(beat), Condvar::new()));
+        let shared = state.clone();
+        let thread = std::thread::spawn(move || {
+            let (lock, cv) = &*shared;
+            let mut b = lock.lock().unwrap_or_else(|e| e.into_inner());
+            while !b.stop {
+                let due = every.saturating_sub(b.last_line.elapsed());
+                if due.is_zero() {
+                    let _ = writeln!(out, "{}", heartbeat_line(&b));
+                    let _ = out.flush();
+                    b.last_line = Instant::now();
+                    continue;
+                }
+                b = cv.wait_timeout(b, due).unwrap_or_else(|e| e.into_inner()).0;
+            }
+        });
+        Heartbeat {
+            state,
+            thread: Some(thread),
+        }
+    }
+
+    fn update(&self, status: &str) {
+        let mut b = self.state.0.lock().unwrap_or_else(|e| e.into_inner());
+        b.done += 1;
+        b.status = status.to_string();
+        b.last_line = Instant::now();
+    }
+}
+
+impl Drop for Heartbeat {
+    fn drop(&mut self) {
+        self.state.0.lock().unwrap_or_else(|e| e.into_inner()).stop = true;
+        self.state.1.notify_all();
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// `referee: 12/100 games, A 7 - 4 B  draws 1, elapsed 6m, ETA 44m`.
+fn heartbeat_line(b: &Beat) -> String {
+    let elapsed = b.started.elapsed().as_secs_f64();
+    let ran = b.done.saturating_sub(b.done_at_start);
+    let eta = if ran == 0 {
+        "ETA unknown until a game ends".to_string()
+    } else {
+        let left = b.total.saturating_sub(b.done) as f64;
+        format!("ETA {}", minutes(elapsed / ran as f64 * left))
+    };
+    let status = if b.status.is_empty() {
+        String::new()
+    } else {
+        format!(", {}", b.status)
+    };
+    format!(
+        "referee: {}/{} games{status}, elapsed {}, {eta}",
+        b.done,
+        b.total,
+        minutes(elapsed)
+    )
+}
+
+fn minutes(secs: f64) -> String {
+    let m = (secs / 60.0).round() as u64;
+    if m < 1 {
+        format!("{:.0}s", secs)
+    } else if m < 120 {
+        format!("{m}m")
+    } else {
+        format!("{}h{:02}m", m / 60, m % 60)
+    }
 }
 
 /// True when stdout is a terminal.
@@ -32,7 +146,10 @@ impl Progress {
             bar.reset_eta();
             bar
         });
-        Progress { bar }
+        let heart = bar
+            .is_none()
+            .then(|| Heartbeat::start(total, done, HEARTBEAT, Box::new(std::io::stdout())));
+        Progress { bar, heart }
     }
 
     /// Logs a finished game (`line` on stdout) and moves the bar, showing `status`.
@@ -50,6 +167,9 @@ impl Progress {
             }
             None => print(),
         }
+        if let Some(h) = &self.heart {
+            h.update(status);
+        }
     }
 
     /// Removes the bar so the final table starts on a clean line.
@@ -57,6 +177,7 @@ impl Progress {
         if let Some(bar) = self.bar.take() {
             bar.finish_and_clear();
         }
+        self.heart = None;
     }
 }
 
@@ -92,6 +213,41 @@ pub fn finished_line(number: u64, rec: &GameRecord, opening: Option<&str>) -> St
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A writer the test can read back.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_silent_log_gets_a_heartbeat_with_the_score_and_an_eta() {
+        let out = Shared::default();
+        let h = Heartbeat::start(10, 2, Duration::from_millis(40), Box::new(out.clone()));
+        std::thread::sleep(Duration::from_millis(70));
+        h.update("A 2 - 1 B  draws 0");
+        std::thread::sleep(Duration::from_millis(70));
+        drop(h);
+        let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines.len() >= 2, "{text}");
+        assert!(lines[0].starts_with("referee: 2/10 games, elapsed "), "{text}");
+        assert!(lines[0].ends_with("ETA unknown until a game ends"), "{text}");
+        let last = lines.last().unwrap();
+        assert!(
+            last.starts_with("referee: 3/10 games, A 2 - 1 B  draws 0, elapsed"),
+            "{text}"
+        );
+        assert!(last.contains("ETA "), "{text}");
+    }
 
     #[test]
     fn the_finished_line_names_the_winner_by_agent_and_seat() {
