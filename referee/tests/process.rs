@@ -394,6 +394,10 @@ fn play_with_a_scripted_human_reaches_the_end_and_replays() {
     assert!(text.contains("Illegal"), "{text}");
     assert!(text.contains("3 legal moves"), "{text}");
     assert!(text.contains("Result: player 1 (human1) wins"), "{text}");
+    // One board per turn: the start, after each of the 3 plies but the
+    // last, and the end; the prompt does not draw it again.
+    let boards = text.lines().filter(|l| l.trim_end() == "   0").count();
+    assert_eq!(boards, 4, "{text}");
     let recs = record::load(&out.join("records.jsonl"), false).unwrap();
     assert_eq!(recs.len(), 1);
     let texts: Vec<&str> = recs[0].moves.iter().map(|m| m.text.as_str()).collect();

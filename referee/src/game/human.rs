@@ -11,6 +11,9 @@ pub struct HumanIo {
     pub input: Box<dyn BufRead + Send>,
     /// Where the board and prompts go.
     pub output: Box<dyn Write + Send>,
+    /// True when the narration already draws the board after every ply, so
+    /// the prompt does not draw it a second time.
+    pub board_shown: bool,
 }
 
 impl HumanIo {
@@ -19,6 +22,7 @@ impl HumanIo {
         HumanIo {
             input: Box::new(std::io::BufReader::new(std::io::stdin())),
             output: Box::new(std::io::stdout()),
+            board_shown: false,
         }
     }
 
@@ -110,13 +114,15 @@ pub fn ask_move<G: FileGame>(
     buf: &mut Vec<G::Move>,
 ) -> HumanMove<G::Move> {
     let seat = state.to_move().index();
-    let view = state.board_view();
-    let _ = writeln!(
-        io.output,
-        "\n{}\n{}",
-        crate::output::board_text::board(&view, &[]),
-        crate::output::board_text::legend(&view)
-    );
+    if !io.board_shown {
+        let view = state.board_view();
+        let _ = writeln!(
+            io.output,
+            "\n{}\n{}",
+            crate::output::board_text::board(&view, &[]),
+            crate::output::board_text::legend(&view)
+        );
+    }
     let _ = writeln!(
         io.output,
         "Clocks: {} {}, {} {}. You play {}.",
@@ -196,6 +202,7 @@ mod tests {
         let io = HumanIo {
             input: Box::new(std::io::Cursor::new(script.to_string().into_bytes())),
             output: Box::new(Shared(out.clone())),
+            board_shown: false,
         };
         (io, out)
     }

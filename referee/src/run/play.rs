@@ -69,6 +69,7 @@ fn play_one<G: FileGame>(a: &PlayArgs, mut io: HumanIo) -> Result<i32, String> {
     let show = a.view.show.unwrap_or(if any_human { Show::All } else { Show::Moves });
     let labels = names.map(seat_label);
     let mut narrator = Narrator::new(&setup.start, labels, show, a.view.board_every as usize);
+    io.board_shown = show == Show::All;
     let _ = writeln!(io.output, "{}", narrator.opening());
     let rec = play_game(setup, &rules, &signals::STOP, Some(&mut io), &mut |ev| {
         let text = narrator.ply(ev.state, ev.record, ev.clocks);
@@ -101,10 +102,16 @@ fn ask_game_options<G: FileGame>(opts: &mut GameOpts, rules: &mut Rules, io: &mu
         opts.set_gen_options(&gen);
     }
     if rules.move_time.is_none() {
-        rules.move_time = G::HUMAN_MOVE_TIME;
+        // A person waits for the agent's every move: a few seconds each,
+        // unless the game asks for more (or --move-time says otherwise).
+        rules.move_time = Some(G::HUMAN_MOVE_TIME.unwrap_or(HUMAN_GAME_MOVE_SECONDS));
     }
     Ok(())
 }
+
+/// CPU seconds an agent gets per move against a person when neither the
+/// game nor `--move-time` says otherwise.
+pub const HUMAN_GAME_MOVE_SECONDS: f64 = 3.0;
 
 /// Asks for one parameter until the game can generate a position with it.
 fn ask_param<G: FileGame>(p: &Param, question: &str, gen: GenOptions, io: &mut HumanIo) -> Result<GenOptions, String> {
@@ -310,6 +317,7 @@ mod tests {
         HumanIo {
             input: Box::new(std::io::Cursor::new(answers.to_string().into_bytes())),
             output: Box::new(std::io::sink()),
+            board_shown: false,
         }
     }
 
