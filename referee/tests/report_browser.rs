@@ -281,6 +281,10 @@ fn report_shows_each_games_pieces_at_any_ply_in_chromium() {
             200,
         ));
     }
+    // Agent text that would stop the embedded script for every game if the
+    // data were embedded raw (a crash verdict quotes an agent's stderr).
+    recs[0].agents[0] = "alpha<!--<script>".into();
+    recs[0].reason = "its stderr ends: <!--<script> </script> x".into();
     let records = dir.join("records.jsonl");
     for r in &recs {
         record::append(&records, r).unwrap();

@@ -226,16 +226,24 @@ fn game_list(recs: &[GameRecord]) -> String {
     s
 }
 
+/// JSON made safe to embed in a `<script>` element: `<`, `>` and `&` only
+/// occur inside JSON strings, where `\u003c` (and so on) mean the same, so
+/// agent text such as `<!--<script>` or `</script>` can neither end the
+/// element nor put the HTML parser into a state where it does not end.
+pub fn script_safe(json: &str) -> String {
+    json.replace('<', "\\u003c")
+        .replace('>', "\\u003e")
+        .replace('&', "\\u0026")
+}
+
 /// The whole report page for `recs` (in file order), whose replay data is `games`.
 pub fn page(title: &str, source: &str, recs: &[GameRecord], games: &[GameData]) -> Result<String, String> {
     #[derive(serde::Serialize)]
     struct Data<'a> {
         games: &'a [GameData],
     }
-    // `</` cannot end the script element early once escaped this way.
-    let json = serde_json::to_string(&Data { games })
-        .map_err(|e| format!("cannot encode the games: {e}"))?
-        .replace("</", "<\\/");
+    let json =
+        script_safe(&serde_json::to_string(&Data { games }).map_err(|e| format!("cannot encode the games: {e}"))?);
     let names = agent_names(recs);
     let mut s = String::with_capacity(json.len() + 20_000);
     let _ = write!(
@@ -272,4 +280,21 @@ pub fn page(title: &str, source: &str, recs: &[GameRecord], games: &[GameData]) 
         "<script type=\"application/json\" id=\"report-data\">{json}</script>\n<script>\n{SCRIPT}</script>\n</body></html>\n"
     );
     Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn agent_text_cannot_end_or_hide_the_embedded_data() {
+        let json = serde_json::to_string(&["<!--<script>", "</script><b>&amp;"]).unwrap();
+        let safe = script_safe(&json);
+        assert!(
+            !safe.contains('<') && !safe.contains('>') && !safe.contains('&'),
+            "{safe}"
+        );
+        let back: Vec<String> = serde_json::from_str(&safe).unwrap();
+        assert_eq!(back, ["<!--<script>", "</script><b>&amp;"]);
+    }
 }
