@@ -234,3 +234,29 @@ fn resume_of_a_match_needs_its_directory() {
         "--names expects two different names",
     );
 }
+
+#[test]
+fn limits_no_agent_can_run_under_and_revealing_read_only_dirs_are_refused() {
+    let out = tmp("bounds");
+    let out_s = out.display().to_string();
+    let a = format!("{MOCK} play");
+    for (opts, msg) in [
+        (vec!["--memory", "1"], "--memory 0 MiB is too little"),
+        (vec!["--memory", "4M"], "give at least 32 MiB"),
+        (vec!["--max-procs", "0"], "--max-procs 0 leaves no room"),
+        (vec!["--max-procs", "1"], "give at least 8"),
+        (
+            vec!["--sandbox-ro", "/"],
+            "--sandbox-ro / would show agents the whole file system",
+        ),
+        (
+            vec!["--sandbox-ro", out_s.as_str()],
+            "would show agents the run's records",
+        ),
+    ] {
+        let mut args = nim_match(&["--out", &out_s, &a, &a]);
+        args.extend(opts.iter().map(|s| s.to_string()));
+        refused(&strs(&args), msg);
+    }
+    std::fs::remove_dir_all(out).unwrap();
+}

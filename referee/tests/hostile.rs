@@ -570,6 +570,20 @@ fn a_second_referee_on_the_same_out_is_refused_with_the_holders_pid() {
     let err = String::from_utf8_lossy(&second.stderr);
     assert!(!second.status.success());
     assert!(err.contains(&format!("another referee (pid {})", first.id())), "{err}");
+    // `play` takes the same lock.
+    let out = a.out.display().to_string();
+    let play = Command::new(REFEREE)
+        .args(["play", "--game", "testnim", "--size", "3", "--out", &out, &slow, &slow])
+        .env(common::LEVEL_VAR, level_name())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let play = finish(play, Duration::from_secs(60));
+    let err = String::from_utf8_lossy(&play.stderr);
+    assert!(!play.status.success());
+    assert!(err.contains(&format!("another referee (pid {})", first.id())), "{err}");
     let o = finish(first, Duration::from_secs(120));
     let recs = record::load(&a.out.join("records.jsonl"), false).unwrap();
     assert_finished(&o, &recs, 2);

@@ -499,3 +499,49 @@ fn calibrate_runs_once_per_agent_and_the_file_reaches_every_game() {
     assert!(recs.iter().all(|r| r.loss.is_none() && r.moves.len() == 4), "{recs:?}");
     std::fs::remove_dir_all(out).unwrap();
 }
+
+#[test]
+fn resume_replays_every_record_and_refuses_another_games_or_an_illegal_one() {
+    let out = tmp("resume-check");
+    let out_s = out.display().to_string();
+    let a = format!("{MOCK} play");
+    let args = |games: &str| -> Vec<String> {
+        [
+            "match", "--game", "testnim", "--size", "6", "--time", "5", "--out", &out_s, &a, &a, "--games", games,
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let first = args("2");
+    let o = referee(&first.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let path = out.join("records.jsonl");
+    let good = std::fs::read_to_string(&path).unwrap();
+    // The whole run is recorded: a resume only checks the records.
+    let mut again = args("2");
+    again.push("--resume".into());
+    let again: Vec<&str> = again.iter().map(String::as_str).collect();
+    // A move changed to one the rules refuse (take 9 from a pile of 6).
+    let first_line = good.lines().next().unwrap();
+    let v: serde_json::Value = serde_json::from_str(first_line).unwrap();
+    let text = v["moves"][0]["text"].as_str().unwrap().to_string();
+    let tampered = first_line.replacen(&format!("\"text\":\"{text}\""), "\"text\":\"9\"", 1);
+    assert_ne!(tampered, first_line);
+    std::fs::write(&path, good.replacen(first_line, &tampered, 1)).unwrap();
+    let o = referee(&again);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("do not replay by the rules"), "{err}");
+    // A record of another game.
+    std::fs::write(&path, good.replace("\"game\":\"testnim\"", "\"game\":\"halma\"")).unwrap();
+    let o = referee(&again);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("of halma, not of testnim"), "{err}");
+    // The untouched records resume.
+    std::fs::write(&path, &good).unwrap();
+    let o = referee(&again);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(record::load(&path, false).unwrap().len(), 2);
+    std::fs::remove_dir_all(out).unwrap();
+}

@@ -65,6 +65,20 @@ pub struct Opening {
 
 /// Reads a suite from a file or a directory (every regular file in it, by
 /// name; hidden files skipped). A file holds one position or several
+/// Characters of a parse error quoted at most: an opening file may hold a
+/// line of megabytes, and the error quotes the line.
+const QUOTE_CAP: usize = 300;
+
+/// `message` cut to [`QUOTE_CAP`] characters, saying how much was left out.
+pub fn capped(message: &str) -> String {
+    let n = message.chars().count();
+    if n <= QUOTE_CAP {
+        return message.to_string();
+    }
+    let head: String = message.chars().take(QUOTE_CAP).collect();
+    format!("{head}... ({} more characters)", n - QUOTE_CAP)
+}
+
 /// separated by lines of `---`.
 pub fn load(path: &Path) -> Result<Vec<Opening>, String> {
     let meta = std::fs::metadata(path).map_err(|e| format!("cannot read --openings {}: {e}", path.display()))?;
@@ -73,10 +87,29 @@ pub fn load(path: &Path) -> Result<Vec<Opening>, String> {
         let entries = std::fs::read_dir(path).map_err(|e| format!("cannot list --openings {}: {e}", path.display()))?;
         for e in entries {
             let e = e.map_err(|e| format!("cannot list --openings {}: {e}", path.display()))?;
-            let hidden = e.file_name().to_string_lossy().starts_with('.');
-            if !hidden && e.file_type().map(|t| t.is_file()).unwrap_or(false) {
-                files.push(e.path());
+            if e.file_name().to_string_lossy().starts_with('.') {
+                continue;
             }
+            // Not followed, not skipped: a link or a FIFO among the positions
+            // is a mistake (or a trap) the organiser should hear about.
+            let kind = e
+                .file_type()
+                .map_err(|err| format!("cannot read {}: {err}", e.path().display()))?;
+            if !kind.is_file() {
+                let what = if kind.is_symlink() {
+                    "a symbolic link"
+                } else if kind.is_dir() {
+                    "a directory"
+                } else {
+                    "not a regular file"
+                };
+                return Err(format!(
+                    "--openings {}: {} is {what}; an openings directory holds only position files",
+                    path.display(),
+                    e.path().display()
+                ));
+            }
+            files.push(e.path());
         }
         files.sort();
         if files.is_empty() {
@@ -130,7 +163,14 @@ fn split_positions(text: &str) -> Vec<String> {
 /// over; the error names the opening and the parser's complaint.
 pub fn check<G: FileGame>(openings: &[Opening]) -> Result<(), String> {
     for o in openings {
-        let inp = G::parse_input(&o.text).map_err(|e| format!("opening {}: not a {} position: {e}", o.id, G::NAME))?;
+        let inp = G::parse_input(&o.text).map_err(|e| {
+            format!(
+                "opening {}: not a {} position: {}",
+                o.id,
+                G::NAME,
+                capped(&e.to_string())
+            )
+        })?;
         if inp.state.result().is_some() {
             return Err(format!("opening {}: the game is already over in this position", o.id));
         }
@@ -256,7 +296,33 @@ mod tests {
         let e = check::<TestNim>(&load(&d).unwrap()).unwrap_err();
         assert!(e.contains("already over"), "{e}");
         assert!(load(&d.join("missing")).unwrap_err().contains("cannot read"));
+        // A huge line is quoted only in part.
+        let long = format!("TESTNIM\nGAME\n1\n10.0\n{}\n", "9".repeat(100_000));
+        std::fs::write(d.join("c.txt"), long).unwrap();
+        let e = check::<TestNim>(&load(&d).unwrap()).unwrap_err();
+        assert!(e.len() < 1000 && e.contains("more characters)"), "{}", e.len());
         std::fs::remove_dir_all(d).unwrap();
+    }
+
+    #[test]
+    fn an_openings_directory_refuses_links_fifos_and_directories() {
+        for (name, make) in [("link", 0), ("fifo", 1), ("dir", 2)] {
+            let d = tmp(name);
+            std::fs::write(d.join("a.txt"), "TESTNIM\nGAME\n1\n10.0\n5\n").unwrap();
+            let p = d.join("b.txt");
+            match make {
+                0 => std::os::unix::fs::symlink("/etc/passwd", &p).unwrap(),
+                1 => {
+                    let c = std::ffi::CString::new(p.to_str().unwrap()).unwrap();
+                    // SAFETY: mkfifo on a path we own.
+                    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+                }
+                _ => std::fs::create_dir(&p).unwrap(),
+            }
+            let e = load(&d).unwrap_err();
+            assert!(e.contains("b.txt is ") && e.contains("only position files"), "{e}");
+            std::fs::remove_dir_all(d).unwrap();
+        }
     }
 
     #[test]

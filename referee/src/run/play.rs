@@ -48,7 +48,9 @@ fn play_one<G: FileGame>(a: &PlayArgs, mut io: HumanIo) -> Result<i32, String> {
         home: None,
     });
     let contestants = name_seats(contestants);
-    std::fs::create_dir_all(&a.out).map_err(|e| format!("cannot create {}: {e}", a.out.display()))?;
+    // The same lock as match and tournament: a play into a running run's
+    // --out would add a game its --resume then refuses.
+    let _lock = crate::run::outdir::lock(&a.out)?;
     rules.sandbox = crate::process::sandbox::install(&a.time.sandbox, &a.out)?;
     let setup = play_setup(&a.out, start, &contestants, clock);
     let names = G::player_names();

@@ -69,25 +69,57 @@ pub struct SandboxOpts {
 }
 
 impl SandboxOpts {
-    /// Builds the sandbox for a run whose records live in `out` (hidden from agents).
+    /// Builds the sandbox for a run whose records live in `out` (hidden from
+    /// agents), refusing limits no agent can run under and read-only
+    /// directories that would show agents the whole system or the records.
     pub fn build(&self, out: &Path) -> Result<Sandbox, String> {
+        if self.memory < MIN_MEMORY {
+            return Err(format!(
+                "--memory {} MiB is too little for any agent to start (a shell alone needs a few MiB); give at least {} MiB, such as --memory 512M",
+                self.memory >> 20,
+                MIN_MEMORY >> 20
+            ));
+        }
+        if self.max_procs < MIN_PROCS {
+            return Err(format!(
+                "--max-procs {} leaves no room for the agent's shell and program; give at least {MIN_PROCS}",
+                self.max_procs
+            ));
+        }
         let limits = Limits {
             memory: self.memory,
             file_size: self.file_size,
             max_procs: self.max_procs,
             ..Limits::default()
         };
+        let out = out.canonicalize().unwrap_or_else(|_| out.to_path_buf());
         let mut ro = Vec::new();
         for p in &self.read_only {
-            ro.push(
-                p.canonicalize()
-                    .map_err(|e| format!("--sandbox-ro {}: {e}", p.display()))?,
-            );
+            let dir = p
+                .canonicalize()
+                .map_err(|e| format!("--sandbox-ro {}: {e}", p.display()))?;
+            if dir == Path::new("/") {
+                return Err(
+                    "--sandbox-ro / would show agents the whole file system; name the directories they need".into(),
+                );
+            }
+            if out.starts_with(&dir) || dir.starts_with(&out) {
+                return Err(format!(
+                    "--sandbox-ro {} would show agents the run's records and the other agents' directories in {}; name a directory outside --out",
+                    p.display(),
+                    out.display()
+                ));
+            }
+            ro.push(dir);
         }
-        let out = out.canonicalize().unwrap_or_else(|_| out.to_path_buf());
         Sandbox::new(self.sandbox, limits, ro, vec![out])
     }
 }
+
+/// The least `--memory` accepted: below it not even `sh` starts.
+pub const MIN_MEMORY: u64 = 32 << 20;
+/// The least `--max-procs` accepted: the shell, the agent and a helper.
+pub const MIN_PROCS: u64 = 8;
 
 /// The `full` level's machinery, created once per run.
 #[derive(Debug)]

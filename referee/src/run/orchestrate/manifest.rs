@@ -136,9 +136,31 @@ pub(super) fn open_out(plan: &RunPlan) -> Result<Vec<GameRecord>, String> {
 }
 
 /// Every recorded game belongs to the schedule, once; returns their keys.
-pub(super) fn check_records(rr: &RoundRobin, recs: &[GameRecord], path: &Path) -> Result<HashSet<String>, String> {
+pub(super) fn check_records(
+    rr: &RoundRobin,
+    recs: &[GameRecord],
+    path: &Path,
+    game: &str,
+) -> Result<HashSet<String>, String> {
     let mut seen = HashSet::new();
     for r in recs {
+        if !r.game.eq_ignore_ascii_case(game) {
+            return Err(format!(
+                "{} holds game {:?} of {}, not of {game}: it is another run's record",
+                path.display(),
+                r.key,
+                r.game
+            ));
+        }
+        // Every recorded move is judged again, so a tampered or foreign
+        // record cannot count toward this run.
+        crate::for_game!(game, |G| crate::game::replay_states::<G>(r).map(|_| ())).map_err(|e| {
+            format!(
+                "{} holds game {:?} whose moves do not replay by the rules ({e}); move that file aside or start a new --out",
+                path.display(),
+                r.key
+            )
+        })?;
         if rr.job_of(&r.key).is_none() {
             return Err(format!(
                 "{} holds a game {:?} that is not part of this run",

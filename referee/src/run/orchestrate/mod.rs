@@ -175,7 +175,7 @@ pub fn run(mut plan: RunPlan) -> Result<i32, String> {
     // Held until the run ends: a second referee on this --out is refused.
     let _lock = crate::run::outdir::lock(&plan.out)?;
     let recs = open_out(&plan)?;
-    let seen = check_records(&rr, &recs, &plan.records_path())?;
+    let seen = check_records(&rr, &recs, &plan.records_path(), &plan.game)?;
     let left = total.saturating_sub(recs.len() as u64);
     if plan.resume {
         eprintln!("referee: resuming: {} of {total} games already played", recs.len());
