@@ -675,3 +675,68 @@ fn report_of_a_three_agent_tournament_opens_offline_with_depth_and_score() {
     assert!(reported > 0, "the reporting agent moved");
     std::fs::remove_dir_all(base).unwrap();
 }
+
+/// Our agent, as `cargo test --workspace` builds it.
+fn our_agent() -> PathBuf {
+    let p = repo().join("target/release/agent");
+    assert!(
+        p.exists(),
+        "{} is missing: build the workspace first (make test does)",
+        p.display()
+    );
+    p
+}
+
+#[test]
+fn the_halma_templates_play_whole_games_against_our_agent_by_the_rules() {
+    need("python3");
+    need("javac");
+    need("g++");
+    let build = tmp("halma-templates");
+    let st = Command::new("g++")
+        .args(["-O2", "-o"])
+        .arg(build.join("halma_agent"))
+        .arg(repo().join("samples/agents/cpp/halma_agent.cpp"))
+        .status()
+        .unwrap();
+    assert!(st.success(), "g++ failed");
+    let st = Command::new("javac")
+        .args(["-d", build.to_str().unwrap()])
+        .arg(repo().join("samples/agents/java/HalmaAgent.java"))
+        .status()
+        .unwrap();
+    assert!(st.success(), "javac failed");
+    let home = format!("dir={}", build.display());
+    let ours = format!("name=ours,cmd={}", our_agent().display());
+    // The templates get a longer clock: a JVM spends ~0.05-0.1 s of CPU
+    // starting on every move, which a 3 s game does not cover.
+    let templates = [
+        "name=python,cmd=python3 samples/agents/python/halma_agent.py,time=30".to_string(),
+        format!("name=java,cmd=java -cp . HalmaAgent,{home},time=30"),
+        format!("name=cpp,cmd=./halma_agent,{home},time=30"),
+    ];
+    let out = build.join("run");
+    let mut args = vec![
+        "tournament",
+        "--game",
+        "halma",
+        "--gauntlet",
+        "--games",
+        "2",
+        "--time",
+        "3",
+    ];
+    args.extend(["--concurrency", "2", "--out", out.to_str().unwrap(), "--agent", &ours]);
+    for t in &templates {
+        args.extend(["--agent", t.as_str()]);
+    }
+    let o = referee_in(&repo(), &args);
+    assert!(o.status.success(), "{}", text(&o));
+    let recs = records(&out);
+    assert_eq!(recs.len(), 6, "{}", text(&o));
+    for r in &recs {
+        assert!(r.loss.is_none(), "{}: a forfeit: {}", r.key, r.reason);
+        assert!(r.moves.len() > 20, "{}: only {} plies", r.key, r.moves.len());
+    }
+    std::fs::remove_dir_all(build).unwrap();
+}
