@@ -2,7 +2,7 @@
 # agent against the reference agent, through the referee) and `make test`.
 CARGO ?= cargo
 
-.PHONY: build play test bench clean
+.PHONY: build play test bench install clean
 
 build:
 	$(CARGO) build --release --workspace
@@ -17,6 +17,11 @@ play: build
 
 test:
 	$(CARGO) test --workspace --release
+
+# Puts agent and referee on PATH (cargo's bin directory, ~/.cargo/bin).
+install:
+	$(CARGO) install --locked --path .
+	$(CARGO) install --locked --path referee
 
 bench: build
 	./target/release/agent halma bench

@@ -740,3 +740,69 @@ fn the_halma_templates_play_whole_games_against_our_agent_by_the_rules() {
     }
     std::fs::remove_dir_all(build).unwrap();
 }
+
+#[test]
+fn a_python_agent_run_through_a_venv_interpreter_plays_under_the_default_sandbox() {
+    need("python3");
+    let base = tmp("venv");
+    let venv = base.join("venv");
+    let st = Command::new("python3")
+        .args(["-m", "venv", "--without-pip"])
+        .arg(&venv)
+        .status()
+        .unwrap();
+    assert!(
+        st.success(),
+        "python3 -m venv failed (Debian: apt-get install python3-venv)"
+    );
+    let home = base.join("agent");
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::copy(
+        repo().join("samples/agents/python/halma_agent.py"),
+        home.join("halma_agent.py"),
+    )
+    .unwrap();
+    // The agent refuses to play unless it really runs inside its venv.
+    std::fs::write(
+        home.join("in_venv.py"),
+        "import runpy, sys\nif sys.prefix == sys.base_prefix:\n    sys.exit('not in the venv: ' + sys.prefix)\nrunpy.run_path('halma_agent.py', run_name='__main__')\n",
+    )
+    .unwrap();
+    let venv_python = venv.join("bin/python");
+    // in_venv.py runs halma_agent.py from the working directory: give it the path.
+    let script = std::fs::read_to_string(home.join("in_venv.py")).unwrap().replace(
+        "'halma_agent.py'",
+        &format!("{:?}", home.join("halma_agent.py").display().to_string()),
+    );
+    std::fs::write(home.join("in_venv.py"), script).unwrap();
+    let cmd = format!(
+        "name=venv,cmd={} in_venv.py,dir={},time=30",
+        venv_python.display(),
+        home.display()
+    );
+    let ours = format!("name=ours,cmd={}", our_agent().display());
+    let out = base.join("run");
+    let o = referee_in(
+        &repo(),
+        &[
+            "match",
+            "--game",
+            "halma",
+            "--games",
+            "2",
+            "--time",
+            "3",
+            "--agent",
+            &cmd,
+            "--agent",
+            &ours,
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    for r in records(&out) {
+        assert!(r.loss.is_none(), "{}: {}", r.key, r.reason);
+    }
+    std::fs::remove_dir_all(base).unwrap();
+}

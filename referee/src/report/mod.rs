@@ -80,6 +80,8 @@ pub fn run_report(a: &ReportArgs) -> Result<i32, String> {
         None => records.parent().unwrap_or(Path::new(".")).join("report.html"),
     };
     write_report(&records, &out)?;
-    println!("report: {}", out.display());
+    // Absolute, so it can be pasted into a browser from anywhere.
+    let shown = std::path::absolute(&out).unwrap_or(out);
+    println!("report: {}", shown.display());
     Ok(0)
 }

@@ -82,24 +82,39 @@ fn cstr(p: &Path) -> CString {
 }
 
 /// Absolute paths named in an agent command that exist: the program, its
-/// script, a data directory. A file stands for its directory.
+/// script, a data directory. A file stands for its directory, and for the
+/// directory of the file it links to (a venv's `bin/python`, an
+/// alternatives link); a program in a Python venv's `bin/` brings the
+/// whole venv (its `pyvenv.cfg` and `lib/`), so it runs as on the user's
+/// shell.
 pub fn command_paths(cmd: &str) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = Vec::new();
+    let mut add = |dir: PathBuf| {
+        if let Ok(dir) = dir.canonicalize() {
+            if dir != Path::new("/") && !out.contains(&dir) {
+                out.push(dir);
+            }
+        }
+    };
     for tok in cmd.split(|c: char| c.is_whitespace() || matches!(c, '\'' | '"' | '=' | ';' | '&' | '|' | '<' | '>')) {
         if !tok.starts_with('/') || tok == "/" {
             continue;
         }
         let p = Path::new(tok);
-        let dir = if p.is_dir() {
-            p.to_path_buf()
-        } else if p.is_file() {
-            p.parent().map(Path::to_path_buf).unwrap_or_default()
-        } else {
+        if p.is_dir() {
+            add(p.to_path_buf());
             continue;
-        };
-        let Ok(dir) = dir.canonicalize() else { continue };
-        if dir != Path::new("/") && !out.contains(&dir) {
-            out.push(dir);
+        }
+        if !p.is_file() {
+            continue;
+        }
+        let Some(dir) = p.parent() else { continue };
+        add(dir.to_path_buf());
+        if let Some(target_dir) = p.canonicalize().ok().and_then(|t| t.parent().map(Path::to_path_buf)) {
+            add(target_dir);
+        }
+        if let Some(venv) = dir.parent().filter(|v| v.join("pyvenv.cfg").is_file()) {
+            add(venv.to_path_buf());
         }
     }
     out
