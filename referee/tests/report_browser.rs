@@ -189,6 +189,54 @@ fn check_legend<G: FileGame>(dom: &str, rec: &GameRecord) {
             e.symbol
         );
     }
+    // Both camps' grounds have a sample where the game has camps.
+    if legend.contains("g-c0") || legend.contains("g-c1") {
+        assert!(
+            legend.contains("g-c0") && legend.contains("g-c1"),
+            "{}: {legend}",
+            rec.game
+        );
+    }
+    // The charts' legend names both seats.
+    let charts = &dom[dom.find("id=\"chart-legend\"").expect("the charts have a legend")..];
+    let charts = &charts[..charts.find("</div>").unwrap_or(charts.len())];
+    assert_eq!(charts.matches("class=\"legend-item").count(), 2, "{charts}");
+    for a in &rec.agents {
+        let shown = a.replace('<', "&lt;").replace('>', "&gt;");
+        assert!(charts.contains(&shown), "chart legend lacks {a}: {charts}");
+    }
+}
+
+/// At 1280 px wide, the move table of game `number` (a Halma game with
+/// long jump chains) shows all its columns and the charts' legend is drawn:
+/// the page, with a measuring script added, marks itself `data-fits` when
+/// the table needs no horizontal scrolling, ends inside the window, and
+/// the legend takes room on the page.
+fn check_move_table_fits(chrome: &str, html: &Path, number: usize) {
+    let page = std::fs::read_to_string(html).unwrap();
+    let probe = r##"<script>window.addEventListener("load", function () { setTimeout(function () {
+  var box = document.getElementById("moves-box"), t = box.querySelector("table");
+  var r = t.getBoundingClientRect(), heads = t.querySelectorAll("th").length;
+  var key = document.querySelector("#chart-legend .legend-item");
+  var shown = key && key.getBoundingClientRect().width > 20;
+  document.body.setAttribute("data-fits", (box.scrollWidth <= box.clientWidth && r.right <= 1280 && heads == 7 && shown) ? "yes" : "no " + box.scrollWidth + "/" + box.clientWidth + " right " + r.right + " chart legend drawn " + shown);
+}, 200); });</script></body>"##;
+    let measured = html.with_file_name("measure.html");
+    std::fs::write(&measured, page.replacen("</body>", probe, 1)).unwrap();
+    let url = format!("file://{}#g{number}/p1", measured.display());
+    let out = run_chromium(
+        chrome,
+        &["--dump-dom", "--window-size=1280,900", "--virtual-time-budget=2000"],
+        &url,
+    );
+    let dom = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        dom.contains("data-fits=\"yes\""),
+        "the move table does not fit 1280 px: {}",
+        dom.lines()
+            .find(|l| l.contains("data-fits"))
+            .unwrap_or("no data-fits attribute (did the probe run?)")
+    );
 }
 
 fn check<G: FileGame>(chrome: &str, html: &Path, shots: &Path, number: usize, rec: &GameRecord) {
@@ -320,5 +368,6 @@ fn report_shows_each_games_pieces_at_any_ply_in_chromium() {
             other => panic!("unexpected game {other}"),
         }
     }
+    check_move_table_fits(&chrome, &html, 1);
     eprintln!("report_browser: report and screenshots in {}", dir.display());
 }

@@ -172,6 +172,22 @@ pub fn legend_data(legend: &[LegendEntry]) -> Vec<LegendData> {
             }),
         }
     }
+    // Both camps are drawn in their own colours: a meaning shown on one
+    // camp's ground gets a sample on the other's too.
+    for d in &mut out {
+        let other = |g: &str| match g {
+            "c0" => Some("c1"),
+            "c1" => Some("c0"),
+            _ => None,
+        };
+        let missing: Vec<SampleData> = d
+            .samples
+            .iter()
+            .filter_map(|s| other(s.g).map(|g| SampleData { g, ..s.clone() }))
+            .filter(|m| !d.samples.iter().any(|s| s.g == m.g))
+            .collect();
+        d.samples.extend(missing);
+    }
     out
 }
 

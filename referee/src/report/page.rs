@@ -64,8 +64,8 @@ fn standings(recs: &[GameRecord], names: &[(String, String)]) -> String {
     let mut rows = summary::summarize(names, recs);
     rows.sort_by(|a, b| b.score_pct.total_cmp(&a.score_pct));
     let mut s = String::from(
-        "<h2>Standings</h2>\n<table id=\"standings\"><tr><th>Agent</th><th>Games</th><th>Wins</th><th>Draws</th>\
-         <th>Losses</th><th>Score</th><th>Elo vs field (95 %)</th><th>LOS</th><th>Forfeits</th></tr>\n",
+        "<table class=\"standings\"><tr><th>Agent</th><th>Games</th><th>Wins</th><th>Losses</th>\
+         <th>Draws</th><th>Score</th><th>Elo vs field (95 %)</th><th>LOS</th><th>Forfeits</th></tr>\n",
     );
     for r in &rows {
         let forfeits: u32 = r.loss_reasons.values().sum();
@@ -76,8 +76,8 @@ fn standings(recs: &[GameRecord], names: &[(String, String)]) -> String {
             esc(&r.name),
             r.games,
             r.wins,
-            r.draws,
             r.losses,
+            r.draws,
             r.score_pct,
             esc(&elo_text(r)),
             100.0 * r.los,
@@ -90,8 +90,8 @@ fn standings(recs: &[GameRecord], names: &[(String, String)]) -> String {
 
 fn head_to_head(recs: &[GameRecord], names: &[(String, String)]) -> String {
     let mut s = String::from(
-        "<h2>Head to head</h2>\n<p>Row agent's wins-draws-losses and score against the column agent.</p>\n\
-         <table id=\"head-to-head\"><tr><th></th>",
+        "<p>Head to head: the row agent's wins-losses-draws and score against the column agent.</p>\n\
+         <table class=\"head-to-head\"><tr><th></th>",
     );
     for (n, _) in names {
         let _ = write!(s, "<th>{}</th>", esc(n));
@@ -115,8 +115,8 @@ fn head_to_head(recs: &[GameRecord], names: &[(String, String)]) -> String {
                     s,
                     "<td>{}-{}-{} ({:.1})</td>",
                     wdl.w,
-                    wdl.d,
                     wdl.l,
+                    wdl.d,
                     wdl.w as f64 + 0.5 * wdl.d as f64
                 );
             }
@@ -236,6 +236,31 @@ pub fn script_safe(json: &str) -> String {
         .replace('&', "\\u0026")
 }
 
+/// Standings, head to head and history, one section per game: records of
+/// different games never share a table.
+fn sections(recs: &[GameRecord]) -> String {
+    let mut kinds: Vec<&str> = Vec::new();
+    for r in recs {
+        if !kinds.contains(&r.game.as_str()) {
+            kinds.push(&r.game);
+        }
+    }
+    let mut s = String::new();
+    for (i, kind) in kinds.iter().enumerate() {
+        let of: Vec<GameRecord> = recs.iter().filter(|r| r.game == *kind).cloned().collect();
+        let names = agent_names(&of);
+        let id = if i == 0 { " id=\"standings\"" } else { "" };
+        let _ = writeln!(s, "<h2{id}>Standings: {} ({} games)</h2>", esc(kind), of.len());
+        s.push_str(&standings(&of, &names));
+        if names.len() > 2 {
+            let p = if i == 0 { "<p id=\"head-to-head\">" } else { "<p>" };
+            s.push_str(&head_to_head(&of, &names).replacen("<p>", p, 1));
+        }
+        s.push_str(&history(&of, &names));
+    }
+    s
+}
+
 /// The whole report page for `recs` (in file order), whose replay data is `games`.
 pub fn page(title: &str, source: &str, recs: &[GameRecord], games: &[GameData]) -> Result<String, String> {
     #[derive(serde::Serialize)]
@@ -263,16 +288,12 @@ pub fn page(title: &str, source: &str, recs: &[GameRecord], games: &[GameData]) 
          <span id=\"ply-of\"></span> <input id=\"ply-range\" type=\"range\" min=\"0\" value=\"0\" style=\"width:220px\"> speed \
          <select id=\"speed\"><option value=\"1000\">1/s</option><option value=\"400\" selected>2.5/s</option><option value=\"100\">10/s</option></select></div>\n\
          <div id=\"status\"></div>\n<div class=\"viewer\">\n<div><svg id=\"board\" xmlns=\"http://www.w3.org/2000/svg\"></svg>\n<div id=\"facts\"></div><div id=\"legend\"></div></div>\n\
-         <div class=\"charts\"><div>Time left (s) against ply</div><svg id=\"clock-chart\"></svg><div>CPU seconds per move</div><svg id=\"cpu-chart\"></svg>\
-         <div id=\"moves-box\"><table><thead><tr><th>Ply</th><th>Seat</th><th>Move</th><th>CPU s</th><th>Left s</th><th title=\"the agent's own report: info depth D score S\">Depth</th><th title=\"the agent's own report, from its view, in its units\">Score</th></tr></thead>\
+         <div class=\"charts\"><div id=\"chart-legend\"></div><div>Time left (s) against ply</div><svg id=\"clock-chart\"></svg><div>CPU seconds per move</div><svg id=\"cpu-chart\"></svg>\
+         <div id=\"moves-box\"><table><thead><tr><th>Ply</th><th>Seat</th><th>Move</th><th>CPU s</th><th>Left s</th><th title=\"the agent's own report: info depth D score S\">Depth</th><th title=\"the agent's own report, from its view, in its units; a forced result in plies\">Score</th></tr></thead>\
          <tbody id=\"moves-body\"></tbody></table></div></div>\n</div>\n",
     );
     if recs.len() > 1 {
-        s.push_str(&standings(recs, &names));
-        if names.len() > 2 {
-            s.push_str(&head_to_head(recs, &names));
-        }
-        s.push_str(&history(recs, &names));
+        s.push_str(&sections(recs));
     }
     s.push_str(&game_list(recs));
     let _ = write!(

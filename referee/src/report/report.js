@@ -151,7 +151,31 @@
     [0, 1].forEach(function (s) { var c = clocks[s]; c.push([n, c[c.length - 1][1]]); });
     chart($("clock-chart"), clocks, n, Math.max(g.time[0], g.time[1]), ply);
     chart($("cpu-chart"), [], n, maxcpu || 1, ply, bars);
+    // One legend for both charts: the colour of each seat's line and bars.
+    var box = $("chart-legend");
+    clear(box);
+    [0, 1].forEach(function (s) {
+      var item = document.createElement("span");
+      item.className = "legend-item";
+      box.appendChild(item);
+      var sw = el("svg", { width: 14, height: 10 }, item);
+      el("rect", { x: 0, y: 2, width: 14, height: 6, "class": "bar s" + s }, sw);
+      item.appendChild(document.createTextNode(" " + seatName(g, s)));
+    });
   }
+
+  // A score the agent reported: a forced result in words ("wins in 7"),
+  // as engines report mate; other scores as given.
+  function scoreText(v) {
+    if (v == null) return "";
+    var WIN = 1000000;
+    if (Math.abs(v) > WIN - 1000 && Math.abs(v) <= WIN) {
+      var plies = WIN - Math.abs(v);
+      return (v > 0 ? "wins" : "loses") + " in " + plies;
+    }
+    return String(v);
+  }
+  function seatShort(g, s) { return /^\d+$/.test(g.seats[s]) ? "player " + g.seats[s] : g.seats[s]; }
 
   // A value the agent may not have reported: blank when absent.
   function opt(v) { return v == null ? "" : String(v); }
@@ -163,7 +187,7 @@
       var tr = document.createElement("tr");
       tr.id = "mv" + (i + 1);
       tr.className = "s" + m.seat;
-      [String(i + 1), seatName(g, m.seat), m.text, fmt(m.cpu), fmt(m.left), opt(m.depth), opt(m.score)].forEach(function (t) {
+      [String(i + 1), seatShort(g, m.seat), m.text, fmt(m.cpu), fmt(m.left), opt(m.depth), scoreText(m.score)].forEach(function (t) {
         var td = document.createElement("td");
         td.textContent = t;
         tr.appendChild(td);
