@@ -248,14 +248,15 @@ fn special_files_as_start_openings_or_records_are_refused_at_once() {
         assert!(stderr.contains("not a regular file"), "report {path}: {stderr}");
         assert!(!dir.join("r.html").exists());
     }
-    // A directory of openings skips its FIFO (only regular files are positions).
+    // A FIFO inside a directory of openings is refused by name, not skipped:
+    // the organiser should learn that the suite is not what they think.
     let suite = dir.join("suite");
     std::fs::create_dir(&suite).unwrap();
     mkfifo(&suite.join("a.txt"));
     assert_refused(
         "openings-dir",
         &["--game", "hinger", "--openings", suite.to_str().unwrap()],
-        &["holds no position files"],
+        &["a.txt is not a regular file", "holds only position files"],
     );
     std::fs::remove_dir_all(dir).unwrap();
 }

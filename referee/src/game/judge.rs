@@ -65,8 +65,10 @@ pub fn run_agent_move<G: FileGame>(
         return Ok(Played::without_process(lost, 0.0));
     }
     let input = state.write_input(rules.mode, offered);
-    agent_files::write_fresh(dir, "input.txt", input.as_bytes())
-        .map_err(|e| GameError::Io(format!("cannot write {}: {e}", dir.join("input.txt").display())))?;
+    agent_files::write_fresh(dir, "input.txt", input.as_bytes()).map_err(|e| match e.raw_os_error() {
+        Some(libc::ENOSPC) | Some(libc::EDQUOT) => disk_full(dir),
+        _ => GameError::Io(format!("cannot write {}: {e}", dir.join("input.txt").display())),
+    })?;
     let cpu_kill = offered + rules.grace;
     let spec = RunSpec {
         cmd,
@@ -87,9 +89,15 @@ pub fn run_agent_move<G: FileGame>(
         rules.move_time.is_some_and(|m| m < remaining),
         rules.output_cap,
     );
-    if let Judged::Loss(..) = judged {
+    if let Judged::Loss(reason, _) = &judged {
         if r.killed == Some(Killed::Interrupted) {
             return Err(GameError::Interrupted);
+        }
+        // An agent that failed where it had no room to write failed because
+        // of the organiser's disk, not its own play: the game is void.
+        let could_be_the_disk = matches!(reason, LossReason::Crash | LossReason::NoOutput | LossReason::Malformed);
+        if could_be_the_disk && free_bytes(dir).is_some_and(|f| f < DISK_FULL_BELOW) {
+            return Err(disk_full(dir));
         }
     }
     Ok(Played {
@@ -99,6 +107,35 @@ pub fn run_agent_move<G: FileGame>(
         discarded: r.discarded,
         stderr_tail: r.stderr_tail,
     })
+}
+
+/// Free bytes below which an agent's failure is put down to a full disk:
+/// room for a move, a `playdata.txt` and the captured output.
+pub const DISK_FULL_BELOW: u64 = 1 << 20;
+
+/// Bytes an unprivileged process can still write on the file system of `dir`.
+pub fn free_bytes(dir: &Path) -> Option<u64> {
+    use std::os::unix::ffi::OsStrExt;
+    let c = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+    // SAFETY: statvfs fills the struct we own from a NUL-terminated path.
+    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+    let r = unsafe { libc::statvfs(c.as_ptr(), &mut st) };
+    (r == 0).then(|| (st.f_bavail as u64).saturating_mul(st.f_frsize as u64))
+}
+
+/// The error that stops a run whose disk filled up: the game in play is
+/// void (not recorded), and the message says where and how to go on.
+fn disk_full(dir: &Path) -> GameError {
+    GameError::Io(disk_full_message(dir))
+}
+
+/// What the organiser reads when the disk holding `dir` filled up.
+pub fn disk_full_message(dir: &Path) -> String {
+    let free = free_bytes(dir).unwrap_or(0);
+    format!(
+        "the disk holding {} is full ({free} bytes free): this game is void and not recorded; free some space (or move --out to a larger disk) and continue with --resume",
+        dir.display()
+    )
 }
 
 fn judge<G: FileGame>(

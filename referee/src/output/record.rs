@@ -211,9 +211,14 @@ pub fn append(path: &Path, rec: &GameRecord) -> std::io::Result<()> {
     let mut line = serde_json::to_string(rec).map_err(std::io::Error::other)?;
     line.push('\n');
     let mut f = OpenOptions::new().create(true).append(true).open(path)?;
-    // One write call for the whole line, so concurrent appenders never interleave.
-    f.write_all(line.as_bytes())?;
-    f.sync_data()
+    let before = f.metadata()?.len();
+    // One write call for the whole line, so concurrent appenders never
+    // interleave; a line cut short (a full disk) is taken back whole.
+    if let Err(e) = f.write_all(line.as_bytes()).and_then(|()| f.sync_data()) {
+        let _ = f.set_len(before);
+        return Err(e);
+    }
+    Ok(())
 }
 
 /// The most bytes read from one file of game records (about 100,000 long

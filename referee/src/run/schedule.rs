@@ -131,7 +131,10 @@ pub fn run_jobs<G: FileGame>(
             match msg {
                 Ok(rec) => {
                     if let Err(e) = record::append(&records, &rec) {
-                        first_error.get_or_insert(format!("cannot append to {}: {e}", records.display()));
+                        first_error.get_or_insert(match e.raw_os_error() {
+                            Some(libc::ENOSPC) | Some(libc::EDQUOT) => crate::game::judge::disk_full_message(&cfg.out),
+                            _ => format!("cannot append to {}: {e}", records.display()),
+                        });
                         no_more.store(true, Ordering::Relaxed);
                         continue;
                     }
