@@ -13,13 +13,21 @@ mod common;
 use agent::games::testnim::TestNim;
 use referee::game::{play_game, Contestant, GameSetup, Rules, SeatKind};
 use referee::output::record::{self, GameRecord, LossReason};
+use referee::process::sandbox::Choice;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::AtomicBool;
+use std::sync::LazyLock;
 use std::time::{Duration, Instant};
 
-const MOCK: &str = env!("MOCK_AGENT");
-const REFEREE: &str = env!("CARGO_BIN_EXE_referee");
+/// The binaries under test; the unprivileged rerun (see
+/// [`the_attacks_fail_for_an_unprivileged_referee_too`]) runs copies.
+static MOCK: LazyLock<String> = LazyLock::new(|| binary("REFEREE_TEST_MOCK", env!("MOCK_AGENT")));
+static REFEREE: LazyLock<String> = LazyLock::new(|| binary("REFEREE_TEST_REFEREE", env!("CARGO_BIN_EXE_referee")));
+
+fn binary(var: &str, built: &str) -> String {
+    std::env::var(var).unwrap_or_else(|_| built.to_string())
+}
 
 /// A scratch area: `scripts/` for the agents, `out/` for the referee.
 struct Arena {
@@ -47,8 +55,9 @@ impl Arena {
         let path = self.scripts.join(format!("{name}.sh"));
         std::fs::write(&path, body).unwrap();
         format!(
-            "sh {} {MOCK} {} {}",
+            "sh {} {} {} {}",
             path.display(),
+            *MOCK,
             self.out.display(),
             self.scripts.display()
         )
@@ -56,7 +65,7 @@ impl Arena {
 
     fn spawn(&self, args: &[&str]) -> Child {
         let out = self.out.display().to_string();
-        Command::new(REFEREE)
+        Command::new(&*REFEREE)
             .args(args)
             .args(["--out", &out, "--game", "testnim", "--size", "3"])
             // Hostile agents are meant to play (and lose); the pre-flight
@@ -88,8 +97,9 @@ impl Drop for Arena {
 
 fn level_name() -> &'static str {
     match common::choice() {
-        referee::process::sandbox::Choice::Rlimits => "rlimits",
-        referee::process::sandbox::Choice::None => "none",
+        Choice::Rlimits => "rlimits",
+        Choice::None => "none",
+        Choice::FullRootless => "full-rootless",
         _ => "full",
     }
 }
@@ -160,7 +170,7 @@ fn a_double_forked_session_leader_is_charged_and_ended_with_its_move() {
     }
     let a = Arena::new("escape");
     let marker = format!("escape-marker-{}", std::process::id());
-    let cmd = format!("{MOCK} escape {marker}");
+    let cmd = format!("{} escape {marker}", *MOCK);
     let spec_a = format!("a={cmd}");
     let spec_b = format!("b={cmd}");
     let (o, recs) = a.run(&[
@@ -207,7 +217,7 @@ grep -q snoop.sh /proc/1/cmdline || { ls /proc >&2; exit 10; }
 exec "$1" play
 "#,
     );
-    let good = format!("{MOCK} play");
+    let good = format!("{} play", *MOCK);
     let (o, recs) = a.run(&[
         "match", &bad, &good, "--games", "2", "--time", "10", "--names", "bad,good",
     ]);
@@ -235,7 +245,7 @@ exec "$1" play
 "#,
     );
     let script = std::fs::read_to_string(a.scripts.join("tamper.sh")).unwrap();
-    let good = format!("{MOCK} play");
+    let good = format!("{} play", *MOCK);
     let (o, recs) = a.run(&[
         "match", &bad, &good, "--games", "4", "--time", "10", "--names", "bad,good",
     ]);
@@ -263,7 +273,7 @@ kill -STOP -1 2>/dev/null; kill -KILL -1 2>/dev/null
 exec "$1" play
 "#,
     );
-    let good = format!("{MOCK} play");
+    let good = format!("{} play", *MOCK);
     let child = a.spawn(&[
         "match", &bad, &good, "--games", "2", "--time", "10", "--names", "bad,good",
     ]);
@@ -271,14 +281,23 @@ exec "$1" play
     let o = finish(child, Duration::from_secs(120));
     let recs = record::load(&a.out.join("records.jsonl"), false).unwrap();
     assert_finished(&o, &recs, 2);
-    assert!(forfeits_of(&recs, "bad").is_empty(), "{}", recs[0].reason);
+    let lost = forfeits_of(&recs, "bad");
+    if common::choice() == Choice::FullRootless {
+        // Its main process is not its namespace's init there (the
+        // referee's reaper is), so `kill -KILL -1` ends it: its own doing.
+        for r in lost {
+            assert!(r.reason.contains("killed by signal 9"), "{}", r.reason);
+        }
+    } else {
+        assert!(lost.is_empty(), "{}", recs[0].reason);
+    }
 }
 
 #[test]
 fn a_memory_hog_is_refused_and_loses() {
     let a = Arena::new("hog");
-    let bad = format!("{MOCK} hog 1024");
-    let good = format!("{MOCK} play");
+    let bad = format!("{} hog 1024", *MOCK);
+    let good = format!("{} play", *MOCK);
     let args = [
         "match", &bad, &good, "--games", "2", "--time", "10", "--names", "bad,good", "--memory", "256M",
     ];
@@ -299,7 +318,7 @@ fn a_stdout_flood_is_capped_and_the_move_still_counts() {
         "flood",
         "yes | head -c 50000000; yes | head -c 50000000 >&2; exec \"$1\" play\n",
     );
-    let good = format!("{MOCK} play");
+    let good = format!("{} play", *MOCK);
     let args = [
         "match",
         &bad,
@@ -339,7 +358,7 @@ fn a_stdout_flood_is_capped_and_the_move_still_counts() {
     }
     assert_eq!(seen, 4);
     // And the report says so beside the verdict.
-    let o = Command::new(REFEREE).arg("report").arg(&a.out).output().unwrap();
+    let o = Command::new(&*REFEREE).arg("report").arg(&a.out).output().unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let html = std::fs::read_to_string(a.out.join("report.html")).unwrap();
     assert!(
@@ -374,7 +393,7 @@ fn odd_output_files_lose_as_malformed_and_never_hang_the_referee() {
             "output.txt is longer than",
         ),
     ];
-    let mut specs = vec![format!("good={MOCK} play")];
+    let mut specs = vec![format!("good={} play", *MOCK)];
     for (name, body, _) in &kinds {
         specs.push(format!("{name}={}", a.agent(name, &format!("{body}\nexit 0\n"))));
     }
@@ -427,7 +446,7 @@ fn stderr_replacers(a: &Arena) -> Vec<String> {
 #[test]
 fn a_replaced_stderr_file_is_never_read_back_in_a_game() {
     let a = Arena::new("stderr");
-    let mut specs = vec![format!("good={MOCK} play")];
+    let mut specs = vec![format!("good={} play", *MOCK)];
     specs.extend(stderr_replacers(&a));
     let mut args = vec!["tournament", "--games", "2", "--time", "10", "--concurrency", "2"];
     args.extend(specs.iter().map(String::as_str));
@@ -452,8 +471,8 @@ fn a_replaced_stderr_file_is_never_read_back_in_the_preflight() {
     let a = Arena::new("stderr-pre");
     for spec in stderr_replacers(&a) {
         let (_, cmd) = spec.split_once('=').unwrap();
-        let good = format!("{MOCK} play");
-        let child = Command::new(REFEREE)
+        let good = format!("{} play", *MOCK);
+        let child = Command::new(&*REFEREE)
             .args([
                 "match", cmd, &good, "--names", "bad,good", "--games", "2", "--time", "5",
             ])
@@ -487,7 +506,7 @@ fn an_agent_with_no_time_left_gets_no_input_and_loses_on_time() {
     let _ = std::fs::remove_dir_all(&base);
     let seat = |name: &str| Contestant {
         name: name.into(),
-        kind: SeatKind::Agent(format!("{MOCK} play")),
+        kind: SeatKind::Agent(format!("{} play", *MOCK)),
         calibration: None,
         calibrate: None,
         home: None,
@@ -522,7 +541,7 @@ fn an_agent_with_no_time_left_gets_no_input_and_loses_on_time() {
 fn sigterm_stops_a_tournament_cleanly_and_leaves_no_agent_behind() {
     let a = Arena::new("sigterm");
     let marker = format!("sigterm-marker-{}", std::process::id());
-    let slow = format!("{MOCK} sleep 20 {marker}");
+    let slow = format!("{} sleep 20 {marker}", *MOCK);
     let specs = [format!("a={slow}"), format!("b={slow}"), format!("c={slow}")];
     let mut args = vec!["tournament", "--games", "2", "--time", "60", "--concurrency", "2"];
     args.extend(specs.iter().map(String::as_str));
@@ -550,7 +569,7 @@ fn sigterm_stops_a_tournament_cleanly_and_leaves_no_agent_behind() {
 #[test]
 fn a_second_referee_on_the_same_out_is_refused_with_the_holders_pid() {
     let a = Arena::new("shared");
-    let slow = format!("{MOCK} sleep 1");
+    let slow = format!("{} sleep 1", *MOCK);
     let (sa, sb) = (format!("a={slow}"), format!("b={slow}"));
     let first = a.spawn(&["tournament", "--games", "2", "--time", "30", &sa, &sb]);
     let lock = a.out.join(referee::run::outdir::LOCK_FILE);
@@ -572,7 +591,7 @@ fn a_second_referee_on_the_same_out_is_refused_with_the_holders_pid() {
     assert!(err.contains(&format!("another referee (pid {})", first.id())), "{err}");
     // `play` takes the same lock.
     let out = a.out.display().to_string();
-    let play = Command::new(REFEREE)
+    let play = Command::new(&*REFEREE)
         .args(["play", "--game", "testnim", "--size", "3", "--out", &out, &slow, &slow])
         .env(common::LEVEL_VAR, level_name())
         .stdin(Stdio::null())
@@ -592,7 +611,7 @@ fn a_second_referee_on_the_same_out_is_refused_with_the_holders_pid() {
 #[test]
 fn resume_under_other_conditions_is_refused_naming_each_difference() {
     let a = Arena::new("resume");
-    let play = format!("{MOCK} play");
+    let play = format!("{} play", *MOCK);
     let (sa, sb) = (format!("a={play}"), format!("b={play}"));
     let (o, recs) = a.run(&["tournament", "--games", "2", "--time", "10", "--seed", "1", &sa, &sb]);
     assert_finished(&o, &recs, 2);
@@ -635,7 +654,7 @@ fn resume_under_other_conditions_is_refused_naming_each_difference() {
 
 #[test]
 fn doctor_reports_what_the_machine_offers_and_what_auto_does() {
-    let o = Command::new(REFEREE).arg("doctor").output().unwrap();
+    let o = Command::new(&*REFEREE).arg("doctor").output().unwrap();
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     for line in [
@@ -647,7 +666,77 @@ fn doctor_reports_what_the_machine_offers_and_what_auto_does() {
     ] {
         assert!(text.contains(line), "no {line:?} in {text}");
     }
-    if common::full_or_skip("doctor's verdict on the full level") {
-        assert!(text.contains("--sandbox auto will use:   full"), "{text}");
+    match common::choice() {
+        Choice::Full => assert!(text.contains("--sandbox auto will use:   full\n"), "{text}"),
+        Choice::FullRootless => assert!(text.contains("--sandbox auto will use:   full-rootless"), "{text}"),
+        _ => {}
     }
+}
+
+/// Set in the unprivileged rerun, which must not start another.
+const RERUN_VAR: &str = "REFEREE_TEST_UNPRIVILEGED";
+
+/// The attacks above again, with the referee run as an ordinary user (as
+/// students and most organisers run it): `full-rootless` must stop them
+/// too. Run as root, this test copies the binaries where any user can run
+/// them and reruns this file's tests as `nobody`.
+#[test]
+fn the_attacks_fail_for_an_unprivileged_referee_too() {
+    if std::env::var_os(RERUN_VAR).is_some() {
+        return;
+    }
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!(
+            "NOTE: this run is already unprivileged; the tests above ran at {:?}",
+            common::choice()
+        );
+        assert_ne!(common::choice(), Choice::Full, "full needs root");
+        return;
+    }
+    let base = std::env::temp_dir().join(format!("referee-unprivileged-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    let tmp = base.join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&base, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o1777)).unwrap();
+    let copy = |from: &str, name: &str| {
+        let to = base.join(name);
+        std::fs::copy(from, &to).unwrap();
+        to
+    };
+    let me = std::env::current_exe().unwrap();
+    let tests = copy(me.to_str().unwrap(), "hostile-tests");
+    let mock = copy(&MOCK, "mock-agent");
+    let referee = copy(&REFEREE, "referee");
+    use std::os::unix::process::CommandExt;
+    let o = Command::new(&tests)
+        .args(["--test-threads", "2"])
+        .env_clear()
+        .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+        .env("HOME", &tmp)
+        .env("TMPDIR", &tmp)
+        .env(RERUN_VAR, "1")
+        .env(common::LEVEL_VAR, "full-rootless")
+        .env("REFEREE_TEST_MOCK", &mock)
+        .env("REFEREE_TEST_REFEREE", &referee)
+        .current_dir(&tmp)
+        .uid(65534)
+        .gid(65534)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&base);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "the hostile tests failed for an unprivileged referee at full-rootless:\n{out}\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(out.contains("test result: ok"), "{out}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        !err.contains("SKIPPED"),
+        "every attack must be checked rootless:\n{err}"
+    );
 }

@@ -13,8 +13,8 @@ use crate::process::agent_files::{self, Capture, Output};
 use crate::process::sandbox::cgroup::Leaf;
 use crate::process::sandbox::namespaces::{self, MountPlan};
 use crate::process::sandbox::pgroup::{self, Tracker};
-use crate::process::sandbox::spawn::{self, Confine, Launch, Started};
-use crate::process::sandbox::{Level, Sandbox};
+use crate::process::sandbox::spawn::{self, Confine, Identity, Launch, UserMaps};
+use crate::process::sandbox::{Jail, Level, Sandbox};
 use std::ffi::CString;
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
@@ -115,21 +115,22 @@ enum Accounting {
     /// The move's cgroup, and its CPU seconds when `exec` was reached (the
     /// sandbox's own set-up, not charged to the agent).
     Cgroup(Leaf, f64),
-    Group(Tracker),
+    /// The tracked processes, and the same set-up CPU.
+    Group(Tracker, f64),
 }
 
 impl Accounting {
     fn cpu(&mut self) -> f64 {
         match self {
             Accounting::Cgroup(l, base) => (l.cpu() - *base).max(0.0),
-            Accounting::Group(t) => t.scan(false),
+            Accounting::Group(t, base) => (t.scan(false) - *base).max(0.0),
         }
     }
 
     fn kill(&self) {
         match self {
             Accounting::Cgroup(l, _) => l.kill(),
-            Accounting::Group(t) => t.kill(),
+            Accounting::Group(t, _) => t.kill(),
         }
     }
 
@@ -141,9 +142,9 @@ impl Accounting {
                 l.kill();
                 (l.cpu() - *base).max(0.0)
             }
-            Accounting::Group(t) => {
+            Accounting::Group(t, base) => {
                 let seen = t.scan(true);
-                seen.max(t.finish())
+                (seen.max(t.finish()) - *base).max(0.0)
             }
         }
     }
@@ -186,6 +187,40 @@ fn mount_plan(root: &Path, spec: &RunSpec<'_>, dir: &Path) -> MountPlan {
     MountPlan::new(root, dir, &programs, &hide, sb.limits.file_size.saturating_mul(4))
 }
 
+/// The move's confinement: the agent's identity (as root, the
+/// unprivileged user, who then owns the working directory; rootless, the
+/// referee's own user seen as [`spawn::INNER_ID`]) and its cgroup.
+fn confinement<'a>(j: &Jail, leaf: Option<&'a Leaf>, plan: &'a MountPlan, dir: &Path) -> std::io::Result<Confine<'a>> {
+    let identity = if j.cgroup.is_some() {
+        std::os::unix::fs::chown(dir, Some(j.uid), Some(j.gid))?;
+        Identity::User { uid: j.uid, gid: j.gid }
+    } else {
+        Identity::Mapped(UserMaps::for_self())
+    };
+    Ok(Confine {
+        cgroup: leaf.map(Leaf::fd),
+        plan,
+        identity,
+    })
+}
+
+/// The agent's environment: the sandbox's, plus `HOME`: its working
+/// directory (at the same path inside the full levels' view).
+fn environment(sb: &Sandbox, home: &Path) -> std::io::Result<Vec<CString>> {
+    let pairs = sb.env.iter().map(|(k, v)| format!("{k}={v}"));
+    pairs
+        .chain(std::iter::once(format!("HOME={}", home.display())))
+        .map(|kv| {
+            CString::new(kv).map_err(|_| {
+                std::io::Error::new(
+                    std::io::ErrorKind::InvalidInput,
+                    "an environment value contains a NUL byte",
+                )
+            })
+        })
+        .collect()
+}
+
 /// Runs one move. Returns an error only when the process cannot be started.
 pub fn run(spec: &RunSpec<'_>, stop: &AtomicBool) -> std::io::Result<RunResult> {
     let sb = spec.sandbox;
@@ -197,49 +232,43 @@ pub fn run(spec: &RunSpec<'_>, stop: &AtomicBool) -> std::io::Result<RunResult> 
     let null = std::fs::File::open("/dev/null")?;
     let script = script(spec)?;
     let jail = match (&sb.level, &sb.jail) {
-        (Level::Full, Some(j)) => Some(j),
+        (Level::Full | Level::FullRootless, Some(j)) => Some(j),
         _ => None,
     };
     let leaf = jail
-        .map(|j| j.cgroup.leaf(sb.limits.memory, sb.limits.max_procs))
+        .and_then(|j| j.cgroup.as_ref())
+        .map(|cg| cg.leaf(sb.limits.memory, sb.limits.max_procs))
         .transpose()?;
     let plan = jail.map(|j| mount_plan(&j.root, spec, &dir));
-    let confine = match (jail, &leaf, &plan) {
-        (Some(j), Some(leaf), Some(plan)) => {
-            // The agent runs as the unprivileged user and writes only here.
-            std::os::unix::fs::chown(&dir, Some(j.uid), Some(j.gid))?;
-            Some(Confine {
-                cgroup: leaf.fd(),
-                plan,
-                uid: j.uid,
-                gid: j.gid,
-            })
-        }
+    let confine = match (jail, &plan) {
+        (Some(j), Some(plan)) => Some(confinement(j, leaf.as_ref(), plan, &dir)?),
         _ => None,
     };
     let launch = Launch {
         script,
         dir: cpath(&dir)?,
         stdio: [null.as_raw_fd(), out_w.as_raw_fd(), err_w.as_raw_fd()],
+        env: environment(sb, &dir)?,
         limits: (sb.level != Level::None).then_some(sb.limits),
         confine,
     };
     let start = Instant::now();
-    let Started { pid, pidfd } = spawn::spawn(&launch)?;
+    let mut started = spawn::spawn(&launch)?;
+    let (pid, base) = (started.pid, started.setup_cpu);
     drop((launch, out_w, err_w, null));
     let mut acct = match leaf {
-        Some(leaf) => {
-            let base = leaf.cpu();
-            Accounting::Cgroup(leaf, base)
-        }
-        None => Accounting::Group(Tracker::new(pid)),
+        // The child's own figure for its set-up, not a read of the cgroup
+        // after the start: what the agent ran meanwhile would go uncharged.
+        Some(leaf) => Accounting::Cgroup(leaf, base),
+        None => Accounting::Group(Tracker::new(pid), base),
     };
-    let w = watch(spec, stop, pid, &pidfd, start, &mut acct, [&mut out, &mut err])?;
+    let mut w = watch(spec, stop, pid, &started.pidfd, start, &mut acct, [&mut out, &mut err])?;
+    w.exit = decode_status(started.agent_status(w.status));
     // The main process is gone: nothing of the agent may outlive the move.
     // wait4's figure counts the sandbox set-up too: the cgroup figure (from
     // exec on) is the whole truth where there is one.
-    let waited = if matches!(acct, Accounting::Group(_)) {
-        w.child_cpu
+    let waited = if matches!(acct, Accounting::Group(..)) {
+        (w.child_cpu - base).max(0.0)
     } else {
         0.0
     };
@@ -266,6 +295,8 @@ pub fn run(spec: &RunSpec<'_>, stop: &AtomicBool) -> std::io::Result<RunResult> 
 /// How the main process of a move ended, as watched.
 struct Watched {
     exit: Exit,
+    /// Its raw wait status.
+    status: i32,
     /// CPU of the main process and the children it reaped (wait4).
     child_cpu: f64,
     wall: f64,
@@ -290,10 +321,11 @@ fn watch(
     loop {
         let [out, err] = &mut caps;
         wait_events(pidfd.as_raw_fd(), [&mut **out, &mut **err]);
-        if let Some((exit, child_cpu)) = try_reap(pid)? {
+        if let Some((status, child_cpu)) = try_reap(pid)? {
             let wall = start.elapsed().as_secs_f64();
             return Ok(Watched {
-                exit,
+                exit: decode_status(status),
+                status,
                 child_cpu,
                 wall,
                 polled_max,
@@ -345,14 +377,15 @@ fn wait_events(pidfd: i32, caps: [&mut Capture; 2]) {
     }
 }
 
-/// Reaps the main process if it has ended: its exit and CPU (with its reaped children's).
-fn try_reap(pid: i32) -> std::io::Result<Option<(Exit, f64)>> {
+/// Reaps the main process if it has ended: its wait status and CPU (with
+/// its reaped children's).
+fn try_reap(pid: i32) -> std::io::Result<Option<(i32, f64)>> {
     let mut status = 0;
     // SAFETY: wait4 on our own child's pid, with a zeroed rusage we own.
     let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
     let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut ru) };
     if r == pid {
-        return Ok(Some((decode_status(status), pgroup::rusage_seconds(&ru))));
+        return Ok(Some((status, pgroup::rusage_seconds(&ru))));
     }
     if r < 0 {
         let e = std::io::Error::last_os_error();

@@ -27,9 +27,10 @@ fn setup() -> &'static (Choice, Arc<Sandbox>) {
         let asked = match std::env::var(LEVEL_VAR).as_deref() {
             Err(_) => None,
             Ok("full") => Some(Choice::Full),
+            Ok("full-rootless") => Some(Choice::FullRootless),
             Ok("rlimits") => Some(Choice::Rlimits),
             Ok("none") => Some(Choice::None),
-            Ok(other) => panic!("{LEVEL_VAR}={other:?}: expected full, rlimits or none"),
+            Ok(other) => panic!("{LEVEL_VAR}={other:?}: expected full, full-rootless, rlimits or none"),
         };
         match asked {
             Some(c) => match make(c) {
@@ -51,9 +52,10 @@ fn setup() -> &'static (Choice, Arc<Sandbox>) {
     })
 }
 
-/// True when the full sandbox is in force; otherwise prints why `what` is skipped.
+/// True when a full sandbox (as root or rootless) is in force; otherwise
+/// prints why `what` is skipped.
 pub fn full_or_skip(what: &str) -> bool {
-    if choice() == Choice::Full {
+    if matches!(choice(), Choice::Full | Choice::FullRootless) {
         return true;
     }
     // Straight to the stream: the test harness hides eprintln! of passing tests.

@@ -7,13 +7,24 @@
 //!   nothing else, and cannot see or signal any process outside its move),
 //!   run as the unprivileged user `nobody`, plus the limits of `rlimits`.
 //!   Needs root and a writable cgroup v2 hierarchy.
+//! - `full-rootless`: the same view and namespaces for a referee that is not
+//!   root, inside a new user namespace (as bubblewrap does) where the agent
+//!   is user 1000, mapped to the referee's own user outside. No cgroup: the
+//!   move's PID namespace has an init of the referee's own ([`spawn`]) that
+//!   kills and reaps everything the agent starts, however it detaches, so
+//!   its CPU is charged; ending the init ends the move. Process limits
+//!   count the move's own processes (the user namespace has its own
+//!   counts); memory is limited per process.
 //! - `rlimits`: resource limits only ([`limits`]: data memory, file size,
 //!   processes, open files, no core dumps); processes are tracked through
 //!   their group and parent links ([`pgroup`]), files are not confined.
 //! - `none`: as `rlimits` without the limits.
 //!
 //! `auto` (the default) picks `full` where the machine allows it, else
-//! `rlimits`; `referee doctor` says which and why.
+//! `full-rootless`, else `rlimits`; `referee doctor` says which and why.
+//!
+//! At every level the agent gets a clean environment: `PATH`, `LANG`,
+//! `HOME` (its working directory), `TMPDIR`, and what `--env` adds.
 
 pub mod cgroup;
 pub mod limits;
@@ -31,6 +42,8 @@ pub enum Choice {
     Auto,
     /// cgroup + namespaces + unprivileged user + limits (root, cgroup v2).
     Full,
+    /// User + mount + PID + network namespaces, a reaper init, limits (no root needed).
+    FullRootless,
     /// Resource limits only.
     Rlimits,
     /// No confinement (trusted agents only).
@@ -42,6 +55,8 @@ pub enum Choice {
 pub enum Level {
     /// See [`Choice::Full`].
     Full,
+    /// See [`Choice::FullRootless`].
+    FullRootless,
     /// See [`Choice::Rlimits`].
     Rlimits,
     /// See [`Choice::None`].
@@ -51,7 +66,7 @@ pub enum Level {
 /// Command-line options of the sandbox (flattened into the commands that run agents).
 #[derive(clap::Args, Clone, Debug)]
 pub struct SandboxOpts {
-    /// Confinement of agents: auto (strongest available), full, rlimits or none.
+    /// Confinement of agents: auto (strongest available), full, full-rootless, rlimits or none.
     #[arg(long, value_enum, default_value_t = Choice::Auto, env = "REFEREE_SANDBOX")]
     pub sandbox: Choice,
     /// Memory per agent process (private writable memory; the whole move where cgroups allow), e.g. 2G.
@@ -63,9 +78,13 @@ pub struct SandboxOpts {
     /// Processes and threads per agent move.
     #[arg(long, default_value_t = 256)]
     pub max_procs: u64,
-    /// Extra directory an agent may read at the full level (repeatable).
+    /// Extra directory an agent may read at the full levels (repeatable).
     #[arg(long = "sandbox-ro", value_name = "DIR")]
     pub read_only: Vec<PathBuf>,
+    /// Environment variable passed to agents besides PATH, LANG, HOME and
+    /// TMPDIR (repeatable); NAME alone passes the referee's value.
+    #[arg(long = "env", value_name = "NAME[=VALUE]")]
+    pub env: Vec<String>,
 }
 
 impl SandboxOpts {
@@ -112,8 +131,64 @@ impl SandboxOpts {
             }
             ro.push(dir);
         }
-        Sandbox::new(self.sandbox, limits, ro, vec![out])
+        let extra = self.env.iter().map(|e| env_entry(e)).collect::<Result<Vec<_>, _>>()?;
+        let mut sb = Sandbox::new(self.sandbox, limits, ro, vec![out])?;
+        for (k, v) in extra {
+            sb.env.retain(|(name, _)| *name != k);
+            sb.env.push((k, v));
+        }
+        Ok(sb)
     }
+}
+
+/// One `--env NAME[=VALUE]`: NAME alone takes the referee's own value.
+fn env_entry(arg: &str) -> Result<(String, String), String> {
+    let (name, value) = match arg.split_once('=') {
+        Some((n, v)) => (n, Some(v.to_string())),
+        None => (arg, None),
+    };
+    let valid = !name.is_empty()
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !valid {
+        return Err(format!(
+            "--env {arg:?}: expected NAME or NAME=VALUE with a name of letters, digits and _"
+        ));
+    }
+    if name == "HOME" {
+        return Err("--env HOME: an agent's HOME is always its working directory".into());
+    }
+    let value = match value {
+        Some(v) => v,
+        None => std::env::var(name).map_err(|_| {
+            format!("--env {name}: {name} is not set in the referee's environment; give a value as --env {name}=VALUE")
+        })?,
+    };
+    if value.contains('\0') {
+        return Err(format!("--env {name}: the value contains a NUL byte"));
+    }
+    Ok((name.to_string(), value))
+}
+
+/// The environment every agent gets (before `HOME` and `--env`): the
+/// referee's `PATH` (so interpreters resolve as on the user's shell) and
+/// `LANG`, and `TMPDIR`: the private `/tmp` where the agent has one.
+fn base_env(private_tmp: bool) -> Vec<(String, String)> {
+    let get = |k: &str| std::env::var(k).ok().filter(|v| !v.contains('\0'));
+    let mut env = vec![
+        (
+            "PATH".to_string(),
+            get("PATH").unwrap_or_else(|| "/usr/local/bin:/usr/bin:/bin".into()),
+        ),
+        ("LANG".to_string(), get("LANG").unwrap_or_else(|| "C.UTF-8".into())),
+    ];
+    let tmp = if private_tmp {
+        Some("/tmp".to_string())
+    } else {
+        get("TMPDIR")
+    };
+    env.extend(tmp.map(|t| ("TMPDIR".to_string(), t)));
+    env
 }
 
 /// The least `--memory` accepted: below it not even `sh` starts.
@@ -121,17 +196,27 @@ pub const MIN_MEMORY: u64 = 32 << 20;
 /// The least `--max-procs` accepted: the shell, the agent and a helper.
 pub const MIN_PROCS: u64 = 8;
 
-/// The `full` level's machinery, created once per run.
+/// The `full` levels' machinery, created once per run.
 #[derive(Debug)]
 pub struct Jail {
-    /// Parent of the per-move cgroups.
-    pub cgroup: cgroup::Parent,
+    /// Parent of the per-move cgroups (`full` only).
+    pub cgroup: Option<cgroup::Parent>,
     /// Empty directory each agent's root is mounted on (in its own namespace).
     pub root: PathBuf,
-    /// The agent's user and group.
+    /// The agent's user and group (`full`; rootless it is [`spawn::INNER_ID`]).
     pub uid: u32,
     /// See `uid`.
     pub gid: u32,
+}
+
+impl Jail {
+    /// The jail's root mount point (removed with the jail) and identity.
+    fn new(cgroup: Option<cgroup::Parent>, uid: u32, gid: u32) -> Result<Jail, String> {
+        sweep_stale_roots();
+        let root = std::env::temp_dir().join(format!("referee-root-{}", std::process::id()));
+        std::fs::create_dir_all(&root).map_err(|e| format!("cannot create {}: {e}", root.display()))?;
+        Ok(Jail { cgroup, root, uid, gid })
+    }
 }
 
 impl Drop for Jail {
@@ -151,8 +236,10 @@ pub struct Sandbox {
     pub read_only: Vec<PathBuf>,
     /// Directories covered in the agent's view (`--out`).
     pub hide: Vec<PathBuf>,
-    /// Present at the `full` level.
+    /// Present at the `full` levels.
     pub jail: Option<Jail>,
+    /// The agents' environment (without `HOME`, set per move).
+    pub env: Vec<(String, String)>,
 }
 
 impl Default for Sandbox {
@@ -170,6 +257,8 @@ pub struct Support {
     pub cgroup: Result<cgroup::Parent, String>,
     /// Namespaces could be created (or why not).
     pub namespaces: Result<(), String>,
+    /// A rootless sandbox started a shell (or why not).
+    pub rootless: Result<(), String>,
 }
 
 impl Support {
@@ -181,6 +270,7 @@ impl Support {
             root,
             cgroup: cgroup::Parent::create(),
             namespaces: probe_namespaces(),
+            rootless: probe_rootless(),
         }
     }
 
@@ -197,6 +287,59 @@ impl Support {
             why.push(format!("no namespaces: {e}"));
         }
         (!why.is_empty()).then(|| why.join("; "))
+    }
+
+    /// Why `full-rootless` is impossible here, or `None` if it is possible.
+    pub fn rootless_missing(&self) -> Option<String> {
+        if self.root {
+            // A user namespace can map only the referee's own user: root
+            // outside would give agents root's access to every file shown.
+            return Some("the referee runs as root (use --sandbox full)".into());
+        }
+        self.rootless.as_ref().err().cloned()
+    }
+}
+
+/// Starts `exit 0` in a rootless sandbox: user namespaces can be switched
+/// off (a sysctl, AppArmor, seccomp in containers), so only trying tells.
+fn probe_rootless() -> Result<(), String> {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        return Err("not tried as root".into());
+    }
+    let base = std::env::temp_dir().join(format!("referee-probe-{}", std::process::id()));
+    let (root, work) = (base.join("root"), base.join("work"));
+    let made = std::fs::create_dir_all(&root).and_then(|()| std::fs::create_dir_all(&work));
+    let result = made
+        .map_err(|e| format!("cannot create {}: {e}", base.display()))
+        .and_then(|()| try_rootless(&root, &work));
+    let _ = std::fs::remove_dir_all(&base);
+    result
+}
+
+fn try_rootless(root: &Path, work: &Path) -> Result<(), String> {
+    use std::os::fd::AsRawFd;
+    let null = std::fs::File::open("/dev/null").map_err(|e| format!("cannot open /dev/null: {e}"))?;
+    let plan = namespaces::MountPlan::new(root, work, &[], &[], 1 << 20);
+    let launch = spawn::Launch {
+        script: c"exit 0".into(),
+        dir: std::ffi::CString::new(work.as_os_str().as_encoded_bytes()).unwrap_or_default(),
+        stdio: [null.as_raw_fd(); 3],
+        env: vec![c"PATH=/usr/bin:/bin".into()],
+        limits: None,
+        confine: Some(spawn::Confine {
+            cgroup: None,
+            plan: &plan,
+            identity: spawn::Identity::Mapped(spawn::UserMaps::for_self()),
+        }),
+    };
+    let mut started = spawn::spawn(&launch).map_err(|e| e.to_string())?;
+    let mut status = 0;
+    // SAFETY: waitpid on the child just started.
+    unsafe { libc::waitpid(started.pid, &mut status, 0) };
+    match started.agent_status(status) {
+        0 => Ok(()),
+        st => Err(format!("a shell in the sandbox ended with wait status {st}")),
     }
 }
 
@@ -259,10 +402,12 @@ impl Sandbox {
             read_only: Vec::new(),
             hide: Vec::new(),
             jail: None,
+            env: base_env(false),
         }
     }
 
-    /// The sandbox for `choice`; `full` fails with what the machine lacks.
+    /// The sandbox for `choice`; `full` and `full-rootless` fail with
+    /// what the machine lacks.
     pub fn new(choice: Choice, limits: Limits, read_only: Vec<PathBuf>, hide: Vec<PathBuf>) -> Result<Sandbox, String> {
         let mut sb = Sandbox {
             level: Level::Rlimits,
@@ -270,31 +415,48 @@ impl Sandbox {
             read_only,
             hide,
             jail: None,
+            env: base_env(false),
         };
         match choice {
             Choice::None => sb.level = Level::None,
             Choice::Rlimits => {}
-            Choice::Full | Choice::Auto => {
+            Choice::Full | Choice::FullRootless | Choice::Auto => {
                 let support = Support::probe();
-                let missing = support.full_missing();
-                match (missing, support.cgroup) {
-                    (None, Ok(cgroup)) => {
-                        sweep_stale_roots();
-                        let root = std::env::temp_dir().join(format!("referee-root-{}", std::process::id()));
-                        std::fs::create_dir_all(&root).map_err(|e| format!("cannot create {}: {e}", root.display()))?;
+                let full_missing = support.full_missing();
+                let rootless_missing = support.rootless_missing();
+                if choice != Choice::FullRootless {
+                    if let (None, Ok(cgroup)) = (&full_missing, support.cgroup) {
                         let (uid, gid) = nobody();
-                        sb.jail = Some(Jail { cgroup, root, uid, gid });
+                        sb.jail = Some(Jail::new(Some(cgroup), uid, gid)?);
                         sb.level = Level::Full;
+                        sb.env = base_env(true);
+                        return Ok(sb);
                     }
-                    (why, _) => {
-                        let why = why.unwrap_or_default();
-                        if choice == Choice::Full {
-                            return Err(format!(
-                                "--sandbox full is not available here: {why} (see `referee doctor`)"
-                            ));
-                        }
-                        log::info!("sandbox: full level unavailable ({why})");
+                }
+                if choice != Choice::Full && rootless_missing.is_none() {
+                    sb.jail = Some(Jail::new(None, spawn::INNER_ID, spawn::INNER_ID)?);
+                    sb.level = Level::FullRootless;
+                    sb.env = base_env(true);
+                    return Ok(sb);
+                }
+                let why = if choice == Choice::FullRootless {
+                    rootless_missing
+                } else {
+                    full_missing
+                };
+                let why = why.unwrap_or_default();
+                match choice {
+                    Choice::Full => {
+                        return Err(format!(
+                            "--sandbox full is not available here: {why} (see `referee doctor`)"
+                        ))
                     }
+                    Choice::FullRootless => {
+                        return Err(format!(
+                            "--sandbox full-rootless is not available here: {why} (see `referee doctor`)"
+                        ))
+                    }
+                    _ => log::info!("sandbox: full levels unavailable ({why})"),
                 }
             }
         }
@@ -311,8 +473,15 @@ impl Sandbox {
             (Level::Full, Some(j)) => format!(
                 "sandbox: full (namespaces, cgroup, uid {}, {limits}{})",
                 j.uid,
-                if j.cgroup.memory { "" } else { " each" }
+                if j.cgroup.as_ref().is_some_and(|c| c.memory) {
+                    ""
+                } else {
+                    " each"
+                }
             ),
+            (Level::FullRootless, Some(j)) => {
+                format!("sandbox: full-rootless (user namespace, uid {}, {limits} each)", j.uid)
+            }
             (Level::None, _) => "sandbox: none (agents trusted; nothing enforced)".into(),
             _ => format!("sandbox: rlimits ({limits}; agents NOT confined: see referee doctor)"),
         }
@@ -346,10 +515,19 @@ pub fn doctor() -> String {
         Ok(()) => "namespaces (mnt/pid/net/ipc/uts): yes\n".to_string(),
         Err(e) => format!("namespaces (mnt/pid/net/ipc/uts): no: {e}\n"),
     };
+    out += &match s.rootless_missing() {
+        None => "user namespaces (rootless): yes\n".to_string(),
+        Some(why) => format!("user namespaces (rootless): no: {why}\n"),
+    };
     out += "rlimits:                   yes (always)\n";
-    out += &match s.full_missing() {
-        None => "--sandbox auto will use:   full\n".to_string(),
-        Some(why) => format!("--sandbox auto will use:   rlimits (full needs: {why})\n"),
+    out += &match (s.full_missing(), s.rootless_missing()) {
+        (None, _) => "--sandbox auto will use:   full\n".to_string(),
+        (Some(_), None) => {
+            "--sandbox auto will use:   full-rootless (memory and processes limited per process)\n".to_string()
+        }
+        (Some(why), Some(rl)) => {
+            format!("--sandbox auto will use:   rlimits (full needs: {why}; full-rootless: {rl})\n")
+        }
     };
     out
 }

@@ -38,13 +38,20 @@ enum Step {
     File(CString),
     /// A symbolic link `at` -> `to`.
     Link { at: CString, to: CString },
-    /// Bind `src` at `dst`, then make it read-only (or not) with nosuid/nodev.
+    /// Bind `src` at `dst`, then make it read-only (or not) with nosuid/nodev,
+    /// keeping the flags of `src`'s own mount (`kept`), which a user
+    /// namespace may not clear.
     Bind {
         src: CString,
         dst: CString,
         read_only: bool,
         dev: bool,
+        kept: libc::c_ulong,
     },
+    /// The `/proc` of the new PID namespace, mounted before the switch of
+    /// root: in a user namespace the kernel allows it only while a full
+    /// `/proc` is still visible.
+    Proc(CString),
     /// A tmpfs at `dst` with these options.
     Tmpfs { dst: CString, opts: CString },
 }
@@ -64,6 +71,7 @@ impl Step {
                 )
             }
             Step::Tmpfs { dst, .. } => format!("mounting a tmpfs at {}", s(dst)),
+            Step::Proc(_) => "mounting /proc for the PID namespace".into(),
         }
     }
 }
@@ -189,6 +197,7 @@ impl MountPlan {
         }
         plan.dirs(root, workdir);
         plan.bind(workdir, &at(workdir), false, false);
+        plan.steps.push(Step::Proc(cstr(&at(Path::new("/proc")))));
         plan
     }
 
@@ -206,6 +215,7 @@ impl MountPlan {
             dst: cstr(dst),
             read_only,
             dev,
+            kept: locked_flags(src),
         });
     }
 
@@ -215,10 +225,36 @@ impl MountPlan {
             s if s < self.steps.len() => self.steps[s].describe(),
             s if s == self.steps.len() => "making the new root private and mounting it".into(),
             s if s == self.steps.len() + 1 => "switching to the new root (pivot_root)".into(),
-            s if s == self.steps.len() + 2 => "mounting /proc for the PID namespace".into(),
             _ => "entering the working directory".into(),
         }
     }
+}
+
+/// The flags of the mount holding `p` that a bind of it must keep: a user
+/// namespace may not clear read-only, noexec, nodev, nosuid or atime flags
+/// set by its parent (the kernel refuses the remount otherwise).
+fn locked_flags(p: &Path) -> libc::c_ulong {
+    let Ok(c) = CString::new(p.as_os_str().as_bytes()) else {
+        return 0;
+    };
+    // SAFETY: statvfs fills a struct we own from a NUL-terminated path.
+    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+    if unsafe { libc::statvfs(c.as_ptr(), &mut st) } != 0 {
+        return 0;
+    }
+    let pairs = [
+        (libc::ST_RDONLY, libc::MS_RDONLY),
+        (libc::ST_NOEXEC, libc::MS_NOEXEC),
+        (libc::ST_NODEV, libc::MS_NODEV),
+        (libc::ST_NOSUID, libc::MS_NOSUID),
+        (libc::ST_NOATIME, libc::MS_NOATIME),
+        (libc::ST_NODIRATIME, libc::MS_NODIRATIME),
+        (libc::ST_RELATIME, libc::MS_RELATIME),
+    ];
+    pairs
+        .iter()
+        .filter(|(st_flag, _)| st.f_flag & *st_flag != 0)
+        .fold(0, |acc, (_, ms)| acc | ms)
 }
 
 fn mount(src: Option<&CStr>, dst: &CStr, fstype: Option<&CStr>, flags: libc::c_ulong, data: Option<&CStr>) -> bool {
@@ -228,7 +264,7 @@ fn mount(src: Option<&CStr>, dst: &CStr, fstype: Option<&CStr>, flags: libc::c_u
 }
 
 /// Builds the root and enters it. Runs in the freshly cloned child (new
-/// mount and PID namespaces, still root): raw system calls only. On failure
+/// mount and PID namespaces, with every capability there): raw system calls only. On failure
 /// returns the number of the failed step for [`MountPlan::describe`]
 /// (errno is left set).
 pub(crate) fn enter(plan: &MountPlan) -> Result<(), usize> {
@@ -261,8 +297,9 @@ pub(crate) fn enter(plan: &MountPlan) -> Result<(), usize> {
                     dst,
                     read_only,
                     dev,
+                    kept,
                 } => {
-                    let mut flags = libc::MS_BIND | libc::MS_REMOUNT | libc::MS_NOSUID;
+                    let mut flags = libc::MS_BIND | libc::MS_REMOUNT | libc::MS_NOSUID | kept;
                     if *read_only {
                         flags |= libc::MS_RDONLY;
                     }
@@ -278,6 +315,13 @@ pub(crate) fn enter(plan: &MountPlan) -> Result<(), usize> {
                     Some(c"tmpfs"),
                     libc::MS_NOSUID | libc::MS_NODEV,
                     Some(opts),
+                ),
+                Step::Proc(dst) => mount(
+                    Some(c"proc"),
+                    dst,
+                    Some(c"proc"),
+                    libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+                    None,
                 ),
             }
         };
@@ -296,13 +340,9 @@ pub(crate) fn enter(plan: &MountPlan) -> Result<(), usize> {
             return fail(n + 1);
         }
     }
-    let proc_flags = libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC;
-    if !mount(Some(c"proc"), c"/proc", Some(c"proc"), proc_flags, None) {
-        return fail(n + 2);
-    }
     // SAFETY: chdir on a string owned by the plan.
     if unsafe { libc::chdir(plan.workdir.as_ptr()) } != 0 {
-        return fail(n + 3);
+        return fail(n + 2);
     }
     Ok(())
 }

@@ -1,8 +1,15 @@
-//! Starting an agent process: one `clone3` that, at the `full` level, puts
-//! the child straight into its move's cgroup (CLONE_INTO_CGROUP, so not one
-//! instruction of it runs uncharged) and into new mount, PID, network, IPC
-//! and UTS namespaces; the child then builds its file-system view, sets its
-//! limits, drops to the unprivileged user and executes `sh -c CMD`.
+//! Starting an agent process: one `clone3` that puts the child into new
+//! mount, PID, network, IPC and UTS namespaces (plus, rootless, a new user
+//! namespace) and, at the `full` level, straight into its move's cgroup
+//! (CLONE_INTO_CGROUP). The child builds its file-system view, sets its
+//! limits, takes the agent's identity and a fresh session keyring, reports
+//! the CPU its own set-up took (not charged to the agent), and executes
+//! `sh -c CMD` with a clean environment. Rootless, where no cgroup counts
+//! the move, the child stays as its PID namespace's init: it forks the
+//! agent, and kills and reaps everything the agent leaves behind, so that
+//! detached processes are charged through its rusage (the kernel's own
+//! clean-up of a PID namespace reaps without charging anyone), and reports
+//! the agent's exit status.
 //!
 //! The child runs in a copy of a multi-threaded process until exec, so it
 //! only makes raw system calls on data prepared here; failures travel back
@@ -10,7 +17,7 @@
 
 use super::limits::{self, Limits};
 use super::namespaces::{self, MountPlan};
-use std::ffi::CString;
+use std::ffi::{c_char, CString};
 use std::fs::File;
 use std::io::Read;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
@@ -18,6 +25,7 @@ use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 const CLONE_PIDFD: u64 = 0x1000;
 const CLONE_INTO_CGROUP: u64 = 0x2_0000_0000;
 const CLOSE_RANGE_CLOEXEC: libc::c_uint = 4;
+const KEYCTL_JOIN_SESSION_KEYRING: libc::c_long = 1;
 /// The child normally reaches exec in about a millisecond; this only
 /// stops a wedged child from hanging the referee.
 const START_TIMEOUT_MS: i32 = 60_000;
@@ -39,16 +47,50 @@ struct CloneArgs {
     cgroup: u64,
 }
 
+/// Who the agent runs as.
+pub(crate) enum Identity {
+    /// As root: switch to this user and group (`full`).
+    User {
+        /// User id.
+        uid: u32,
+        /// Group id.
+        gid: u32,
+    },
+    /// Rootless: a new user namespace mapping one id inside to the
+    /// referee's own user outside (`full-rootless`).
+    Mapped(UserMaps),
+}
+
+/// The contents written to `/proc/self/{setgroups,uid_map,gid_map}`.
+pub(crate) struct UserMaps {
+    uid_map: CString,
+    gid_map: CString,
+}
+
+/// The user and group ids the agent has inside its user namespace.
+pub const INNER_ID: u32 = 1000;
+
+impl UserMaps {
+    /// Maps [`INNER_ID`] to the calling process's user and group.
+    pub(crate) fn for_self() -> UserMaps {
+        // SAFETY: geteuid/getegid have no preconditions.
+        let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
+        let line = |outer: u32| CString::new(format!("{INNER_ID} {outer} 1\n")).unwrap_or_default();
+        UserMaps {
+            uid_map: line(uid),
+            gid_map: line(gid),
+        }
+    }
+}
+
 /// Confinement for one child.
 pub(crate) struct Confine<'a> {
-    /// Open cgroup directory to start in.
-    pub cgroup: &'a File,
+    /// Open cgroup directory to start in (`full`).
+    pub cgroup: Option<&'a File>,
     /// The file-system view.
     pub plan: &'a MountPlan,
-    /// User and group the agent runs as.
-    pub uid: u32,
-    /// See `uid`.
-    pub gid: u32,
+    /// The agent's identity.
+    pub identity: Identity,
 }
 
 /// Everything the child needs, prepared before the clone.
@@ -59,30 +101,63 @@ pub(crate) struct Launch<'a> {
     pub dir: CString,
     /// Standard input, output and error of the agent.
     pub stdio: [RawFd; 3],
+    /// The agent's whole environment, as `NAME=VALUE`.
+    pub env: Vec<CString>,
     /// Limits to set (none at the `none` level).
     pub limits: Option<Limits>,
-    /// Namespaces, cgroup and user (the `full` level).
+    /// Namespaces, cgroup and user (the `full` levels).
     pub confine: Option<Confine<'a>>,
+}
+
+impl Launch<'_> {
+    /// Rootless moves have no cgroup: their init reaps and reports.
+    fn reaper(&self) -> bool {
+        matches!(&self.confine, Some(c) if matches!(c.identity, Identity::Mapped(_)))
+    }
 }
 
 /// A started agent.
 pub(crate) struct Started {
-    /// Its pid (in the referee's namespace).
+    /// Its pid (in the referee's namespace); rootless, the pid of its
+    /// namespace's init, whose end is the end of the move.
     pub pid: i32,
     /// A pidfd: readable once the process has exited.
     pub pidfd: OwnedFd,
+    /// CPU seconds the sandbox's own set-up took before the agent's first
+    /// instruction (to subtract from every figure of the move).
+    pub setup_cpu: f64,
+    /// Rootless: where the init writes the agent's wait status.
+    pub status: Option<File>,
+}
+
+impl Started {
+    /// The agent's wait status as its init reported it (rootless), or
+    /// `reaped` (the status of `pid` itself).
+    pub(crate) fn agent_status(&mut self, reaped: i32) -> i32 {
+        let Some(f) = &mut self.status else { return reaped };
+        let mut b = [0u8; 4];
+        if read_full(f, &mut b) == 4 {
+            i32::from_ne_bytes(b)
+        } else {
+            // The init was killed (limit or stop): so was the agent.
+            libc::SIGKILL
+        }
+    }
 }
 
 /// Where a child failed before exec.
 #[derive(Clone, Copy)]
 #[repr(u32)]
 enum Stage {
-    Mounts = 1,
+    Ready = 0,
+    Mounts,
     Limits,
     User,
     Stdio,
     Chdir,
     Exec,
+    UserMap,
+    Reaper,
 }
 
 fn report(fd: RawFd, stage: Stage, step: usize) -> ! {
@@ -95,20 +170,74 @@ fn report(fd: RawFd, stage: Stage, step: usize) -> ! {
     }
 }
 
+/// Tells the referee that set-up is done and how much CPU it took.
+fn report_ready(fd: RawFd) {
+    // SAFETY: clock_gettime fills a struct we own; write of a stack buffer.
+    unsafe {
+        let mut ts: libc::timespec = std::mem::zeroed();
+        libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts);
+        let ns = ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64;
+        let msg: [u32; 3] = [Stage::Ready as u32, ns as u32, (ns >> 32) as u32];
+        libc::write(fd, msg.as_ptr().cast(), std::mem::size_of_val(&msg));
+    }
+}
+
+/// Writes `text` to the file at `path` (raw calls, for the child).
+fn write_file(path: &std::ffi::CStr, text: &[u8]) -> bool {
+    // SAFETY: open/write/close on a NUL-terminated path and a borrowed buffer.
+    unsafe {
+        let fd = libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+        if fd < 0 {
+            return false;
+        }
+        let ok = libc::write(fd, text.as_ptr().cast(), text.len()) == text.len() as isize;
+        libc::close(fd) == 0 && ok
+    }
+}
+
+/// Becomes the agent's user (raw system calls: glibc's wrappers would try
+/// to change every thread of the copied multi-threaded referee and wait
+/// forever), then makes sure no exec can regain privileges and that the
+/// agent dies with the referee.
+fn take_identity(identity: &Identity) -> bool {
+    let (u, g) = match identity {
+        Identity::User { uid, gid } => (*uid as libc::c_long, *gid as libc::c_long),
+        Identity::Mapped(_) => (INNER_ID as libc::c_long, INNER_ID as libc::c_long),
+    };
+    // SAFETY: raw system calls without pointers (setgroups gets null, 0).
+    unsafe {
+        let groups = matches!(identity, Identity::Mapped(_))
+            || libc::syscall(libc::SYS_setgroups, 0 as libc::c_long, std::ptr::null::<libc::gid_t>()) == 0;
+        groups
+            && libc::syscall(libc::SYS_setresgid, g, g, g) == 0
+            && libc::syscall(libc::SYS_setresuid, u, u, u) == 0
+            && libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0
+            // After the uid change, which clears it: if the referee dies,
+            // the agent (its PID namespace's init) and so all of it dies.
+            && libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) == 0
+    }
+}
+
 /// The child's side: never returns.
-fn child(l: &Launch<'_>, err: RawFd) -> ! {
+fn child(l: &Launch<'_>, err: RawFd, envp: &[*const c_char], status: RawFd) -> ! {
     // SAFETY: raw system calls on prepared data only (see the module doc).
     unsafe {
+        // Its own process group, so the whole agent can be found and signalled.
+        libc::setpgid(0, 0);
         if let Some(c) = &l.confine {
+            if let Identity::Mapped(m) = &c.identity {
+                if !write_file(c"/proc/self/setgroups", b"deny")
+                    || !write_file(c"/proc/self/uid_map", m.uid_map.as_bytes())
+                    || !write_file(c"/proc/self/gid_map", m.gid_map.as_bytes())
+                {
+                    report(err, Stage::UserMap, 0);
+                }
+            }
             if let Err(step) = namespaces::enter(c.plan) {
                 report(err, Stage::Mounts, step);
             }
-        } else {
-            // Its own process group, so the whole agent can be signalled.
-            libc::setpgid(0, 0);
-            if libc::chdir(l.dir.as_ptr()) != 0 {
-                report(err, Stage::Chdir, 0);
-            }
+        } else if libc::chdir(l.dir.as_ptr()) != 0 {
+            report(err, Stage::Chdir, 0);
         }
         if let Some(lim) = &l.limits {
             if limits::apply(lim).is_err() {
@@ -116,20 +245,28 @@ fn child(l: &Launch<'_>, err: RawFd) -> ! {
             }
         }
         if let Some(c) = &l.confine {
-            // Raw system calls: glibc's wrappers would try to change every
-            // thread of the (copied) multi-threaded referee and wait forever.
-            let (u, g) = (c.uid as libc::c_long, c.gid as libc::c_long);
-            if libc::syscall(libc::SYS_setgroups, 0 as libc::c_long, std::ptr::null::<libc::gid_t>()) != 0
-                || libc::syscall(libc::SYS_setresgid, g, g, g) != 0
-                || libc::syscall(libc::SYS_setresuid, u, u, u) != 0
-                || libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0
-                // After the uid change, which clears it: if the referee dies,
-                // the agent (its PID namespace's init) and so all of it dies.
-                || libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) != 0
-            {
+            if !take_identity(&c.identity) {
                 report(err, Stage::User, 0);
             }
+            // A keyring of its own: no notes left for, or by, other agents.
+            libc::syscall(
+                libc::SYS_keyctl,
+                KEYCTL_JOIN_SESSION_KEYRING,
+                std::ptr::null::<c_char>(),
+            );
         }
+        report_ready(err);
+        if l.reaper() {
+            init(l, err, envp, status)
+        }
+        exec_agent(l, err, envp)
+    }
+}
+
+/// Connects the agent's standard streams and executes `sh -c SCRIPT`.
+fn exec_agent(l: &Launch<'_>, err: RawFd, envp: &[*const c_char]) -> ! {
+    // SAFETY: raw system calls on prepared data only.
+    unsafe {
         for (i, &fd) in l.stdio.iter().enumerate() {
             if libc::dup2(fd, i as RawFd) < 0 {
                 report(err, Stage::Stdio, i);
@@ -139,33 +276,101 @@ fn child(l: &Launch<'_>, err: RawFd) -> ! {
         // (they would hold their pipes open); the error pipe closes on exec.
         libc::close_range(3, libc::c_uint::MAX, CLOSE_RANGE_CLOEXEC as libc::c_int);
         let argv = [c"sh".as_ptr(), c"-c".as_ptr(), l.script.as_ptr(), std::ptr::null()];
-        libc::execv(c"/bin/sh".as_ptr(), argv.as_ptr());
+        libc::execve(c"/bin/sh".as_ptr(), argv.as_ptr(), envp.as_ptr());
         report(err, Stage::Exec, 0)
     }
 }
 
-/// Starts the agent; returns once it has executed `sh` (or failed to).
-pub(crate) fn spawn(l: &Launch<'_>) -> std::io::Result<Started> {
+/// The rootless move's init (pid 1 of its namespace): forks the agent,
+/// reaps every process of the move, ends them all once the agent's main
+/// process has exited, writes that process's wait status to `status` and
+/// exits. Everything it reaped is in its own rusage, which the referee
+/// gets when it reaps the init.
+fn init(l: &Launch<'_>, err: RawFd, envp: &[*const c_char], status: RawFd) -> ! {
+    // SAFETY: raw system calls only; the fork is a raw clone, so no atfork
+    // handler of the copied referee runs.
+    unsafe {
+        // A copy of the referee, with its environment and memory: the
+        // agent (same user) may not read it through /proc or ptrace. The
+        // agent's exec makes it dumpable again, for itself only.
+        if libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0) != 0 {
+            report(err, Stage::Reaper, 1);
+        }
+        let agent = libc::syscall(libc::SYS_clone, libc::SIGCHLD as libc::c_long, 0, 0, 0, 0);
+        if agent == 0 {
+            exec_agent(l, err, envp);
+        }
+        if agent < 0 {
+            report(err, Stage::Reaper, 0);
+        }
+        // Keep only the status pipe: the agent's streams and the error pipe
+        // must close when the agent's do.
+        let keep = status as libc::c_uint;
+        if keep > 0 {
+            libc::close_range(0, keep - 1, 0);
+        }
+        libc::close_range(keep + 1, libc::c_uint::MAX, 0);
+        let mut agent_status = None;
+        loop {
+            let mut st = 0;
+            let r = libc::waitpid(-1, &mut st, 0);
+            if r == agent as i32 {
+                agent_status = Some(st);
+                // The move ends with its main process: the rest goes too.
+                libc::kill(-1, libc::SIGKILL);
+            } else if r < 0 && *libc::__errno_location() != libc::EINTR {
+                break;
+            }
+        }
+        if let Some(st) = agent_status {
+            let b = st.to_ne_bytes();
+            libc::write(status, b.as_ptr().cast(), b.len());
+        }
+        libc::_exit(0)
+    }
+}
+
+/// The clone flags and cgroup of a launch.
+fn clone_args(l: &Launch<'_>, pidfd: &mut RawFd) -> CloneArgs {
+    let mut args = CloneArgs {
+        flags: CLONE_PIDFD,
+        pidfd: pidfd as *mut RawFd as u64,
+        exit_signal: libc::SIGCHLD as u64,
+        ..Default::default()
+    };
+    if let Some(c) = &l.confine {
+        args.flags |=
+            (libc::CLONE_NEWNS | libc::CLONE_NEWPID | libc::CLONE_NEWNET | libc::CLONE_NEWIPC | libc::CLONE_NEWUTS)
+                as u64;
+        if let Identity::Mapped(_) = c.identity {
+            args.flags |= libc::CLONE_NEWUSER as u64;
+        }
+        if let Some(cg) = c.cgroup {
+            args.flags |= CLONE_INTO_CGROUP;
+            args.cgroup = cg.as_raw_fd() as u64;
+        }
+    }
+    args
+}
+
+fn cloexec_pipe() -> std::io::Result<(File, OwnedFd)> {
     let mut fds = [0 as RawFd; 2];
     // SAFETY: pipe2 fills the array.
     if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
         return Err(std::io::Error::last_os_error());
     }
     // SAFETY: both descriptors were just created and are owned here.
-    let (rd, wr) = unsafe { (File::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+    Ok(unsafe { (File::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+}
+
+/// Starts the agent; returns once it has executed `sh` (or failed to).
+pub(crate) fn spawn(l: &Launch<'_>) -> std::io::Result<Started> {
+    let (mut rd, wr) = cloexec_pipe()?;
+    let (status_rd, status_wr) = cloexec_pipe()?;
+    let mut envp: Vec<*const c_char> = l.env.iter().map(|e| e.as_ptr()).collect();
+    envp.push(std::ptr::null());
     let mut pidfd: RawFd = -1;
-    let mut args = CloneArgs {
-        flags: CLONE_PIDFD,
-        pidfd: &mut pidfd as *mut RawFd as u64,
-        exit_signal: libc::SIGCHLD as u64,
-        ..Default::default()
-    };
-    if let Some(c) = &l.confine {
-        args.flags |= CLONE_INTO_CGROUP
-            | (libc::CLONE_NEWNS | libc::CLONE_NEWPID | libc::CLONE_NEWNET | libc::CLONE_NEWIPC | libc::CLONE_NEWUTS)
-                as u64;
-        args.cgroup = c.cgroup.as_raw_fd() as u64;
-    }
+    let mut args = clone_args(l, &mut pidfd);
     // SAFETY: clone3 with no stack behaves like fork; the child only runs
     // `child`, which never returns.
     let pid = unsafe {
@@ -176,27 +381,28 @@ pub(crate) fn spawn(l: &Launch<'_>) -> std::io::Result<Started> {
         )
     };
     if pid == 0 {
-        child(l, wr.as_raw_fd());
+        child(l, wr.as_raw_fd(), &envp, status_wr.as_raw_fd());
     }
     if pid < 0 {
         return Err(std::io::Error::last_os_error());
     }
     let pid = pid as i32;
-    drop(wr);
+    drop((wr, status_wr));
     // SAFETY: the kernel stored a new descriptor for us.
     let pidfd = unsafe { OwnedFd::from_raw_fd(pidfd) };
     let mut msg = [0u8; 12];
-    let mut rd = rd;
-    let mut ready = libc::pollfd {
-        fd: rd.as_raw_fd(),
-        events: libc::POLLIN,
-        revents: 0,
-    };
-    // SAFETY: poll on one descriptor we own.
-    let started = unsafe { libc::poll(&mut ready, 1, START_TIMEOUT_MS) } > 0;
-    let n = if started { read_full(&mut rd, &mut msg) } else { 0 };
-    if started && n == 0 {
-        return Ok(Started { pid, pidfd });
+    // The ready report with the set-up's CPU, then the end of the pipe
+    // (exec done) or a failure report.
+    let ready = wait_readable(&rd) && read_full(&mut rd, &mut msg) == 12 && word(&msg, 0) == Stage::Ready as u32;
+    let setup_ns = u64::from(word(&msg, 1)) | u64::from(word(&msg, 2)) << 32;
+    let done = ready && wait_readable(&rd) && read_full(&mut rd, &mut msg) == 0;
+    if done {
+        return Ok(Started {
+            pid,
+            pidfd,
+            setup_cpu: setup_ns as f64 * 1e-9,
+            status: l.reaper().then_some(status_rd),
+        });
     }
     // The child failed (or hangs before exec): end it, reap it, say where.
     // SAFETY: signal and waitpid on our own child.
@@ -204,20 +410,34 @@ pub(crate) fn spawn(l: &Launch<'_>) -> std::io::Result<Started> {
         libc::kill(pid, libc::SIGKILL);
         libc::waitpid(pid, std::ptr::null_mut(), 0);
     }
-    if !started {
+    if word(&msg, 0) == Stage::Ready as u32 {
         let e = std::io::ErrorKind::TimedOut;
         return Err(std::io::Error::new(e, "the agent's sandbox was not ready within 60 s"));
     }
     Err(start_error(l, &msg))
 }
 
+/// Waits until `f` can be read (or the start timeout passes).
+fn wait_readable(f: &File) -> bool {
+    let mut ready = libc::pollfd {
+        fd: f.as_raw_fd(),
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // SAFETY: poll on one descriptor we own.
+    unsafe { libc::poll(&mut ready, 1, START_TIMEOUT_MS) > 0 }
+}
+
+fn word(msg: &[u8; 12], i: usize) -> u32 {
+    u32::from_ne_bytes([msg[4 * i], msg[4 * i + 1], msg[4 * i + 2], msg[4 * i + 3]])
+}
+
 /// The child's report (stage, step, errno; see `report`) as an error that
 /// says which part of starting the agent failed.
 fn start_error(l: &Launch<'_>, msg: &[u8; 12]) -> std::io::Error {
-    let word = |i: usize| u32::from_ne_bytes([msg[4 * i], msg[4 * i + 1], msg[4 * i + 2], msg[4 * i + 3]]);
-    let os = std::io::Error::from_raw_os_error(word(2) as i32);
-    let step = word(1) as usize;
-    let what = match word(0) {
+    let os = std::io::Error::from_raw_os_error(word(msg, 2) as i32);
+    let step = word(msg, 1) as usize;
+    let what = match word(msg, 0) {
         1 => l
             .confine
             .as_ref()
@@ -226,6 +446,8 @@ fn start_error(l: &Launch<'_>, msg: &[u8; 12]) -> std::io::Error {
         3 => "switching to the unprivileged user".into(),
         4 => "connecting standard input/output".into(),
         5 => "entering the working directory".into(),
+        7 => "mapping the agent's user in its user namespace".into(),
+        8 => "starting the move's init process".into(),
         _ => "starting /bin/sh".into(),
     };
     std::io::Error::new(
