@@ -22,12 +22,9 @@ use std::time::{Duration, Instant};
 
 /// The binaries under test; the unprivileged rerun (see
 /// [`the_attacks_fail_for_an_unprivileged_referee_too`]) runs copies.
-static MOCK: LazyLock<String> = LazyLock::new(|| binary("REFEREE_TEST_MOCK", env!("MOCK_AGENT")));
-static REFEREE: LazyLock<String> = LazyLock::new(|| binary("REFEREE_TEST_REFEREE", env!("CARGO_BIN_EXE_referee")));
-
-fn binary(var: &str, built: &str) -> String {
-    std::env::var(var).unwrap_or_else(|_| built.to_string())
-}
+static MOCK: LazyLock<String> = LazyLock::new(|| common::binary("REFEREE_TEST_MOCK", env!("MOCK_AGENT")));
+static REFEREE: LazyLock<String> =
+    LazyLock::new(|| common::binary("REFEREE_TEST_REFEREE", env!("CARGO_BIN_EXE_referee")));
 
 /// A scratch area: `scripts/` for the agents, `out/` for the referee.
 struct Arena {
@@ -673,70 +670,9 @@ fn doctor_reports_what_the_machine_offers_and_what_auto_does() {
     }
 }
 
-/// Set in the unprivileged rerun, which must not start another.
-const RERUN_VAR: &str = "REFEREE_TEST_UNPRIVILEGED";
-
 /// The attacks above again, with the referee run as an ordinary user (as
-/// students and most organisers run it): `full-rootless` must stop them
-/// too. Run as root, this test copies the binaries where any user can run
-/// them and reruns this file's tests as `nobody`.
+/// students and most organisers run it): `full-rootless` must stop them too.
 #[test]
 fn the_attacks_fail_for_an_unprivileged_referee_too() {
-    if std::env::var_os(RERUN_VAR).is_some() {
-        return;
-    }
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } != 0 {
-        eprintln!(
-            "NOTE: this run is already unprivileged; the tests above ran at {:?}",
-            common::choice()
-        );
-        assert_ne!(common::choice(), Choice::Full, "full needs root");
-        return;
-    }
-    let base = std::env::temp_dir().join(format!("referee-unprivileged-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&base);
-    let tmp = base.join("tmp");
-    std::fs::create_dir_all(&tmp).unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&base, std::fs::Permissions::from_mode(0o755)).unwrap();
-    std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o1777)).unwrap();
-    let copy = |from: &str, name: &str| {
-        let to = base.join(name);
-        std::fs::copy(from, &to).unwrap();
-        to
-    };
-    let me = std::env::current_exe().unwrap();
-    let tests = copy(me.to_str().unwrap(), "hostile-tests");
-    let mock = copy(&MOCK, "mock-agent");
-    let referee = copy(&REFEREE, "referee");
-    use std::os::unix::process::CommandExt;
-    let o = Command::new(&tests)
-        .args(["--test-threads", "2"])
-        .env_clear()
-        .env("PATH", "/usr/local/bin:/usr/bin:/bin")
-        .env("HOME", &tmp)
-        .env("TMPDIR", &tmp)
-        .env(RERUN_VAR, "1")
-        .env(common::LEVEL_VAR, "full-rootless")
-        .env("REFEREE_TEST_MOCK", &mock)
-        .env("REFEREE_TEST_REFEREE", &referee)
-        .current_dir(&tmp)
-        .uid(65534)
-        .gid(65534)
-        .output()
-        .unwrap();
-    let _ = std::fs::remove_dir_all(&base);
-    let out = String::from_utf8_lossy(&o.stdout);
-    assert!(
-        o.status.success(),
-        "the hostile tests failed for an unprivileged referee at full-rootless:\n{out}\n{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    assert!(out.contains("test result: ok"), "{out}");
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        !err.contains("SKIPPED"),
-        "every attack must be checked rootless:\n{err}"
-    );
+    common::rerun_unprivileged(&[("REFEREE_TEST_MOCK", &MOCK), ("REFEREE_TEST_REFEREE", &REFEREE)]);
 }

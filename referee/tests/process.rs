@@ -13,10 +13,13 @@ use referee::process::runner::{self, Exit, Killed, RunSpec};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::AtomicBool;
+use std::sync::LazyLock;
 use std::time::{Duration, Instant};
 
-const MOCK: &str = env!("MOCK_AGENT");
-const REFEREE: &str = env!("CARGO_BIN_EXE_referee");
+/// The binaries under test (copies in the unprivileged rerun).
+static MOCK: LazyLock<String> = LazyLock::new(|| common::binary("REFEREE_TEST_MOCK", env!("MOCK_AGENT")));
+static REFEREE: LazyLock<String> =
+    LazyLock::new(|| common::binary("REFEREE_TEST_REFEREE", env!("CARGO_BIN_EXE_referee")));
 
 fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("referee-test-{}-{name}", std::process::id()));
@@ -29,7 +32,7 @@ fn tmp(name: &str) -> PathBuf {
 fn run_mock(name: &str, behaviour: &str, cpu_kill: f64, wall_kill: f64) -> (runner::RunResult, PathBuf) {
     let dir = tmp(name);
     std::fs::write(dir.join("input.txt"), "TESTNIM\nGAME\n1\n10.0\n5\n").unwrap();
-    let cmd = format!("{MOCK} {behaviour}");
+    let cmd = format!("{} {behaviour}", *MOCK);
     let spec = RunSpec {
         cmd: &cmd,
         extra_arg: None,
@@ -101,7 +104,7 @@ fn an_agent_that_forks_and_exits_leaves_nothing_behind() {
 fn contestant(name: &str, behaviour: &str) -> Contestant {
     Contestant {
         name: name.into(),
-        kind: SeatKind::Agent(format!("{MOCK} {behaviour}")),
+        kind: SeatKind::Agent(format!("{} {behaviour}", *MOCK)),
         calibration: None,
         calibrate: None,
         home: None,
@@ -174,7 +177,11 @@ fn move_cap_is_decided_by_remaining_time() {
 }
 
 fn referee(args: &[&str]) -> std::process::Output {
-    Command::new(REFEREE).args(args).stdin(Stdio::null()).output().unwrap()
+    Command::new(&*REFEREE)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
 }
 
 #[test]
@@ -189,7 +196,7 @@ fn faulty_agents_each_lose_with_their_own_reason_and_play_goes_on() {
         ("garbage", "garbage", Some(LossReason::Malformed)),
         ("illegal", "illegal", Some(LossReason::IllegalMove)),
     ];
-    let specs: Vec<String> = agents.iter().map(|(n, b, _)| format!("{n}={MOCK} {b}")).collect();
+    let specs: Vec<String> = agents.iter().map(|(n, b, _)| format!("{n}={} {b}", *MOCK)).collect();
     let mut args = vec![
         "tournament",
         "--game",
@@ -237,7 +244,7 @@ fn match_alternates_first_move_writes_results_and_sprt_without_games_plays_to_a_
     let out = tmp("match");
     let res = out.join("results.json");
     let (out_s, res_s) = (out.display().to_string(), res.display().to_string());
-    let (a, b) = (format!("{MOCK} play"), format!("{MOCK} fail-after 1"));
+    let (a, b) = (format!("{} play", *MOCK), format!("{} fail-after 1", *MOCK));
     let o = referee(&[
         "match",
         "--game",
@@ -281,7 +288,7 @@ fn an_interrupted_tournament_resumes_and_counts_every_game_once() {
     let out_s = out.display().to_string();
     let specs: Vec<String> = ["x", "y", "z"]
         .iter()
-        .map(|n| format!("{n}={MOCK} sleep 0.05"))
+        .map(|n| format!("{n}={} sleep 0.05", *MOCK))
         .collect();
     let mut args = vec![
         "tournament",
@@ -297,7 +304,7 @@ fn an_interrupted_tournament_resumes_and_counts_every_game_once() {
         &out_s,
     ];
     args.extend(specs.iter().map(String::as_str));
-    let mut child = Command::new(REFEREE)
+    let mut child = Command::new(&*REFEREE)
         .args(&args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -339,7 +346,7 @@ fn an_interrupted_tournament_resumes_and_counts_every_game_once() {
 fn a_match_writes_its_manifest_and_resumes_like_a_tournament() {
     let out = tmp("match-resume");
     let out_s = out.display().to_string();
-    let a = format!("{MOCK} play");
+    let a = format!("{} play", *MOCK);
     let mut args = vec![
         "match", "--game", "testnim", "--size", "5", "--games", "2", "--time", "5", "--out", &out_s, &a, &a,
     ];
@@ -373,8 +380,8 @@ fn a_match_writes_its_manifest_and_resumes_like_a_tournament() {
 fn play_with_a_scripted_human_reaches_the_end_and_replays() {
     let out = tmp("play");
     let out_s = out.display().to_string();
-    let agent = format!("{MOCK} play");
-    let mut child = Command::new(REFEREE)
+    let agent = format!("{} play", *MOCK);
+    let mut child = Command::new(&*REFEREE)
         .args([
             "play", "--game", "testnim", "--size", "5", "--time", "10", "--out", &out_s, "human", &agent,
         ])
@@ -430,7 +437,7 @@ fn bad_command_lines_are_refused_with_a_message() {
 fn halma_games_run_to_the_move_cap_and_replay() {
     let out = tmp("halma");
     let out_s = out.display().to_string();
-    let a = format!("{MOCK} play");
+    let a = format!("{} play", *MOCK);
     let o = referee(&[
         "match",
         "--game",
@@ -475,7 +482,7 @@ fn halma_games_run_to_the_move_cap_and_replay() {
 fn calibrate_runs_once_per_agent_and_the_file_reaches_every_game() {
     let out = tmp("calib");
     let out_s = out.display().to_string();
-    let a = format!("{MOCK} check-calibration");
+    let a = format!("{} check-calibration", *MOCK);
     let o = referee(&[
         "match",
         "--game",
@@ -504,7 +511,7 @@ fn calibrate_runs_once_per_agent_and_the_file_reaches_every_game() {
 fn resume_replays_every_record_and_refuses_another_games_or_an_illegal_one() {
     let out = tmp("resume-check");
     let out_s = out.display().to_string();
-    let a = format!("{MOCK} play");
+    let a = format!("{} play", *MOCK);
     let args = |games: &str| -> Vec<String> {
         [
             "match", "--game", "testnim", "--size", "6", "--time", "5", "--out", &out_s, &a, &a, "--games", games,
@@ -544,4 +551,71 @@ fn resume_replays_every_record_and_refuses_another_games_or_an_illegal_one() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert_eq!(record::load(&path, false).unwrap().len(), 2);
     std::fs::remove_dir_all(out).unwrap();
+}
+
+/// Runs `env` as an agent under `sandbox` and returns the variables it saw.
+fn agent_environment(name: &str, sandbox: &referee::process::sandbox::Sandbox) -> (Vec<(String, String)>, PathBuf) {
+    let dir = tmp(name);
+    let spec = RunSpec {
+        cmd: "env > output.txt",
+        extra_arg: None,
+        dir: &dir,
+        cpu_kill: 5.0,
+        wall_kill: 60.0,
+        output_cap: runner::OUTPUT_CAP,
+        sandbox,
+        homes: runner::Homes::default(),
+    };
+    let r = runner::run(&spec, &AtomicBool::new(false)).unwrap();
+    let Output::Text(text) = r.output else {
+        panic!("env wrote no output.txt: {:?}", r.output)
+    };
+    let vars = String::from_utf8_lossy(&text)
+        .lines()
+        .filter_map(|l| l.split_once('=').map(|(k, v)| (k.to_string(), v.to_string())))
+        .collect();
+    (vars, dir.canonicalize().unwrap())
+}
+
+#[test]
+fn agents_see_a_clean_environment_and_what_env_adds() {
+    // The test process has CARGO_* and whatever the caller exported: none
+    // of it may reach an agent.
+    assert!(std::env::vars().any(|(k, _)| k.starts_with("CARGO")));
+    let (vars, dir) = agent_environment("env-clean", &common::sandbox());
+    // PWD (and SHLVL, `_`) are set by the shell itself.
+    let names: Vec<&str> = vars
+        .iter()
+        .map(|(k, _)| k.as_str())
+        .filter(|k| !matches!(*k, "PWD" | "SHLVL" | "_" | "OLDPWD"))
+        .collect();
+    let mut sorted = names.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, ["HOME", "LANG", "PATH", "TMPDIR"], "{vars:?}");
+    let home = &vars.iter().find(|(k, _)| k == "HOME").unwrap().1;
+    assert_eq!(Path::new(home), dir, "HOME is the agent's working directory");
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    let opts = referee::process::sandbox::SandboxOpts {
+        sandbox: common::choice(),
+        memory: 2 << 30,
+        file_size: 16 << 20,
+        max_procs: 256,
+        read_only: Vec::new(),
+        env: vec!["JAVA_TOOL_OPTIONS=-Xmx64m".into(), "LANG=en_GB.UTF-8".into()],
+    };
+    let out = tmp("env-out");
+    let sb = opts.build(&out).unwrap();
+    let (vars, dir) = agent_environment("env-added", &sb);
+    let get = |k: &str| vars.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
+    assert_eq!(get("JAVA_TOOL_OPTIONS"), Some("-Xmx64m"));
+    assert_eq!(get("LANG"), Some("en_GB.UTF-8"), "--env replaces a default");
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(&out).unwrap();
+}
+
+/// The tests above again with an unprivileged referee at `full-rootless`.
+#[test]
+fn processes_are_charged_and_ended_for_an_unprivileged_referee_too() {
+    common::rerun_unprivileged(&[("REFEREE_TEST_MOCK", &MOCK), ("REFEREE_TEST_REFEREE", &REFEREE)]);
 }

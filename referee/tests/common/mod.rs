@@ -3,6 +3,7 @@
 
 use referee::process::sandbox::{Choice, Limits, Sandbox};
 use std::io::Write;
+use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
 /// Set to `rlimits` or `none` on a machine without root or a writable
@@ -69,4 +70,72 @@ pub fn full_or_skip(what: &str) -> bool {
 /// The sandbox every test shares, at [`choice`]'s level.
 pub fn sandbox() -> Arc<Sandbox> {
     setup().1.clone()
+}
+
+/// The path of a binary under test: `var` where the unprivileged rerun
+/// names a copy, else the one cargo built.
+pub fn binary(var: &str, built: &str) -> String {
+    std::env::var(var).unwrap_or_else(|_| built.to_string())
+}
+
+/// Set in the unprivileged rerun, which must not start another.
+const RERUN_VAR: &str = "REFEREE_TEST_UNPRIVILEGED";
+
+/// Reruns the calling test file as the user `nobody` at `full-rootless`,
+/// as students and most organisers run the referee, and fails with its
+/// output unless every test passes and none is skipped. As root, it copies
+/// the test binary and `binaries` (variable, path) where any user can run
+/// them (the checkout may sit in root's home). Unprivileged already, it only
+/// says so: the tests themselves ran without root.
+pub fn rerun_unprivileged(binaries: &[(&str, &str)]) {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    if std::env::var_os(RERUN_VAR).is_some() {
+        return;
+    }
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        let _ = writeln!(
+            std::io::stderr(),
+            "NOTE: not root: the tests above ran unprivileged, at {:?}",
+            choice()
+        );
+        return;
+    }
+    let me = std::env::current_exe().unwrap();
+    let name = me.file_name().unwrap().to_string_lossy().into_owned();
+    let base = std::env::temp_dir().join(format!("referee-unprivileged-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    let tmp = base.join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    std::fs::set_permissions(&base, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o1777)).unwrap();
+    let copy = |from: &Path, to: &str| {
+        let to = base.join(to);
+        std::fs::copy(from, &to).unwrap();
+        to
+    };
+    let mut cmd = std::process::Command::new(copy(&me, "tests"));
+    for (var, path) in binaries {
+        cmd.env(var, copy(Path::new(path), var));
+    }
+    let o = cmd
+        .args(["--test-threads", "2"])
+        .env_remove(LEVEL_VAR)
+        .env("HOME", &tmp)
+        .env("TMPDIR", &tmp)
+        .env(RERUN_VAR, "1")
+        .env(LEVEL_VAR, "full-rootless")
+        .current_dir(&tmp)
+        .uid(65534)
+        .gid(65534)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&base);
+    let (out, err) = (String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.status.success() && out.contains("test result: ok"),
+        "the tests failed for an unprivileged referee at full-rootless:\n{out}\n{err}"
+    );
+    assert!(!err.contains("SKIPPED"), "every check must run rootless:\n{err}");
 }

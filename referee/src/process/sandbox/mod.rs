@@ -212,8 +212,11 @@ pub struct Jail {
 impl Jail {
     /// The jail's root mount point (removed with the jail) and identity.
     fn new(cgroup: Option<cgroup::Parent>, uid: u32, gid: u32) -> Result<Jail, String> {
+        // Several sandboxes may live in one process (tests): one root each.
+        static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         sweep_stale_roots();
-        let root = std::env::temp_dir().join(format!("referee-root-{}", std::process::id()));
+        let root = std::env::temp_dir().join(format!("referee-root-{}-{n}", std::process::id()));
         std::fs::create_dir_all(&root).map_err(|e| format!("cannot create {}: {e}", root.display()))?;
         Ok(Jail { cgroup, root, uid, gid })
     }
@@ -372,9 +375,10 @@ fn probe_namespaces() -> Result<(), String> {
 fn sweep_stale_roots() {
     for e in std::fs::read_dir(std::env::temp_dir()).into_iter().flatten().flatten() {
         let name = e.file_name();
-        let Some(pid) = name.to_str().and_then(|n| n.strip_prefix("referee-root-")) else {
+        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix("referee-root-")) else {
             continue;
         };
+        let pid = rest.split('-').next().unwrap_or_default();
         if pid.bytes().all(|b| b.is_ascii_digit()) && !Path::new("/proc").join(pid).exists() {
             // remove_dir: only ever an empty directory.
             let _ = std::fs::remove_dir(e.path());
@@ -530,4 +534,35 @@ pub fn doctor() -> String {
         }
     };
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn env_arguments_are_checked_in_words() {
+        assert_eq!(env_entry("A_1=x=y").unwrap(), ("A_1".to_string(), "x=y".to_string()));
+        for (arg, says) in [
+            ("1A=x", "expected NAME or NAME=VALUE"),
+            ("=x", "expected NAME or NAME=VALUE"),
+            ("A-B=x", "expected NAME or NAME=VALUE"),
+            ("HOME=/x", "always its working directory"),
+            (
+                "REFEREE_SURELY_UNSET_VARIABLE",
+                "is not set in the referee's environment",
+            ),
+        ] {
+            let e = env_entry(arg).unwrap_err();
+            assert!(e.contains(says), "{arg}: {e}");
+        }
+    }
+
+    #[test]
+    fn the_base_environment_has_a_path_and_a_language() {
+        let env = base_env(true);
+        let names: Vec<&str> = env.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(names, ["PATH", "LANG", "TMPDIR"]);
+        assert_eq!(env[2].1, "/tmp", "a private /tmp");
+    }
 }

@@ -189,7 +189,8 @@ impl MountPlan {
         }
         // Covers go on after the binds that would show them and before the
         // working directory inside them.
-        for h in hide.iter().filter(|h| inside(h, &shown)) {
+        // (A hidden directory that does not exist has nothing to cover.)
+        for h in hide.iter().filter(|h| inside(h, &shown) && h.is_dir()) {
             plan.steps.push(Step::Tmpfs {
                 dst: cstr(&at(h)),
                 opts: c"mode=0755,size=4k".into(),
