@@ -133,6 +133,38 @@ fn escape() {
     legal_move();
 }
 
+/// Looks for a note in its user keyring (left by an earlier move of any
+/// agent) and exits 3 naming it if found; else leaves one and moves.
+fn keyring_note() {
+    const KEY_SPEC_USER_KEYRING: libc::c_long = -4;
+    const KEYCTL_SEARCH: libc::c_long = 10;
+    // SAFETY: keyctl/add_key system calls on NUL-terminated literals.
+    unsafe {
+        let found = libc::syscall(
+            libc::SYS_keyctl,
+            KEYCTL_SEARCH,
+            KEY_SPEC_USER_KEYRING,
+            c"user".as_ptr(),
+            c"referee-test-note".as_ptr(),
+            0 as libc::c_long,
+        );
+        if found >= 0 {
+            eprintln!("found another move's note in the user keyring");
+            std::process::exit(3);
+        }
+        let note = b"hello";
+        libc::syscall(
+            libc::SYS_add_key,
+            c"user".as_ptr(),
+            c"referee-test-note".as_ptr(),
+            note.as_ptr(),
+            note.len(),
+            KEY_SPEC_USER_KEYRING,
+        );
+    }
+    legal_move();
+}
+
 /// Reserves and touches `mib` MiB, then moves.
 fn hog(mib: usize) {
     // Reserve and touch this many MiB; say so if refused.
@@ -219,6 +251,7 @@ fn main() {
         "empty" => std::fs::write("output.txt", "").expect("write"),
         "orphan" => orphan(arg_f64(&args, 2)),
         "escape" => escape(),
+        "keyring" => keyring_note(),
         "hog" => hog(args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1024)),
         "check-calibration" => {
             // Loses (no output) unless the referee copied calibration.txt in.

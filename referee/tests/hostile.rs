@@ -291,6 +291,36 @@ exec "$1" play
 }
 
 #[test]
+fn moves_share_no_keyring_and_no_process_count() {
+    if !common::full_or_skip("one identity per move") {
+        return;
+    }
+    let a = Arena::new("identity");
+    // Holds 200 processes for a second each move, within --max-procs 256:
+    // were moves one user, the other game's agent could not fork.
+    let crowd = a.agent(
+        "crowd",
+        r#"i=0; while [ $i -lt 200 ]; do sleep 1 & i=$((i+1)); done
+exec "$1" keyring
+"#,
+    );
+    let forker = a.agent(
+        "forker",
+        r#"for i in 1 2 3 4 5 6 7 8; do x=$(echo $i) || exit 7; done
+exec "$1" keyring
+"#,
+    );
+    let specs = [format!("crowd={crowd}"), format!("f1={forker}"), format!("f2={forker}")];
+    let mut args = vec!["tournament", "--games", "2", "--concurrency", "2", "--time", "20"];
+    args.extend(specs.iter().map(String::as_str));
+    let (o, recs) = a.run(&args);
+    assert_finished(&o, &recs, 6);
+    for r in &recs {
+        assert!(r.loss.is_none(), "{}", r.reason);
+    }
+}
+
+#[test]
 fn a_memory_hog_is_refused_and_loses() {
     let a = Arena::new("hog");
     let bad = format!("{} hog 1024", *MOCK);

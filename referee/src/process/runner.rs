@@ -187,15 +187,18 @@ fn mount_plan(root: &Path, spec: &RunSpec<'_>, dir: &Path) -> MountPlan {
     MountPlan::new(root, dir, &programs, &hide, sb.limits.file_size.saturating_mul(4))
 }
 
-/// The move's confinement: the agent's identity (as root, the
-/// unprivileged user, who then owns the working directory; rootless, the
-/// referee's own user seen as [`spawn::INNER_ID`]) and its cgroup.
+/// The move's confinement: the agent's identity (as root, a user of the
+/// move's own, who then owns the working directory and what earlier moves
+/// left there; rootless, the referee's own user seen as
+/// [`spawn::INNER_ID`]) and its cgroup.
 fn confinement<'a>(j: &Jail, leaf: Option<&'a Leaf>, plan: &'a MountPlan, dir: &Path) -> std::io::Result<Confine<'a>> {
-    let identity = if j.cgroup.is_some() {
-        std::os::unix::fs::chown(dir, Some(j.uid), Some(j.gid))?;
-        Identity::User { uid: j.uid, gid: j.gid }
-    } else {
-        Identity::Mapped(UserMaps::for_self())
+    let identity = match &j.ids {
+        Some(ids) => {
+            let id = ids.take();
+            chown_tree(dir, id)?;
+            Identity::User { uid: id, gid: id }
+        }
+        None => Identity::Mapped(UserMaps::for_self()),
     };
     Ok(Confine {
         cgroup: leaf.map(Leaf::fd),
@@ -203,6 +206,32 @@ fn confinement<'a>(j: &Jail, leaf: Option<&'a Leaf>, plan: &'a MountPlan, dir: &
         identity,
     })
 }
+
+/// Gives `dir` and everything under it (links themselves, never what
+/// they point to) to `id`. At most [`CHOWN_MAX`] entries: an agent that
+/// made more finds the rest still owned by its earlier identity.
+fn chown_tree(dir: &Path, id: u32) -> std::io::Result<()> {
+    std::os::unix::fs::lchown(dir, Some(id), Some(id))?;
+    let mut todo = vec![dir.to_path_buf()];
+    let mut seen = 0;
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d)?.flatten() {
+            seen += 1;
+            if seen > CHOWN_MAX {
+                return Ok(());
+            }
+            let p = e.path();
+            std::os::unix::fs::lchown(&p, Some(id), Some(id))?;
+            if e.file_type().is_ok_and(|t| t.is_dir()) {
+                todo.push(p);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Entries of a working directory handed to a move's new identity.
+const CHOWN_MAX: usize = 10_000;
 
 /// The agent's environment: the sandbox's, plus `HOME`: its working
 /// directory (at the same path inside the full levels' view).

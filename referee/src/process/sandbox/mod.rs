@@ -5,7 +5,9 @@
 //!   mount, PID, network, IPC and UTS namespaces ([`namespaces`]: the agent
 //!   sees its own directory read-write, the system and its program read-only,
 //!   nothing else, and cannot see or signal any process outside its move),
-//!   run as the unprivileged user `nobody`, plus the limits of `rlimits`.
+//!   run as an unprivileged user of its own ([`Ids`]: a uid and gid no
+//!   other move has, so process counts, keyrings and files are never
+//!   shared), plus the limits of `rlimits`.
 //!   Needs root and a writable cgroup v2 hierarchy.
 //! - `full-rootless`: the same view and namespaces for a referee that is not
 //!   root, inside a new user namespace (as bubblewrap does) where the agent
@@ -203,22 +205,21 @@ pub struct Jail {
     pub cgroup: Option<cgroup::Parent>,
     /// Empty directory each agent's root is mounted on (in its own namespace).
     pub root: PathBuf,
-    /// The agent's user and group (`full`; rootless it is [`spawn::INNER_ID`]).
-    pub uid: u32,
-    /// See `uid`.
-    pub gid: u32,
+    /// The moves' user and group ids (`full`; rootless the agent is
+    /// [`spawn::INNER_ID`] in a user namespace of its own).
+    pub ids: Option<Ids>,
 }
 
 impl Jail {
     /// The jail's root mount point (removed with the jail) and identity.
-    fn new(cgroup: Option<cgroup::Parent>, uid: u32, gid: u32) -> Result<Jail, String> {
+    fn new(cgroup: Option<cgroup::Parent>, ids: Option<Ids>) -> Result<Jail, String> {
         // Several sandboxes may live in one process (tests): one root each.
         static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
         let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         sweep_stale_roots();
         let root = std::env::temp_dir().join(format!("referee-root-{}-{n}", std::process::id()));
         std::fs::create_dir_all(&root).map_err(|e| format!("cannot create {}: {e}", root.display()))?;
-        Ok(Jail { cgroup, root, uid, gid })
+        Ok(Jail { cgroup, root, ids })
     }
 }
 
@@ -386,15 +387,30 @@ fn sweep_stale_roots() {
     }
 }
 
-fn nobody() -> (u32, u32) {
-    // The conventional ids; /etc/passwd is consulted when it names nobody.
-    let from_passwd = std::fs::read_to_string("/etc/passwd").ok().and_then(|s| {
-        s.lines().find_map(|l| {
-            let f: Vec<&str> = l.split(':').collect();
-            (f.first() == Some(&"nobody") && f.len() > 3).then(|| Some((f[2].parse().ok()?, f[3].parse().ok()?)))?
-        })
-    });
-    from_passwd.unwrap_or((65534, 65534))
+/// The user and group ids of the moves at `full`, as isolate's boxes have:
+/// each move takes an id no other move has had, counting up from a random
+/// base per run (far above any account's id), so two agents never share a
+/// process count, a user keyring or a file, even across runs.
+#[derive(Debug)]
+pub struct Ids {
+    base: u32,
+    next: std::sync::atomic::AtomicU32,
+}
+
+impl Ids {
+    /// Ids from 2^30 up: no distribution gives accounts such ids.
+    fn new() -> Ids {
+        let base = (1 << 30) + (rand::random::<u32>() % (1 << 30)) / 2;
+        Ids {
+            base,
+            next: std::sync::atomic::AtomicU32::new(0),
+        }
+    }
+
+    /// A fresh id for one move (user and group alike).
+    pub fn take(&self) -> u32 {
+        self.base + self.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % (1 << 29)
+    }
 }
 
 impl Sandbox {
@@ -430,15 +446,14 @@ impl Sandbox {
                 let rootless_missing = support.rootless_missing();
                 if choice != Choice::FullRootless {
                     if let (None, Ok(cgroup)) = (&full_missing, support.cgroup) {
-                        let (uid, gid) = nobody();
-                        sb.jail = Some(Jail::new(Some(cgroup), uid, gid)?);
+                        sb.jail = Some(Jail::new(Some(cgroup), Some(Ids::new()))?);
                         sb.level = Level::Full;
                         sb.env = base_env(true);
                         return Ok(sb);
                     }
                 }
                 if choice != Choice::Full && rootless_missing.is_none() {
-                    sb.jail = Some(Jail::new(None, spawn::INNER_ID, spawn::INNER_ID)?);
+                    sb.jail = Some(Jail::new(None, None)?);
                     sb.level = Level::FullRootless;
                     sb.env = base_env(true);
                     return Ok(sb);
@@ -472,22 +487,18 @@ impl Sandbox {
     /// `referee doctor` gives the details.
     pub fn describe(&self) -> String {
         let l = &self.limits;
-        let limits = format!("{} MiB, {} procs", l.memory >> 20, l.max_procs);
+        let (mib, procs) = (l.memory >> 20, l.max_procs);
         match (&self.level, &self.jail) {
-            (Level::Full, Some(j)) => format!(
-                "sandbox: full (namespaces, cgroup, uid {}, {limits}{})",
-                j.uid,
-                if j.cgroup.as_ref().is_some_and(|c| c.memory) {
-                    ""
-                } else {
-                    " each"
-                }
-            ),
-            (Level::FullRootless, Some(j)) => {
-                format!("sandbox: full-rootless (user namespace, uid {}, {limits} each)", j.uid)
+            (Level::Full, Some(j)) => {
+                let whole = j.cgroup.as_ref().is_some_and(|c| c.memory && c.pids);
+                let per = if whole { "a move" } else { "a process" };
+                format!("sandbox: full (cgroup, namespaces, own uid; {mib} MiB, {procs} procs {per})")
+            }
+            (Level::FullRootless, Some(_)) => {
+                format!("sandbox: full-rootless (user namespace; {mib} MiB a process, {procs} procs)")
             }
             (Level::None, _) => "sandbox: none (agents trusted; nothing enforced)".into(),
-            _ => format!("sandbox: rlimits ({limits}; agents NOT confined: see referee doctor)"),
+            _ => format!("sandbox: rlimits ({mib} MiB, {procs} procs; agents NOT confined: see doctor)"),
         }
     }
 }
