@@ -11,11 +11,20 @@ const MOCK: &str = env!("MOCK_AGENT");
 const REFEREE: &str = env!("CARGO_BIN_EXE_referee");
 const GAMES: usize = 12;
 
-fn tmp(name: &str) -> PathBuf {
+/// A scratch directory, removed however the test ends.
+struct Scratch(PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn tmp(name: &str) -> Scratch {
     let d = std::env::temp_dir().join(format!("referee-disk-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
-    d
+    Scratch(d)
 }
 
 /// The tournament's arguments, `out` being its --out directory.
@@ -51,7 +60,8 @@ fn no_forfeit(recs: &[GameRecord]) {
 
 #[test]
 fn a_full_disk_voids_the_game_stops_the_run_and_resume_finishes_it() {
-    let base = tmp("full");
+    let scratch = tmp("full");
+    let base = &scratch.0;
     let small = base.join("small");
     std::fs::create_dir(&small).unwrap();
     // Each move leaves 448 KiB beside the agent's files; kept directories
@@ -117,5 +127,4 @@ fn a_full_disk_voids_the_game_stops_the_run_and_resume_finishes_it() {
     keys.dedup();
     assert_eq!(keys.len(), GAMES, "no game recorded twice");
     no_forfeit(&recs);
-    std::fs::remove_dir_all(base).unwrap();
 }

@@ -1,13 +1,13 @@
 //! A run while it plays: each finished game is logged, counted into the
 //! SPRT and the results file; at the end, the tables.
 
-use crate::output::record::GameRecord;
+use crate::output::record::{Ending, GameRecord, LossReason};
 use crate::process::signals;
 use crate::run::progress::{self, Progress};
 use crate::run::roundrobin::RoundRobin;
 use crate::stats::results::{self, RunView};
 use crate::stats::sprt::Sprt;
-use crate::stats::summary::{self, AgentSummary, SprtReport};
+use crate::stats::summary::{self, SprtReport};
 use std::path::PathBuf;
 
 /// A run in progress: what each finished game updates.
@@ -19,7 +19,7 @@ pub struct Live<'a> {
     /// Games planned (this shard's).
     pub total: u64,
     /// Games recorded, those of a resumed run first.
-    pub recs: Vec<GameRecord>,
+    pub recs: Played,
     /// Games recorded by this invocation.
     pub played: usize,
     /// The SPRT asked for, if any.
@@ -42,9 +42,12 @@ impl Live<'_> {
     /// Logs a finished game, updates the SPRT and the results file; true
     /// when the SPRT has decided (no new game starts).
     pub fn on_game(&mut self, rec: &GameRecord) -> bool {
-        self.recs.push(rec.clone());
+        self.recs.push(rec);
         self.played += 1;
-        let s = summary::summarize(self.view.ids, &self.recs);
+        // Whole summaries only where asked for (SPRT, results file): each
+        // builds every game's record for a moment.
+        let wanted = self.sprt_test.is_some() || self.results.is_some();
+        let recs = if wanted { self.recs.records() } else { Vec::new() };
         // Games are numbered from 1 in schedule order.
         let number = self
             .rr
@@ -53,16 +56,16 @@ impl Live<'_> {
             .unwrap_or(0);
         self.progress.game_finished(
             &progress::finished_line(number, rec, rec.run.opening.as_deref()),
-            &status(&s),
+            &self.recs.status(self.view.ids),
         );
         let decided = self.sprt_test.as_ref().is_some_and(|t| {
-            let rep = summary::sprt_report(t, summary::pentanomial(&s[0].name, &self.recs, results::pair_of));
+            let rep = summary::sprt_report(t, summary::pentanomial(&self.view.ids[0].0, &recs, results::pair_of));
             let d = rep.decision != "continue";
             self.sprt = Some(rep);
             d
         });
         if let Some(path) = &self.results {
-            let res = self.results_now();
+            let res = self.results_now(&recs);
             if let Err(e) = results::write(path, &res) {
                 self.results_error.get_or_insert(e);
             }
@@ -70,10 +73,10 @@ impl Live<'_> {
         decided
     }
 
-    fn results_now(&self) -> results::Results<'_> {
+    fn results_now<'r>(&'r self, recs: &'r [GameRecord]) -> results::Results<'r> {
         results::results(
             &self.view,
-            &self.recs,
+            recs,
             self.total,
             self.played,
             self.time,
@@ -97,29 +100,146 @@ impl Live<'_> {
             self.played,
             self.records.display()
         );
-        print!("{}", results::tables(&self.view, &self.recs));
+        let recs = self.recs.records();
+        print!("{}", results::tables(&self.view, &recs));
         if let Some(r) = &self.sprt {
             println!("{}", results::sprt_line(r));
         }
         let Some(path) = &self.results else {
             return Ok(());
         };
-        let mut res = self.results_now();
+        let mut res = self.results_now(&recs);
         res.interrupted = signals::stopped();
         res.finished = !res.interrupted;
         results::write(path, &res)
     }
 }
 
-/// The progress bar's status: the score for two agents, else the leader.
-fn status(s: &[AgentSummary]) -> String {
-    if let [a, b] = s {
-        return format!("{} {} - {} {}  draws {}", a.name, a.wins, b.wins, b.name, a.draws);
+/// The games of a run as the tables, the SPRT and the results file need
+/// them: who played, who won and how, a few dozen bytes a game. Whole
+/// records (moves, commands, directories) are in the records file; kept
+/// here they would grow a long run's memory by kilobytes a game.
+#[derive(Default)]
+pub struct Played {
+    names: Vec<String>,
+    games: Vec<Outcome>,
+}
+
+struct Outcome {
+    key: Box<str>,
+    agents: [u32; 2],
+    first: usize,
+    time: [f64; 2],
+    clocks: [f64; 2],
+    winner: Option<usize>,
+    ending: Ending,
+    loss: Option<LossReason>,
+}
+
+impl From<Vec<GameRecord>> for Played {
+    fn from(recs: Vec<GameRecord>) -> Played {
+        let mut p = Played::default();
+        for r in &recs {
+            p.push(r);
+        }
+        p
     }
-    let lead = s
-        .iter()
-        .max_by(|x, y| x.score_pct.total_cmp(&y.score_pct))
-        .map(|x| x.name.as_str())
-        .unwrap_or_default();
-    format!("leader {lead}")
+}
+
+impl Played {
+    /// Adds a finished game.
+    pub fn push(&mut self, r: &GameRecord) {
+        let agents = [0, 1].map(|i| self.name_index(&r.agents[i]));
+        self.games.push(Outcome {
+            key: r.key.as_str().into(),
+            agents,
+            first: r.first,
+            time: r.time,
+            clocks: r.clocks,
+            winner: r.winner,
+            ending: r.ending,
+            loss: r.loss,
+        });
+    }
+
+    fn name_index(&mut self, name: &str) -> u32 {
+        let i = self.names.iter().position(|n| n == name).unwrap_or_else(|| {
+            self.names.push(name.to_string());
+            self.names.len() - 1
+        });
+        i as u32
+    }
+
+    /// The progress bar's status: the score for two agents (in the order
+    /// of `ids`), else the leader.
+    fn status(&self, ids: &[(String, String)]) -> String {
+        // (wins, draws, games) by name index.
+        let mut tally = vec![(0u64, 0u64, 0u64); self.names.len()];
+        for g in &self.games {
+            for (seat, &a) in g.agents.iter().enumerate() {
+                let t = &mut tally[a as usize];
+                t.2 += 1;
+                match g.winner {
+                    None => t.1 += 1,
+                    Some(w) if w == seat => t.0 += 1,
+                    Some(_) => {}
+                }
+            }
+        }
+        let of = |name: &str| {
+            self.names
+                .iter()
+                .position(|n| n == name)
+                .map_or((0, 0, 0), |i| tally[i])
+        };
+        if let [(a, _), (b, _)] = ids {
+            let (ta, tb) = (of(a), of(b));
+            return format!("{a} {} - {} {b}  draws {}", ta.0, tb.0, ta.1);
+        }
+        let score = |t: (u64, u64, u64)| (2 * t.0 + t.1) as f64 / t.2.max(1) as f64;
+        let lead = ids
+            .iter()
+            .max_by(|x, y| score(of(&x.0)).total_cmp(&score(of(&y.0))))
+            .map(|x| x.0.as_str())
+            .unwrap_or_default();
+        format!("leader {lead}")
+    }
+
+    /// Games so far.
+    pub fn len(&self) -> usize {
+        self.games.len()
+    }
+
+    /// True before the first game.
+    pub fn is_empty(&self) -> bool {
+        self.games.is_empty()
+    }
+
+    /// The games as records holding only those fields (for the moment of
+    /// a summary: dropped right after).
+    pub fn records(&self) -> Vec<GameRecord> {
+        self.games
+            .iter()
+            .map(|g| GameRecord {
+                key: g.key.to_string(),
+                game: String::new(),
+                agents: g.agents.map(|i| self.names[i as usize].clone()),
+                commands: Default::default(),
+                seat_names: Default::default(),
+                first: g.first,
+                mode: String::new(),
+                time: g.time,
+                start: String::new(),
+                moves: Vec::new(),
+                winner: g.winner,
+                ending: g.ending,
+                loss: g.loss,
+                reason: String::new(),
+                clocks: g.clocks,
+                dirs: Default::default(),
+                discarded: Vec::new(),
+                run: Default::default(),
+            })
+            .collect()
+    }
 }

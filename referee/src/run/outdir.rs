@@ -26,6 +26,36 @@ impl OutLock {
 
 /// Creates `out` if needed and takes its lock; a second referee on the same
 /// directory gets an error naming the holder's pid.
+/// The pid the lock's holder wrote.
+fn holder_pid(file: &mut std::fs::File) -> String {
+    use std::io::Seek;
+    let mut holder = String::new();
+    let _ = file.rewind();
+    let _ = file.read_to_string(&mut holder);
+    holder
+}
+
+/// Takes the lock; where it is held but the referee that wrote its pid is
+/// gone (killed a moment ago), waits up to 5 s for the last of its
+/// processes, which share the lock until they exit, to end.
+fn lock_or_wait_for_dead_holder(file: &mut std::fs::File) -> Result<(), std::fs::TryLockError> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    loop {
+        match file.try_lock() {
+            Err(std::fs::TryLockError::WouldBlock) => {
+                let pid = holder_pid(file);
+                let pid = pid.trim();
+                let dead = !pid.is_empty() && !Path::new("/proc").join(pid).exists();
+                if !dead || std::time::Instant::now() > deadline {
+                    return Err(std::fs::TryLockError::WouldBlock);
+                }
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            other => return other,
+        }
+    }
+}
+
 pub fn lock(out: &Path) -> Result<OutLock, String> {
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let path = out.join(LOCK_FILE);
@@ -36,11 +66,10 @@ pub fn lock(out: &Path) -> Result<OutLock, String> {
         .truncate(false)
         .open(&path)
         .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-    match file.try_lock() {
+    match lock_or_wait_for_dead_holder(&mut file) {
         Ok(()) => {}
         Err(std::fs::TryLockError::WouldBlock) => {
-            let mut holder = String::new();
-            let _ = file.read_to_string(&mut holder);
+            let holder = holder_pid(&mut file);
             let holder = holder.trim();
             let who = if holder.is_empty() {
                 "another referee".to_string()

@@ -209,7 +209,7 @@ pub fn run(mut plan: RunPlan) -> Result<i32, String> {
         view: plan.view(&id),
         rr: &rr,
         total,
-        recs,
+        recs: recs.into(),
         played: 0,
         sprt_test: plan.sprt,
         sprt: None,
