@@ -111,7 +111,7 @@ impl AgentSpec {
 /// (`./my_agent`, `bin/agent`), and any later word naming an existing file
 /// or directory (`my_agent.py`, `.` in `java -cp . MyAgent`). Options
 /// (`-x`), absolute paths and words in a command using shell quoting or
-/// expansion are left alone. A bare program name found on the referee's
+/// expansion are left alone; a comment (`# ...`) is dropped, as `sh` would. A bare program name found on the referee's
 /// `PATH` outside the system directories (`agent` in `~/.cargo/bin`, a
 /// venv's `python`) becomes that path, so the sandbox can show it to the
 /// agent as the user's shell would have found it.
@@ -119,12 +119,23 @@ pub fn resolve_in_home(cmd: &str, home: &Path) -> String {
     resolve_with_path(cmd, home, std::env::var_os("PATH").as_deref())
 }
 
+/// The words of an agent command as POSIX `sh` splits them: quotes and
+/// backslashes group and escape, a word starting with `#` starts a
+/// comment. The one tokenizer for agent commands in the referee.
+pub fn words(cmd: &str) -> Result<Vec<String>, String> {
+    shell_words::split(cmd).map_err(|_| format!("unbalanced quote in the agent command `{cmd}`"))
+}
+
 /// [`resolve_in_home`] with `path` as the search path for bare program names.
 fn resolve_with_path(cmd: &str, home: &Path, path: Option<&std::ffi::OsStr>) -> String {
+    // Quoting and expansion are the shell's business: rewriting words
+    // there could change what the shell runs.
     if cmd.contains(['\'', '"', '$', '`', '\\']) {
         return cmd.to_string();
     }
-    let words: Vec<&str> = cmd.split_whitespace().collect();
+    let Ok(words) = words(cmd) else {
+        return cmd.to_string();
+    };
     let resolved: Vec<String> = words
         .iter()
         .enumerate()
@@ -150,7 +161,7 @@ fn resolve_with_path(cmd: &str, home: &Path, path: Option<&std::ffi::OsStr>) -> 
                     }
                 }
             }
-            w.to_string()
+            w.clone()
         })
         .collect();
     resolved.join(" ")
@@ -246,6 +257,22 @@ mod tests {
     }
 
     #[test]
+    fn words_split_like_the_shell() {
+        assert_eq!(
+            words("python3  my_agent.py --x 1").unwrap(),
+            ["python3", "my_agent.py", "--x", "1"]
+        );
+        assert_eq!(
+            words(r#"a 'b c' "d \"e\"" f\ g"#).unwrap(),
+            ["a", "b c", "d \"e\"", "f g"]
+        );
+        assert_eq!(words("agent # a comment").unwrap(), ["agent"]);
+        assert_eq!(words("  ").unwrap(), Vec::<String>::new());
+        let e = words("python3 'my agent.py").unwrap_err();
+        assert_eq!(e, "unbalanced quote in the agent command `python3 'my agent.py`");
+    }
+
+    #[test]
     fn home_resolution_and_command_words() {
         let home = std::env::temp_dir().join(format!("referee-home-{}", std::process::id()));
         std::fs::create_dir_all(home.join("bin")).unwrap();
@@ -263,6 +290,11 @@ mod tests {
         assert_eq!(resolve("python3 x.py"), "python3 x.py");
         // Quoting or expansion: left to the shell untouched.
         assert_eq!(resolve("python3 'my_agent.py'"), "python3 'my_agent.py'");
+        // A comment is dropped, as the shell would drop it.
+        assert_eq!(
+            resolve("python3 my_agent.py # mine"),
+            format!("python3 {h}/my_agent.py")
+        );
         // A program found on PATH outside the system directories (a
         // ~/.cargo/bin, a venv) becomes its path, links not followed.
         let tools = home.join("tools");
