@@ -11,6 +11,7 @@
 mod common;
 
 use agent::games::testnim::TestNim;
+use agent::protocol::ByPlayer;
 use referee::game::{play_game, Contestant, GameSetup, Rules, SeatKind};
 use referee::output::record::{self, GameRecord, LossReason};
 use std::path::{Path, PathBuf};
@@ -503,9 +504,9 @@ fn an_agent_with_no_time_left_gets_no_input_and_loses_on_time() {
             pile: 5,
             side: agent::protocol::Player::One,
         },
-        seats: [&a, &b],
-        time: [0.0, 10.0],
-        dirs: [base.join("a"), base.join("b")],
+        seats: ByPlayer::new(&a, &b),
+        time: ByPlayer::new(0.0, 10.0),
+        dirs: ByPlayer::new(base.join("a"), base.join("b")),
     };
     let rec = play_game(setup, &rules, &AtomicBool::new(false), None, &mut |_| {}).unwrap();
     assert_eq!(rec.winner, Some(1));
