@@ -1,6 +1,6 @@
 //! One timed game between two seats, generic over the game's rules, played
-//! as a loop of named steps: [`ending`] (is the game over, and how),
-//! [`seat_move`] (a person's or an agent's move, judged), and the record.
+//! as a loop of named steps: `ending` (is the game over, and how),
+//! `seat_move` (a person's or an agent's move, judged), and the record.
 
 pub mod agentspec;
 pub mod human;

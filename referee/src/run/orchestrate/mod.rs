@@ -2,7 +2,7 @@
 //! is the round robin of two agents), run by one code path: the manifest
 //! and `--resume`, the lazy schedule, progress, the SPRT stop, the table
 //! and the JSON results. The run directory's manifest and `--resume` are in
-//! [`manifest`].
+//! `manifest`.
 
 mod manifest;
 
