@@ -12,6 +12,7 @@ mod common;
 
 use agent::games::testnim::TestNim;
 use agent::protocol::ByPlayer;
+use referee::game::agentspec::AgentCommand;
 use referee::game::{play_game, Contestant, GameSetup, Rules, SeatKind};
 use referee::output::record::{self, GameRecord, LossReason};
 use std::path::{Path, PathBuf};
@@ -488,7 +489,7 @@ fn an_agent_with_no_time_left_gets_no_input_and_loses_on_time() {
     let _ = std::fs::remove_dir_all(&base);
     let seat = |name: &str| Contestant {
         name: name.into(),
-        kind: SeatKind::Agent(format!("{MOCK} play")),
+        kind: SeatKind::Agent(AgentCommand::new(format!("{MOCK} play"))),
         calibration: None,
         calibrate: None,
         home: None,

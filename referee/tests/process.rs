@@ -7,6 +7,7 @@ mod common;
 
 use agent::games::testnim::TestNim;
 use agent::protocol::ByPlayer;
+use referee::game::agentspec::AgentCommand;
 use referee::game::{play_game, Contestant, GameSetup, Rules, SeatKind};
 use referee::output::record::{self, Ending, LossReason};
 use referee::process::agent_files::Output;
@@ -102,7 +103,7 @@ fn an_agent_that_forks_and_exits_leaves_nothing_behind() {
 fn contestant(name: &str, behaviour: &str) -> Contestant {
     Contestant {
         name: name.into(),
-        kind: SeatKind::Agent(format!("{MOCK} {behaviour}")),
+        kind: SeatKind::Agent(AgentCommand::new(format!("{MOCK} {behaviour}"))),
         calibration: None,
         calibrate: None,
         home: None,

@@ -7,6 +7,7 @@
 //! words are made absolute against the agent's home: `dir` when given,
 //! resolved from where the referee was started, else that start directory.
 
+pub use crate::process::command::{words, AgentCommand};
 use std::path::{Path, PathBuf};
 
 /// One `--agent` entry.
@@ -117,13 +118,6 @@ impl AgentSpec {
 /// agent as the user's shell would have found it.
 pub fn resolve_in_home(cmd: &str, home: &Path) -> String {
     resolve_with_path(cmd, home, std::env::var_os("PATH").as_deref())
-}
-
-/// The words of an agent command as POSIX `sh` splits them: quotes and
-/// backslashes group and escape, a word starting with `#` starts a
-/// comment. The one tokenizer for agent commands in the referee.
-pub fn words(cmd: &str) -> Result<Vec<String>, String> {
-    shell_words::split(cmd).map_err(|_| format!("unbalanced quote in the agent command `{cmd}`"))
 }
 
 /// [`resolve_in_home`] with `path` as the search path for bare program names.
@@ -254,22 +248,6 @@ mod tests {
         // An unknown key after a comma stays part of the command (pre-flight
         // then shows the command as run).
         assert_eq!(AgentSpec::parse("name=a,cmd=b,colour=red").unwrap().cmd, "b,colour=red");
-    }
-
-    #[test]
-    fn words_split_like_the_shell() {
-        assert_eq!(
-            words("python3  my_agent.py --x 1").unwrap(),
-            ["python3", "my_agent.py", "--x", "1"]
-        );
-        assert_eq!(
-            words(r#"a 'b c' "d \"e\"" f\ g"#).unwrap(),
-            ["a", "b c", "d \"e\"", "f g"]
-        );
-        assert_eq!(words("agent # a comment").unwrap(), ["agent"]);
-        assert_eq!(words("  ").unwrap(), Vec::<String>::new());
-        let e = words("python3 'my agent.py").unwrap_err();
-        assert_eq!(e, "unbalanced quote in the agent command `python3 'my agent.py`");
     }
 
     #[test]

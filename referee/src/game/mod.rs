@@ -336,7 +336,7 @@ fn seat_move<G: FileGame>(
                 own: setup.seats[seat].home.as_deref(),
                 others: setup.seats[seat.other()].home.as_slice(),
             };
-            run_agent_move(state, cmd, homes, &setup.dirs[seat], clocks[seat], rules, stop)
+            run_agent_move(state, cmd.as_str(), homes, &setup.dirs[seat], clocks[seat], rules, stop)
         }
     }
 }

@@ -157,7 +157,7 @@ fn name_seats(mut seats: ByPlayer<Contestant>) -> ByPlayer<Contestant> {
         let c = &mut seats[p];
         c.name = match &c.kind {
             SeatKind::Human => format!("human{}", p.index() + 1),
-            SeatKind::Agent(cmd) => short_name(cmd),
+            SeatKind::Agent(cmd) => short_name(cmd.as_str()),
         };
     }
     seats
