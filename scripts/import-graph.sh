@@ -3,9 +3,12 @@
 # referee (referee/src/). An edge A -> B means non-test code in file A names
 # a `crate::` (or `super::`) path that lives in file B. Fails when any
 # files, or any top-level folders of a crate, import each other in a loop
-# (of any length).
+# (of any length). Each crate is checked on its own and gets a line of its
+# counts (modules, import edges, circles), so a crate that was not scanned
+# shows.
 #
-# Usage: scripts/import-graph.sh [-q]    (-q: print only the circles)
+# Usage: scripts/import-graph.sh [-q]    (-q: print the circles and the
+# counts, not the edges)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 exec python3 - "$@" <<'PY'
@@ -31,11 +34,14 @@ def module_files(root):
     return mods
 
 def edges_of(root):
+    """(import edges, number of modules scanned) of the crate at root."""
     mods = module_files(root)
     edges = set()
+    scanned = 0
     for mod, path in mods.items():
         if os.path.basename(path) in SKIP or "/tests/" in path or mod == ():
             continue
+        scanned += 1
         text = open(path).read()
         m = TEST.search(text)
         if m:
@@ -57,7 +63,7 @@ def edges_of(root):
             target = mods.get(full)
             if target and target != path and full != ():
                 edges.add((path, target))
-    return edges
+    return edges, scanned
 
 def circles(nodes, edges):
     """Strongly connected components of more than one node (Tarjan)."""
@@ -95,23 +101,31 @@ def top(root, path):
     return root + "/" + rel[0].removesuffix(".rs")
 
 found = 0
-total = 0
+counts = []
+# The agent library, then the referee: both must be free of circles.
 for root in ("src", "referee/src"):
-    edges = edges_of(root)
-    total += len(edges)
+    edges, scanned = edges_of(root)
+    if scanned == 0:
+        print(f"{root}: no modules found", file=sys.stderr)
+        sys.exit(1)
     if not quiet:
         for a, b in sorted(edges):
             print(f"{a} -> {b}")
     nodes = {n for e in edges for n in e}
+    here = 0
     for c in circles(nodes, edges):
-        found += 1
+        here += 1
         print("CIRCLE (files): " + " -> ".join(c))
     folded = {(top(root, a), top(root, b)) for a, b in edges if top(root, a) != top(root, b)}
     for c in circles({n for e in folded for n in e}, folded):
-        found += 1
+        here += 1
         print("CIRCLE (folders): " + " , ".join(c))
+    found += here
+    counts.append(f"{root}/: {scanned} modules, {len(edges)} import edges, {here} circle{'' if here == 1 else 's'}")
+for line in counts:
+    print(line)
 if found:
     print(f"{found} import circle(s)", file=sys.stderr)
     sys.exit(1)
-print(f"no import circles ({total} file edges in src/ and referee/src/)")
+print("no import circles")
 PY

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The referee's closing figure (issue 3): our default agent against the
-# reference agent (`agent --strategy minimax --depth 2`), GAMES full timed
-# Halma games at TIME CPU seconds per side, first move alternating (the
-# first-named agent, ours, gets the extra first move of an odd count).
+# The referee's headline figure, as the contest would play it: our default
+# agent against the reference agent (`agent --strategy minimax --depth 2`),
+# GAMES full timed Halma games at TIME CPU seconds per side, first move
+# alternating (the first-named agent, ours, gets the extra first move of an
+# odd count).
 # Prints the results table; the JSON results and the records stay in OUT.
 #
 #   scripts/referee-halma-match.sh                 # 9 games at 100 s, 2 at a time

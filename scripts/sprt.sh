@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Halma self-play SPRT (issue 16): the working tree's agent (or that of
+# Halma self-play SPRT, to tell whether a change to the agent made it
+# stronger with a known error rate: the working tree's agent (or that of
 # revision NEW_REV) against the agent of git revision BASE_REV, through
 # `referee match --sprt` in GAME mode, game pairs (colours swapped) from
 # random openings, two games at a time.

@@ -45,11 +45,11 @@ const ADAPTIVE_SOFT: f64 = 0.6;
 /// search clock starts and the gap between two looks at the clock.
 ///
 /// GAME keeps a twentieth of the clock in hand (a game stopped at the move
-/// cap is won on remaining time) and [`MOVE_OVERHEAD`] for each expected
+/// cap is won on remaining time) and `MOVE_OVERHEAD` for each expected
 /// move left, gives each move an equal share of the rest over those moves,
 /// and lets a move run to three shares but never to more than a quarter of
 /// what is left, so a long game cannot run the clock dry. No new iteration
-/// starts after [`ADAPTIVE_SOFT`] of a share (an iteration started later
+/// starts after `ADAPTIVE_SOFT` of a share (an iteration started later
 /// typically finishes past the share, and those overruns add up over a
 /// game: a 60 s game ended with 0.3 s left when the soft limit was the whole
 /// share), scaled after every iteration by [`Pacing::Adaptive`] for games

@@ -44,6 +44,8 @@ fn person_move(h: &Hashi) -> HashiMove {
     agent::search::greedy::choose(h).expect("the person has a move")
 }
 
+// A test: one scripted game from start to end reads best as one story.
+#[allow(clippy::too_many_lines)]
 fn play(first: u8, size: usize, seed: u64) {
     let out = tmp(&format!("first{first}"));
     let out_s = out.display().to_string();

@@ -11,6 +11,8 @@
 mod common;
 
 use agent::games::testnim::TestNim;
+use agent::protocol::ByPlayer;
+use referee::game::agentspec::AgentCommand;
 use referee::game::{play_game, Contestant, GameSetup, Rules, SeatKind};
 use referee::output::record::{self, GameRecord, LossReason};
 use referee::process::sandbox::Choice;
@@ -533,7 +535,7 @@ fn an_agent_with_no_time_left_gets_no_input_and_loses_on_time() {
     let _ = std::fs::remove_dir_all(&base);
     let seat = |name: &str| Contestant {
         name: name.into(),
-        kind: SeatKind::Agent(format!("{} play", *MOCK)),
+        kind: SeatKind::Agent(AgentCommand::new(format!("{} play", *MOCK))),
         calibration: None,
         calibrate: None,
         home: None,
@@ -549,9 +551,9 @@ fn an_agent_with_no_time_left_gets_no_input_and_loses_on_time() {
             pile: 5,
             side: agent::protocol::Player::One,
         },
-        seats: [&a, &b],
-        time: [0.0, 10.0],
-        dirs: [base.join("a"), base.join("b")],
+        seats: ByPlayer::new(&a, &b),
+        time: ByPlayer::new(0.0, 10.0),
+        dirs: ByPlayer::new(base.join("a"), base.join("b")),
     };
     let rec = play_game(setup, &rules, &AtomicBool::new(false), None, &mut |_| {}).unwrap();
     assert_eq!(rec.winner, Some(1));

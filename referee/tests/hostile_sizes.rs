@@ -1,6 +1,7 @@
-//! Process-level regression tests for hostile sizes given to the referee
-//! (issue 12): `--rows/--cols` and `--start` boards whose size products
-//! overflow once panicked or spun forever ignoring SIGTERM. They go through
+//! Process-level regression tests for hostile sizes given to the referee:
+//! `--rows/--cols` and `--start` boards whose size products overflow once
+//! panicked or spun forever ignoring SIGTERM, and a referee that anyone
+//! may hand any numbers must refuse them in words instead. They go through
 //! the same checked constructors as the agent's parser. Each case runs the
 //! real `referee` binary under a wall-clock timeout and checks the exit code,
 //! the message, that nothing panicked and that no record was written; a

@@ -580,6 +580,8 @@ fn version_names_the_git_commit() {
 /// each move's depth and score where the agent reported them (here a Python
 /// mover that ends its stderr with an `info` line).
 #[test]
+// A test: the run and every check of its report read best as one story.
+#[allow(clippy::too_many_lines)]
 fn report_of_a_three_agent_tournament_opens_offline_with_depth_and_score() {
     need("python3");
     let base = tmp("report");

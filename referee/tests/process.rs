@@ -6,6 +6,8 @@
 mod common;
 
 use agent::games::testnim::TestNim;
+use agent::protocol::ByPlayer;
+use referee::game::agentspec::AgentCommand;
 use referee::game::{play_game, Contestant, GameSetup, Rules, SeatKind};
 use referee::output::record::{self, Ending, LossReason};
 use referee::process::agent_files::Output;
@@ -104,7 +106,7 @@ fn an_agent_that_forks_and_exits_leaves_nothing_behind() {
 fn contestant(name: &str, behaviour: &str) -> Contestant {
     Contestant {
         name: name.into(),
-        kind: SeatKind::Agent(format!("{} {behaviour}", *MOCK)),
+        kind: SeatKind::Agent(AgentCommand::new(format!("{} {behaviour}", *MOCK))),
         calibration: None,
         calibrate: None,
         home: None,
@@ -120,9 +122,9 @@ fn one_game(name: &str, a: &str, b: &str, time: f64, rules: &Rules, pile: u32) -
             pile,
             side: agent::protocol::Player::One,
         },
-        seats: [&ca, &cb],
-        time: [time, time],
-        dirs: [dir.join("a"), dir.join("b")],
+        seats: ByPlayer::new(&ca, &cb),
+        time: ByPlayer::new(time, time),
+        dirs: ByPlayer::new(dir.join("a"), dir.join("b")),
     };
     let rec = play_game(setup, rules, &AtomicBool::new(false), None, &mut |_| {}).unwrap();
     std::fs::remove_dir_all(dir).unwrap();

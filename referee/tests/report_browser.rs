@@ -282,6 +282,8 @@ fn check<G: FileGame>(chrome: &str, html: &Path, shots: &Path, number: usize, re
 }
 
 #[test]
+// A test: the browser session and its checks read best as one story.
+#[allow(clippy::too_many_lines)]
 fn report_shows_each_games_pieces_at_any_ply_in_chromium() {
     let required = std::env::var("REFEREE_BROWSER_TEST").is_ok_and(|v| v == "required");
     let Some(chrome) = chromium() else {

@@ -1,5 +1,5 @@
 //! Playing games with the agent's strategies, for any game: choosing one
-//! move ([`choose`]), in-process duels between two strategies ([`duel`]),
+//! move ([`choose`](mod@choose)), in-process duels between two strategies ([`duel`]),
 //! seeded random openings ([`openings`]) and move-generation counts
 //! ([`perft`]). The driver plays a contest turn through [`choose::choose`];
 //! the per-game tools reuse the rest.

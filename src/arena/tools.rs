@@ -143,7 +143,7 @@ pub fn run<G: FileGame>(tool: Tool) -> Result<(), String> {
 /// `agent duel`: strategy A against strategy B, in process.
 #[derive(Args, Debug, Clone)]
 pub struct DuelArgs {
-    /// Strategy A: best, alphabeta[:D], minimax[:D], greedy, mcts or random.
+    /// Strategy A: best, `alphabeta[:D]`, `minimax[:D]`, greedy, mcts or random.
     #[arg(long, default_value = "best")]
     pub a: String,
     /// Strategy B (same forms as A).

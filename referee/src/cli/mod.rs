@@ -1,6 +1,6 @@
 //! Command-line arguments of the `referee` subcommands (clap structs). Their
 //! validation into the types the rest of the referee works with is in
-//! [`check`]; nothing here runs a game.
+//! [`crate::run::plan`]; nothing here runs a game.
 
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
@@ -74,6 +74,8 @@ pub struct RunOpts {
     #[arg(long)]
     pub calibrate: bool,
     /// Stop early (two agents): ELO0,ELO1[,ALPHA,BETA] for the first agent against the second.
+    // The doc is clap's help text, where [...] means optional, not a link.
+    #[allow(rustdoc::broken_intra_doc_links)]
     #[arg(long)]
     pub sprt: Option<String>,
     /// Write the JSON results summary here.
@@ -83,6 +85,8 @@ pub struct RunOpts {
     #[arg(long)]
     pub keep_dirs: bool,
     /// An agent as name=NAME,cmd=COMMAND[,dir=DIR][,time=SECONDS][,calibrate=COMMAND] (repeatable; DIR: the agent's home, relative to here).
+    // The doc is clap's help text, where [...] means optional, not a link.
+    #[allow(rustdoc::broken_intra_doc_links)]
     #[arg(long = "agent", value_name = "SPEC")]
     pub agent: Vec<String>,
     /// Start positions for game pairs: an input.txt FILE (several separated by `---` lines), a DIR of them, or random:PLIES.

@@ -7,6 +7,7 @@
 //! words are made absolute against the agent's home: `dir` when given,
 //! resolved from where the referee was started, else that start directory.
 
+pub use crate::process::command::{words, AgentCommand};
 use std::path::{Path, PathBuf};
 
 /// One `--agent` entry.
@@ -111,7 +112,7 @@ impl AgentSpec {
 /// (`./my_agent`, `bin/agent`), and any later word naming an existing file
 /// or directory (`my_agent.py`, `.` in `java -cp . MyAgent`). Options
 /// (`-x`), absolute paths and words in a command using shell quoting or
-/// expansion are left alone. A bare program name found on the referee's
+/// expansion are left alone; a comment (`# ...`) is dropped, as `sh` would. A bare program name found on the referee's
 /// `PATH` outside the system directories (`agent` in `~/.cargo/bin`, a
 /// venv's `python`) becomes that path, so the sandbox can show it to the
 /// agent as the user's shell would have found it.
@@ -121,10 +122,14 @@ pub fn resolve_in_home(cmd: &str, home: &Path) -> String {
 
 /// [`resolve_in_home`] with `path` as the search path for bare program names.
 fn resolve_with_path(cmd: &str, home: &Path, path: Option<&std::ffi::OsStr>) -> String {
+    // Quoting and expansion are the shell's business: rewriting words
+    // there could change what the shell runs.
     if cmd.contains(['\'', '"', '$', '`', '\\']) {
         return cmd.to_string();
     }
-    let words: Vec<&str> = cmd.split_whitespace().collect();
+    let Ok(words) = words(cmd) else {
+        return cmd.to_string();
+    };
     let resolved: Vec<String> = words
         .iter()
         .enumerate()
@@ -150,7 +155,7 @@ fn resolve_with_path(cmd: &str, home: &Path, path: Option<&std::ffi::OsStr>) -> 
                     }
                 }
             }
-            w.to_string()
+            w.clone()
         })
         .collect();
     resolved.join(" ")
@@ -263,6 +268,11 @@ mod tests {
         assert_eq!(resolve("python3 x.py"), "python3 x.py");
         // Quoting or expansion: left to the shell untouched.
         assert_eq!(resolve("python3 'my_agent.py'"), "python3 'my_agent.py'");
+        // A comment is dropped, as the shell would drop it.
+        assert_eq!(
+            resolve("python3 my_agent.py # mine"),
+            format!("python3 {h}/my_agent.py")
+        );
         // A program found on PATH outside the system directories (a
         // ~/.cargo/bin, a venv) becomes its path, links not followed.
         let tools = home.join("tools");

@@ -2,7 +2,7 @@
 //! explained and asked again (never scored), legal moves are listed on
 //! request, and the person's thinking time is not charged.
 
-use agent::protocol::{FileGame, MoveError};
+use agent::protocol::{ByPlayer, FileGame, MoveError, Player};
 use std::io::{BufRead, Write};
 
 /// The terminal (or a script standing in for it).
@@ -109,11 +109,11 @@ pub fn parse_typed<G: FileGame>(state: &G, line: &str, buf: &mut Vec<G::Move>) -
 pub fn ask_move<G: FileGame>(
     state: &G,
     io: &mut HumanIo,
-    names: &[&str; 2],
-    clocks: [f64; 2],
+    names: ByPlayer<&str>,
+    clocks: ByPlayer<f64>,
     buf: &mut Vec<G::Move>,
 ) -> HumanMove<G::Move> {
-    let seat = state.to_move().index();
+    let seat = state.to_move();
     if !io.board_shown {
         let view = state.board_view();
         let _ = writeln!(
@@ -126,10 +126,10 @@ pub fn ask_move<G: FileGame>(
     let _ = writeln!(
         io.output,
         "Clocks: {} {}, {} {}. You play {}.",
-        seat_label(names[0]),
-        crate::output::board_text::clock(clocks[0]),
-        seat_label(names[1]),
-        crate::output::board_text::clock(clocks[1]),
+        seat_label(names[Player::One]),
+        crate::output::board_text::clock(clocks[Player::One]),
+        seat_label(names[Player::Two]),
+        crate::output::board_text::clock(clocks[Player::Two]),
         seat_label(names[seat])
     );
     let _ = writeln!(
@@ -184,7 +184,6 @@ pub fn ask_move<G: FileGame>(
 mod tests {
     use super::*;
     use agent::games::testnim::TestNim;
-    use agent::protocol::Player;
 
     fn io(script: &str) -> (HumanIo, std::sync::Arc<std::sync::Mutex<Vec<u8>>>) {
         #[derive(Clone)]
@@ -215,7 +214,7 @@ mod tests {
         };
         let (mut h, out) = io("abc\n3\n?\n2\n");
         let mut buf = Vec::new();
-        match ask_move(&g, &mut h, &["1", "2"], [1.0, 1.0], &mut buf) {
+        match ask_move(&g, &mut h, ByPlayer::new("1", "2"), ByPlayer::new(1.0, 1.0), &mut buf) {
             HumanMove::Move(m) => assert_eq!(m, 2),
             HumanMove::Resign(_) => panic!("resigned"),
         }
@@ -233,7 +232,13 @@ mod tests {
         };
         let (mut h, _) = io("abc\n");
         assert!(matches!(
-            ask_move(&g, &mut h, &["1", "2"], [1.0, 1.0], &mut Vec::new()),
+            ask_move(
+                &g,
+                &mut h,
+                ByPlayer::new("1", "2"),
+                ByPlayer::new(1.0, 1.0),
+                &mut Vec::new()
+            ),
             HumanMove::Resign(_)
         ));
         assert_eq!(typed_to_move_text("J 1,1 3,3 | J 3,3 5,5"), "J 1,1 3,3\nJ 3,3 5,5\n");

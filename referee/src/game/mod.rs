@@ -1,6 +1,6 @@
 //! One timed game between two seats, generic over the game's rules, played
-//! as a loop of named steps: [`ending`] (is the game over, and how),
-//! [`seat_move`] (a person's or an agent's move, judged), and the record.
+//! as a loop of named steps: `ending` (is the game over, and how),
+//! `seat_move` (a person's or an agent's move, judged), and the record.
 
 pub mod agentspec;
 pub mod human;
@@ -13,7 +13,7 @@ use crate::output::record::{Discarded, Ending, GameRecord, LossReason, MoveRecor
 use crate::process::agentinfo::{self, AgentInfo};
 use crate::process::runner;
 use crate::process::sandbox::Sandbox;
-use agent::protocol::{format_time, FileGame, Mode};
+use agent::protocol::{format_time, ByPlayer, FileGame, Mode, Player};
 use agent::search::Game;
 use human::{HumanIo, HumanMove};
 use judge::{run_agent_move, Judged, Played};
@@ -67,7 +67,7 @@ pub struct MoveEvent<'a, G> {
     /// The move as shown to a person.
     pub described: String,
     /// Remaining seconds by seat.
-    pub clocks: [f64; 2],
+    pub clocks: ByPlayer<f64>,
 }
 
 /// Everything one game needs.
@@ -76,12 +76,12 @@ pub struct GameSetup<'a, G> {
     pub key: String,
     /// Start position (its side to move moves first).
     pub start: G,
-    /// Contestants by seat (index 0 plays `Player::One`).
-    pub seats: [&'a Contestant; 2],
+    /// Contestants by seat.
+    pub seats: ByPlayer<&'a Contestant>,
     /// Starting CPU seconds by seat.
-    pub time: [f64; 2],
+    pub time: ByPlayer<f64>,
     /// Working directories by seat (created fresh).
-    pub dirs: [PathBuf; 2],
+    pub dirs: ByPlayer<PathBuf>,
 }
 
 /// Why a game did not finish.
@@ -104,7 +104,7 @@ impl std::fmt::Display for GameError {
 
 /// How a game ended, as recorded.
 struct End {
-    winner: Option<usize>,
+    winner: Option<Player>,
     ending: Ending,
     loss: Option<LossReason>,
     reason: String,
@@ -125,7 +125,7 @@ pub fn play_game<G: FileGame>(
     prepare_dirs(&setup)?;
     let names = G::player_names();
     // Seat names as people read them ("player 1" for numbered seats).
-    let lab = names.map(human::seat_label);
+    let lab = ByPlayer::from(names.map(human::seat_label));
     let mut state = setup.start.clone();
     let mut rec = new_record(&setup, rules);
     let mut clocks = setup.time;
@@ -137,7 +137,7 @@ pub fn play_game<G: FileGame>(
         if stop.load(Ordering::Relaxed) {
             return Err(GameError::Interrupted);
         }
-        let seat = state.to_move().index();
+        let seat = state.to_move();
         let played = seat_move(&state, &setup, clocks, rules, stop, human.as_deref_mut(), &mut buf)?;
         let Played {
             judged,
@@ -169,7 +169,7 @@ pub fn play_game<G: FileGame>(
         state.play(mv);
         rec.moves.push(MoveRecord {
             ply: rec.moves.len() + 1,
-            seat,
+            seat: seat.index(),
             text,
             cpu,
             left: clocks[seat],
@@ -184,21 +184,21 @@ pub fn play_game<G: FileGame>(
             clocks,
         });
     };
-    rec.winner = end.winner;
+    rec.winner = end.winner.map(Player::index);
     rec.ending = end.ending;
     rec.loss = end.loss;
     rec.reason = end.reason;
-    rec.clocks = clocks;
+    rec.clocks = clocks.into_array();
     Ok(rec)
 }
 
 /// Notes the bytes of an agent's stdout and stderr that went past the
 /// capture cap and were thrown away, if any.
-fn note_discarded(rec: &mut GameRecord, seat: usize, discarded: [u64; 2], rules: &Rules) {
+fn note_discarded(rec: &mut GameRecord, seat: Player, discarded: [u64; 2], rules: &Rules) {
     if discarded != [0, 0] {
         rec.discarded.push(Discarded {
             ply: rec.moves.len() + 1,
-            seat,
+            seat: seat.index(),
             stdout: discarded[0],
             stderr: discarded[1],
             cap: rules.sandbox.limits.file_size,
@@ -219,7 +219,8 @@ fn with_stderr_tail(msg: &str, stderr: &[u8]) -> String {
 /// Gives every agent seat a fresh working directory (no `playdata.txt` or
 /// `output.txt` from an earlier game), with its calibration file.
 fn prepare_dirs<G>(setup: &GameSetup<'_, G>) -> Result<(), GameError> {
-    for (d, seat) in setup.dirs.iter().zip(setup.seats) {
+    for (p, seat) in setup.seats.iter() {
+        let d = &setup.dirs[p];
         if seat.kind == SeatKind::Human {
             continue;
         }
@@ -237,24 +238,24 @@ fn prepare_dirs<G>(setup: &GameSetup<'_, G>) -> Result<(), GameError> {
 /// The record of a game about to start (no moves, no result yet).
 fn new_record<G: FileGame>(setup: &GameSetup<'_, G>, rules: &Rules) -> GameRecord {
     let names = G::player_names();
-    let first = setup.start.to_move().index();
+    let first = setup.start.to_move();
     GameRecord {
         key: setup.key.clone(),
         game: G::NAME.to_string(),
-        agents: setup.seats.map(|c| c.name.clone()),
-        commands: setup.seats.map(|c| c.kind.command().to_string()),
+        agents: setup.seats.map(|c| c.name.clone()).into_array(),
+        commands: setup.seats.map(|c| c.kind.command().to_string()).into_array(),
         seat_names: names.map(str::to_string),
-        first,
+        first: first.index(),
         mode: rules.mode.token().to_string(),
-        time: setup.time,
+        time: setup.time.into_array(),
         start: setup.start.write_input(rules.mode, setup.time[first].max(1e-3)),
         moves: Vec::new(),
         winner: None,
         ending: Ending::Rules,
         loss: None,
         reason: String::new(),
-        clocks: setup.time,
-        dirs: setup.dirs.clone().map(|d| d.display().to_string()),
+        clocks: setup.time.into_array(),
+        dirs: setup.dirs.clone().map(|d| d.display().to_string()).into_array(),
         discarded: Vec::new(),
         run: RunInfo::default(),
     }
@@ -262,13 +263,19 @@ fn new_record<G: FileGame>(setup: &GameSetup<'_, G>, rules: &Rules) -> GameRecor
 
 /// Judging step: `Some` when the game is over before the side to move
 /// plays: by the rules, by having no legal move, or at the move cap.
-fn ending<G: FileGame>(state: &G, clocks: [f64; 2], plies: usize, rules: &Rules, lab: &[String; 2]) -> Option<End> {
+fn ending<G: FileGame>(
+    state: &G,
+    clocks: ByPlayer<f64>,
+    plies: usize,
+    rules: &Rules,
+    lab: &ByPlayer<String>,
+) -> Option<End> {
     let result = state.result();
     let stuck = no_legal_move(state);
     // Halma's rule 6 reports a drawn result when the side to move is stuck;
     // that end, like being stuck in any unfinished game, is settled on time.
     let settled_on_time = result == Some(None) && stuck && G::NO_MOVE_SETTLED_BY_TIME;
-    let by_rules = |winner: Option<usize>, reason: String| End {
+    let by_rules = |winner: Option<Player>, reason: String| End {
         winner,
         ending: Ending::Rules,
         loss: None,
@@ -284,14 +291,11 @@ fn ending<G: FileGame>(state: &G, clocks: [f64; 2], plies: usize, rules: &Rules,
         }
     };
     match result.filter(|_| !settled_on_time) {
-        Some(Some(p)) => Some(by_rules(
-            Some(p.index()),
-            format!("{} wins by the rules", lab[p.index()]),
-        )),
+        Some(Some(p)) => Some(by_rules(Some(p), format!("{} wins by the rules", lab[p]))),
         Some(None) => Some(by_rules(None, "draw by the rules".to_string())),
         None if stuck => Some(on_time(
             Ending::NoLegalMove,
-            format!("{} has no legal move", lab[state.to_move().index()]),
+            format!("{} has no legal move", lab[state.to_move()]),
         )),
         None if plies >= rules.max_plies => Some(on_time(
             Ending::MoveCap,
@@ -306,18 +310,18 @@ fn ending<G: FileGame>(state: &G, clocks: [f64; 2], plies: usize, rules: &Rules,
 fn seat_move<G: FileGame>(
     state: &G,
     setup: &GameSetup<'_, G>,
-    clocks: [f64; 2],
+    clocks: ByPlayer<f64>,
     rules: &Rules,
     stop: &AtomicBool,
     human: Option<&mut HumanIo>,
     buf: &mut Vec<G::Move>,
 ) -> Result<Played<G::Move>, GameError> {
-    let seat = state.to_move().index();
+    let seat = state.to_move();
     match &setup.seats[seat].kind {
         SeatKind::Human => {
             let io = human.ok_or_else(|| GameError::Io("a human seat needs a terminal".into()))?;
             let t0 = Instant::now();
-            let judged = match human::ask_move(state, io, &G::player_names(), clocks, buf) {
+            let judged = match human::ask_move(state, io, ByPlayer::from(G::player_names()), clocks, buf) {
                 HumanMove::Move(m) => Judged::Move(m, state.format_move(m).trim_end().to_string()),
                 HumanMove::Resign(why) => Judged::Loss(LossReason::Resigned, why),
             };
@@ -330,17 +334,17 @@ fn seat_move<G: FileGame>(
         SeatKind::Agent(cmd) => {
             let homes = runner::Homes {
                 own: setup.seats[seat].home.as_deref(),
-                others: setup.seats[1 - seat].home.as_slice(),
+                others: setup.seats[seat.other()].home.as_slice(),
             };
-            run_agent_move(state, cmd, homes, &setup.dirs[seat], clocks[seat], rules, stop)
+            run_agent_move(state, cmd.as_str(), homes, &setup.dirs[seat], clocks[seat], rules, stop)
         }
     }
 }
 
 /// The end of a game the seat to move forfeits.
-fn forfeit(seat: usize, reason: LossReason, msg: &str, lab: &[String; 2], name: &str) -> End {
+fn forfeit(seat: Player, reason: LossReason, msg: &str, lab: &ByPlayer<String>, name: &str) -> End {
     End {
-        winner: Some(1 - seat),
+        winner: Some(seat.other()),
         ending: Ending::Forfeit,
         loss: Some(reason),
         reason: format!("{} ({name}) loses: {}: {msg}", lab[seat], reason.label()),
@@ -354,18 +358,19 @@ fn no_legal_move<G: Game>(state: &G) -> bool {
 }
 
 /// The player with more remaining time wins; equal is a draw.
-fn by_time(clocks: [f64; 2], names: &[String; 2]) -> (Option<usize>, String) {
+fn by_time(clocks: ByPlayer<f64>, names: &ByPlayer<String>) -> (Option<Player>, String) {
+    let (one, two) = (Player::One, Player::Two);
     let detail = format!(
         "clocks {} {} / {} {}",
-        names[0],
-        format_time(clocks[0].max(0.0)),
-        names[1],
-        format_time(clocks[1].max(0.0))
+        names[one],
+        format_time(clocks[one].max(0.0)),
+        names[two],
+        format_time(clocks[two].max(0.0))
     );
-    if clocks[0] > clocks[1] {
-        (Some(0), format!("{} wins on remaining time ({detail})", names[0]))
-    } else if clocks[1] > clocks[0] {
-        (Some(1), format!("{} wins on remaining time ({detail})", names[1]))
+    if clocks[one] > clocks[two] {
+        (Some(one), format!("{} wins on remaining time ({detail})", names[one]))
+    } else if clocks[two] > clocks[one] {
+        (Some(two), format!("{} wins on remaining time ({detail})", names[two]))
     } else {
         (None, format!("draw on equal remaining time ({detail})"))
     }

@@ -1,12 +1,13 @@
 //! Who sits in a seat: an agent command or the person at the terminal.
 
+use crate::game::agentspec::AgentCommand;
 use std::path::PathBuf;
 
 /// Who sits in a seat.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SeatKind {
     /// An agent program: a shell command run in its working directory.
-    Agent(String),
+    Agent(AgentCommand),
     /// The person at the terminal.
     Human,
 }
@@ -24,7 +25,7 @@ impl SeatKind {
     /// The command as recorded (`human` for a person).
     pub fn command(&self) -> &str {
         match self {
-            SeatKind::Agent(c) => c,
+            SeatKind::Agent(c) => c.as_str(),
             SeatKind::Human => "human",
         }
     }
@@ -33,11 +34,11 @@ impl SeatKind {
 /// Agents run in their own working directories, so the files a command
 /// names relative to where the referee was started (`./agent`,
 /// `python3 my_agent.py`) are made absolute; see [`crate::game::agentspec::resolve_in_home`].
-pub fn resolve_command(cmd: &str) -> String {
-    match std::env::current_dir() {
+pub fn resolve_command(cmd: &str) -> AgentCommand {
+    AgentCommand::new(match std::env::current_dir() {
         Ok(start) => crate::game::agentspec::resolve_in_home(cmd, &start),
         Err(_) => cmd.to_string(),
-    }
+    })
 }
 
 /// A named participant.
@@ -52,7 +53,7 @@ pub struct Contestant {
     /// The command that writes `calibration.txt` under `--calibrate`
     /// (`--agent ...,calibrate=CMD`); by default the agent's own command
     /// with the argument `calibrate`.
-    pub calibrate: Option<String>,
+    pub calibrate: Option<AgentCommand>,
     /// The agent's home (`--agent ...,dir=DIR`, absolute): shown read-only
     /// to its moves and hidden from the other agents' at the full sandbox level.
     pub home: Option<PathBuf>,
@@ -65,11 +66,11 @@ mod tests {
     #[test]
     fn relative_programs_become_absolute() {
         // Unit tests run in the package directory, which holds Cargo.toml.
-        let r = resolve_command("./Cargo.toml --depth 2");
+        let r = resolve_command("./Cargo.toml --depth 2").to_string();
         assert!(r.starts_with('/') && r.ends_with("/Cargo.toml --depth 2"), "{r}");
-        assert_eq!(resolve_command("agent --x"), "agent --x");
-        assert_eq!(resolve_command("./missing-program"), "./missing-program");
-        assert_eq!(resolve_command("/bin/true"), "/bin/true");
+        assert_eq!(resolve_command("agent --x").as_str(), "agent --x");
+        assert_eq!(resolve_command("./missing-program").as_str(), "./missing-program");
+        assert_eq!(resolve_command("/bin/true").as_str(), "/bin/true");
         assert_eq!(SeatKind::parse(" human "), SeatKind::Human);
     }
 }

@@ -4,7 +4,7 @@
 //! is printed, so a whole game fits on a screen or two.
 
 use crate::output::record::{GameRecord, MoveRecord};
-use agent::protocol::{BoardView, FileGame, MoveView};
+use agent::protocol::{BoardView, ByPlayer, FileGame, MoveView, Player};
 use clap::ValueEnum;
 use std::fmt::Write as _;
 
@@ -127,11 +127,11 @@ pub struct Narrator<G: FileGame> {
     show: Show,
     /// Plies between boards with `--show moves`; 0: start and end only.
     every: usize,
-    seats: [String; 2],
+    seats: ByPlayer<String>,
     prev: G,
     last: Option<MoveView>,
     /// The full move being written (`--show moves`): each seat's cell.
-    row: [Option<String>; 2],
+    row: ByPlayer<Option<String>>,
     /// Full moves written so far.
     rows: usize,
 }
@@ -191,14 +191,14 @@ pub fn wrap80(text: &str) -> String {
 impl<G: FileGame> Narrator<G> {
     /// A narrator for a game starting at `start`; `seats` are the labels of
     /// the seats (short: `BLACK`, `player 1`; see [`seat_label`]).
-    pub fn new(start: &G, seats: [String; 2], show: Show, every: usize) -> Self {
+    pub fn new(start: &G, seats: ByPlayer<String>, show: Show, every: usize) -> Self {
         Narrator {
             show,
             every,
             seats,
             prev: start.clone(),
             last: None,
-            row: [None, None],
+            row: ByPlayer::default(),
             rows: 0,
         }
     }
@@ -220,19 +220,21 @@ impl<G: FileGame> Narrator<G> {
             let _ = write!(
                 s,
                 "\n\n{:>4}  {:<CELL$}  {:<CELL$}  CPU left",
-                "", self.seats[0], self.seats[1]
+                "",
+                self.seats[Player::One],
+                self.seats[Player::Two]
             );
         }
         s
     }
 
     fn to_move_line(&self, state: &G) -> String {
-        format!("{} to move", self.seats[state.to_move().index()])
+        format!("{} to move", self.seats[state.to_move()])
     }
 
     /// The text for one ply (`after` is the position the move led to);
     /// empty while a `--show moves` line waits for the other seat's ply.
-    pub fn ply(&mut self, after: &G, m: &MoveRecord, clocks: [f64; 2]) -> String {
+    pub fn ply(&mut self, after: &G, m: &MoveRecord, clocks: ByPlayer<f64>) -> String {
         let mv = self.prev.parse_move(&m.text).ok();
         // A one-line move as the game describes it to people; a chain compacted.
         let compact = match mv {
@@ -254,11 +256,11 @@ impl<G: FileGame> Narrator<G> {
                 wrap80(&format!(
                     "ply {}: {} plays {compact}{}   ({:.2} s CPU; left {} | {})",
                     m.ply,
-                    self.seats[m.seat],
+                    self.seats[Player::from_index(m.seat)],
                     note.map(|n| format!(", {n}")).unwrap_or_default(),
                     m.cpu,
-                    clock(clocks[0]),
-                    clock(clocks[1])
+                    clock(clocks[Player::One]),
+                    clock(clocks[Player::Two])
                 ))
             }
             Show::Moves => self.add_to_row(m, &compact, clocks),
@@ -275,41 +277,43 @@ impl<G: FileGame> Narrator<G> {
     }
 
     /// Puts a ply in the current full move; returns the line when it is done.
-    fn add_to_row(&mut self, m: &MoveRecord, compact: &str, clocks: [f64; 2]) -> String {
+    fn add_to_row(&mut self, m: &MoveRecord, compact: &str, clocks: ByPlayer<f64>) -> String {
         let cell = format!("{:<w$} {:>5.2}", fit(compact, CELL - 6), m.cpu, w = CELL - 6);
-        let seat = m.seat.min(1);
+        let seat = Player::from_index(m.seat);
         // A seat that moves again before the other (a skipped turn) starts a new line.
-        let mut done = if self.row[seat].is_some() || (seat == 0 && self.row[1].is_some()) {
+        let mut done = if self.row[seat].is_some() || (seat == Player::One && self.row[Player::Two].is_some()) {
             self.flush_row(clocks)
         } else {
             String::new()
         };
         self.row[seat] = Some(cell);
-        if seat == 1 {
+        if seat == Player::Two {
             done = join_lines(done, self.flush_row(clocks));
         }
         done
     }
 
     /// The current full move as a line (empty when nothing is pending).
-    fn flush_row(&mut self, clocks: [f64; 2]) -> String {
-        if self.row.iter().all(Option::is_none) {
+    fn flush_row(&mut self, clocks: ByPlayer<f64>) -> String {
+        if self.row.iter().all(|(_, c)| c.is_none()) {
             return String::new();
         }
         self.rows += 1;
-        let [a, b] = std::mem::take(&mut self.row).map(|c| c.unwrap_or_else(|| "...".to_string()));
+        let [a, b] = std::mem::take(&mut self.row)
+            .map(|c| c.unwrap_or_else(|| "...".to_string()))
+            .into_array();
         format!(
             "{:>4}  {a:<CELL$}  {b:<CELL$}  {:.1}|{:.1}",
             format!("{}.", self.rows),
-            clocks[0].max(0.0),
-            clocks[1].max(0.0)
+            clocks[Player::One].max(0.0),
+            clocks[Player::Two].max(0.0)
         )
     }
 
     /// The end: the result with its reason as a heading, then the final board
     /// (no side to move) with the last move marked.
     pub fn ending(&mut self, rec: &GameRecord) -> String {
-        let pending = self.flush_row(rec.clocks);
+        let pending = self.flush_row(ByPlayer::from(rec.clocks));
         let view = self.prev.board_view();
         let marked = self.last.as_ref().map_or(&[][..], |v| &v.cells[..]);
         let end = format!(
@@ -318,9 +322,9 @@ impl<G: FileGame> Narrator<G> {
             board(&view, marked),
             wrap80(&format!(
                 "clocks: {} {}, {} {}; {} plies",
-                self.seats[0],
+                self.seats[Player::One],
                 clock(rec.clocks[0]),
-                self.seats[1],
+                self.seats[Player::Two],
                 clock(rec.clocks[1]),
                 rec.moves.len()
             ))
@@ -359,7 +363,7 @@ mod tests {
         let names = G::player_names().map(String::from);
         let agents = ["alpha".to_string(), "beta".to_string()];
         let _ = &agents;
-        let mut n = Narrator::new(&state, names.clone().map(|s| seat_label(&s)), show, 2);
+        let mut n = Narrator::new(&state, ByPlayer::from(names.clone().map(|s| seat_label(&s))), show, 2);
         let mut out = vec![n.opening()];
         let mut recs = Vec::new();
         for (i, text) in moves.iter().enumerate() {
@@ -374,7 +378,7 @@ mod tests {
                 info: None,
             };
             state.play(mv);
-            out.push(n.ply(&state, &m, [9.5, 9.75]));
+            out.push(n.ply(&state, &m, ByPlayer::new(9.5, 9.75)));
             recs.push(m);
         }
         let winner = state.result().flatten().map(|p| p.index());

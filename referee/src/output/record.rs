@@ -146,7 +146,10 @@ pub fn bytes(n: u64) -> String {
     format!("{v:.1} {}", UNITS[unit])
 }
 
-/// One finished game.
+/// One finished game. Per-seat values are plain two-element arrays and
+/// seats are indices (0 for [`agent::protocol::Player::One`]): this is the
+/// JSON-lines record format; the game loop works with `ByPlayer` and
+/// `Player` and converts here.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRecord {
     /// Unique key of the game within its run (used by `--resume`).

@@ -69,7 +69,7 @@ pub struct Opening {
 /// line of megabytes, and the error quotes the line.
 const QUOTE_CAP: usize = 300;
 
-/// `message` cut to [`QUOTE_CAP`] characters, saying how much was left out.
+/// `message` cut to `QUOTE_CAP` characters, saying how much was left out.
 pub fn capped(message: &str) -> String {
     let n = message.chars().count();
     if n <= QUOTE_CAP {

@@ -2,7 +2,7 @@
 //! with: every refusal names the option and what it expects.
 
 use crate::cli::{in_order, GameOpts, MatchArgs, ModeArg, RunOpts, TimeOpts, TournamentArgs};
-use crate::game::agentspec::{resolve_in_home, AgentSpec};
+use crate::game::agentspec::{resolve_in_home, AgentCommand, AgentSpec};
 use crate::game::{resolve_command, Contestant, Rules, SeatKind};
 use crate::run::openings::{self, OpeningSpec, RandomSuite};
 use crate::run::orchestrate::{RunKind, RunPlan};
@@ -284,9 +284,12 @@ fn agent_entries(specs: &[String]) -> Result<Vec<(Contestant, Option<f64>)>, Str
             let home = spec.home(&here)?;
             let contestant = Contestant {
                 name: spec.name.clone(),
-                kind: SeatKind::Agent(resolve_in_home(&spec.cmd, &home)),
+                kind: SeatKind::Agent(AgentCommand::new(resolve_in_home(&spec.cmd, &home))),
                 calibration: None,
-                calibrate: spec.calibrate.as_deref().map(|c| resolve_in_home(c, &home)),
+                calibrate: spec
+                    .calibrate
+                    .as_deref()
+                    .map(|c| AgentCommand::new(resolve_in_home(c, &home))),
                 // Only a declared home is shown to the agent: the start
                 // directory may be anything up to `/`.
                 home: spec.dir.is_some().then_some(home),

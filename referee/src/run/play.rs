@@ -9,7 +9,7 @@ use crate::output::board_text::{result_line, wrap80, Narrator, Show};
 use crate::output::record::{self, GameRecord};
 use crate::process::signals;
 use crate::run::plan::seat;
-use agent::protocol::{FileGame, GenOptions, Param, Player};
+use agent::protocol::{ByPlayer, FileGame, GenOptions, Param, Player};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -22,8 +22,8 @@ pub fn run_play(a: &PlayArgs, io: HumanIo) -> Result<i32, String> {
 fn play_one<G: FileGame>(a: &PlayArgs, mut io: HumanIo) -> Result<i32, String> {
     let clock = a.time.clock(&a.game.game)?;
     let mut rules = a.time.rules(clock)?;
-    let seats = [seat(&a.seat1, "first seat's")?, seat(&a.seat2, "second seat's")?];
-    let any_human = seats.contains(&SeatKind::Human);
+    let seats = ByPlayer::new(seat(&a.seat1, "first seat's")?, seat(&a.seat2, "second seat's")?);
+    let any_human = seats.iter().any(|(_, s)| *s == SeatKind::Human);
     let mut game_opts = a.game.clone();
     if any_human {
         ask_game_options::<G>(&mut game_opts, &mut rules, &mut io)?;
@@ -53,17 +53,18 @@ fn play_one<G: FileGame>(a: &PlayArgs, mut io: HumanIo) -> Result<i32, String> {
     let _lock = crate::run::outdir::lock(&a.out)?;
     rules.sandbox = crate::process::sandbox::install(&a.time.sandbox, &a.out)?;
     let setup = play_setup(&a.out, start, &contestants, clock);
-    let names = G::player_names();
+    let names = ByPlayer::from(G::player_names());
+    let (one, two) = (Player::One, Player::Two);
     let _ = writeln!(
         io.output,
         "{}",
         wrap80(&format!(
             "{} game: {} = {}; {} = {}",
             G::NAME,
-            seat_label(names[0]),
-            seats[0].command(),
-            seat_label(names[1]),
-            seats[1].command()
+            seat_label(names[one]),
+            seats[one].command(),
+            seat_label(names[two]),
+            seats[two].command()
         ))
     );
     // With a person at the board every ply is drawn; between agents one
@@ -140,10 +141,10 @@ fn ask_param<G: FileGame>(p: &Param, question: &str, gen: GenOptions, io: &mut H
 }
 
 /// Asks which seat moves first.
-fn ask_first<G: FileGame>(seats: &[SeatKind; 2], io: &mut HumanIo) -> Result<Player, String> {
-    let names = G::player_names();
-    let desc = |i: usize| format!("{} = {} ({})", i + 1, seat_label(names[i]), seats[i].command());
-    let q = format!("Who moves first? {}, {}: ", desc(0), desc(1));
+fn ask_first<G: FileGame>(seats: &ByPlayer<SeatKind>, io: &mut HumanIo) -> Result<Player, String> {
+    let names = ByPlayer::from(G::player_names());
+    let desc = |p: Player| format!("{} = {} ({})", p.index() + 1, seat_label(names[p]), seats[p].command());
+    let q = format!("Who moves first? {}, {}: ", desc(Player::One), desc(Player::Two));
     let a = io
         .choose(&q, &["1", "2"])
         .ok_or("the input ended before the first player was chosen")?;
@@ -151,11 +152,12 @@ fn ask_first<G: FileGame>(seats: &[SeatKind; 2], io: &mut HumanIo) -> Result<Pla
 }
 
 /// Names the seats: `human1`/`human2` for people, the program's short name for agents.
-fn name_seats(mut seats: [Contestant; 2]) -> [Contestant; 2] {
-    for (i, c) in seats.iter_mut().enumerate() {
+fn name_seats(mut seats: ByPlayer<Contestant>) -> ByPlayer<Contestant> {
+    for p in Player::ALL {
+        let c = &mut seats[p];
         c.name = match &c.kind {
-            SeatKind::Human => format!("human{}", i + 1),
-            SeatKind::Agent(cmd) => short_name(cmd),
+            SeatKind::Human => format!("human{}", p.index() + 1),
+            SeatKind::Agent(cmd) => short_name(cmd.as_str()),
         };
     }
     seats
@@ -165,7 +167,7 @@ fn name_seats(mut seats: [Contestant; 2]) -> [Contestant; 2] {
 fn play_setup<'a, G: FileGame>(
     out: &std::path::Path,
     start: G,
-    seats: &'a [Contestant; 2],
+    seats: &'a ByPlayer<Contestant>,
     time: f64,
 ) -> GameSetup<'a, G> {
     let stamp = std::time::SystemTime::now()
@@ -174,13 +176,13 @@ fn play_setup<'a, G: FileGame>(
         .unwrap_or(0);
     let key = format!("play-{stamp}");
     let base = out.join("games").join(&key);
-    let names = G::player_names();
-    let dirs: [PathBuf; 2] = [0, 1].map(|i| base.join(format!("seat{}-{}", i + 1, names[i])));
+    let names = ByPlayer::from(G::player_names());
+    let dirs: ByPlayer<PathBuf> = ByPlayer::from_fn(|p| base.join(format!("seat{}-{}", p.index() + 1, names[p])));
     GameSetup {
         key,
         start,
-        seats: [&seats[0], &seats[1]],
-        time: [time; 2],
+        seats: ByPlayer::from_fn(|p| &seats[p]),
+        time: ByPlayer::new(time, time),
         dirs,
     }
 }
@@ -275,7 +277,7 @@ fn write_play_report(out: &std::path::Path, rec: &GameRecord) -> Result<String, 
 fn replay_one<G: FileGame>(rec: &GameRecord, a: &ReplayArgs, io: &mut HumanIo) -> Result<i32, String> {
     let states = crate::game::replay_states::<G>(rec)?;
     let _ = writeln!(io.output, "game {} ({}): {}", rec.key, rec.game, seat_line(rec));
-    let labels = rec.seat_names.clone().map(|n| seat_label(&n));
+    let labels = ByPlayer::from(rec.seat_names.clone().map(|n| seat_label(&n)));
     let mut narrator = Narrator::new(
         &states[0],
         labels,
@@ -283,7 +285,7 @@ fn replay_one<G: FileGame>(rec: &GameRecord, a: &ReplayArgs, io: &mut HumanIo) -
         a.view.board_every as usize,
     );
     let _ = writeln!(io.output, "{}", narrator.opening());
-    let mut clocks = rec.time;
+    let mut clocks = ByPlayer::from(rec.time);
     for (i, m) in rec.moves.iter().enumerate() {
         if a.step {
             match io.ask("[Enter: next move, q: quit] ") {
@@ -292,7 +294,7 @@ fn replay_one<G: FileGame>(rec: &GameRecord, a: &ReplayArgs, io: &mut HumanIo) -
                 _ => {}
             }
         }
-        clocks[m.seat] = m.left;
+        clocks[Player::from_index(m.seat)] = m.left;
         let text = narrator.ply(&states[i + 1], m, clocks);
         if !text.is_empty() {
             let _ = writeln!(io.output, "{text}");

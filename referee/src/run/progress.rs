@@ -6,6 +6,7 @@
 //! the length of a contest-clock game.
 
 use crate::output::record::GameRecord;
+use agent::protocol::{ByPlayer, Player};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Write};
 use std::sync::{Arc, Condvar, Mutex};
@@ -188,11 +189,12 @@ impl Progress {
 /// games, so a colour alone does not say who won), and the referee's reason
 /// in braces.
 pub fn finished_line(number: u64, rec: &GameRecord, opening: Option<&str>) -> String {
-    let first = rec.first;
-    let second = 1 - first;
+    // The record keeps seats as indices (its JSON format); here they are seats.
+    let first = Player::from_index(rec.first);
+    let agents = ByPlayer::from(rec.agents.clone());
     let result = match rec.winner {
         None => "1/2-1/2",
-        Some(w) if w == first => "1-0",
+        Some(w) if Player::from_index(w) == first => "1-0",
         Some(_) => "0-1",
     };
     let opening = opening.map(|o| format!(", opening {o}")).unwrap_or_default();
@@ -206,7 +208,9 @@ pub fn finished_line(number: u64, rec: &GameRecord, opening: Option<&str>) -> St
     };
     format!(
         "Finished game {number} ({} vs {}{opening}): {result}, {who} {{{}}}",
-        rec.agents[first], rec.agents[second], rec.reason
+        agents[first],
+        agents[first.other()],
+        rec.reason
     )
 }
 

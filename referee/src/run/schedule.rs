@@ -5,7 +5,7 @@ use crate::game::{play_game, Contestant, GameError, GameSetup, Rules, SeatKind};
 use crate::output::record::{self, GameRecord, RunInfo, REFEREE_VERSION};
 use crate::process::runner::{self, Homes, RunSpec};
 use crate::run::starts::Starts;
-use agent::protocol::{FileGame, Player};
+use agent::protocol::{ByPlayer, FileGame, Player};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Mutex};
@@ -52,13 +52,14 @@ impl RunConfig<'_> {
     }
 }
 
-/// Seats for a job: the agent moving first takes the start's side to move.
-pub fn seats_for(job: &Job, to_move: Player) -> [usize; 2] {
+/// Seats for a job (contestant indices): the agent moving first takes the
+/// start's side to move.
+pub fn seats_for(job: &Job, to_move: Player) -> ByPlayer<usize> {
     let first = if job.number.is_multiple_of(2) { job.a } else { job.b };
     let second = if first == job.a { job.b } else { job.a };
-    let mut seats = [0; 2];
-    seats[to_move.index()] = first;
-    seats[to_move.other().index()] = second;
+    let mut seats = ByPlayer::default();
+    seats[to_move] = first;
+    seats[to_move.other()] = second;
     seats
 }
 
@@ -168,20 +169,20 @@ impl Drop for AckOnDrop {
 fn play_job<G: FileGame>(cfg: &RunConfig<'_>, job: &Job, stop: &AtomicBool) -> Result<GameRecord, GameError> {
     let (start, opening) = cfg.starts.position::<G>(job.pair, job.number).map_err(GameError::Io)?;
     let seats = seats_for(job, start.to_move());
-    let names = G::player_names();
+    let names = ByPlayer::from(G::player_names());
     let base = cfg.out.join("games").join(sanitize(&job.key));
-    let dirs = [0, 1].map(|s| {
+    let dirs = ByPlayer::from_fn(|p| {
         base.join(format!(
             "{}-{}",
-            sanitize(names[s]),
-            sanitize(&cfg.contestants[seats[s]].name)
+            sanitize(names[p]),
+            sanitize(&cfg.contestants[seats[p]].name)
         ))
     });
     let setup = GameSetup {
         key: job.key.clone(),
         start,
-        seats: [&cfg.contestants[seats[0]], &cfg.contestants[seats[1]]],
-        time: [cfg.time[seats[0]], cfg.time[seats[1]]],
+        seats: seats.map(|c| &cfg.contestants[c]),
+        time: seats.map(|c| cfg.time[c]),
         dirs,
     };
     let mut rec = play_game(setup, &cfg.rules, stop, None, &mut |_| {})?;
@@ -274,12 +275,14 @@ mod tests {
             pair: n / 2,
         };
         // Game 0: a moves first, from seat One; game 1: b moves first.
-        assert_eq!(seats_for(&job(0), Player::One), [0, 1]);
-        assert_eq!(seats_for(&job(1), Player::One), [1, 0]);
+        assert_eq!(seats_for(&job(0), Player::One), ByPlayer::new(0, 1));
+        assert_eq!(seats_for(&job(1), Player::One), ByPlayer::new(1, 0));
         // A start with seat Two to move: the first mover sits there.
-        assert_eq!(seats_for(&job(0), Player::Two), [1, 0]);
+        assert_eq!(seats_for(&job(0), Player::Two), ByPlayer::new(1, 0));
         // Odd count: a gets games 0, 2, 4, ... = the extra first move.
-        let firsts = (0..9).filter(|&n| seats_for(&job(n), Player::One)[0] == 0).count();
+        let firsts = (0..9)
+            .filter(|&n| seats_for(&job(n), Player::One)[Player::One] == 0)
+            .count();
         assert_eq!(firsts, 5);
     }
 }

@@ -10,7 +10,7 @@ pub fn table(rows: &[AgentSummary]) -> String {
 }
 
 /// Gauntlet standings as a text table: each row is the base agent's result
-/// against the opponent named in it (see [`gauntlet`]).
+/// against the opponent named in it (see [`crate::stats::summary::gauntlet`]).
 pub fn gauntlet_table(base: &str, rows: &[AgentSummary]) -> String {
     table_headed(&format!("{base} vs"), rows)
 }

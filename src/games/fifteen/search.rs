@@ -2,7 +2,7 @@
 //!
 //! Every line of play has the same length (the cards left in both hands), so
 //! the core caps its depth there and a search that reaches it is exact: the
-//! leaves are then finished games valued by [`eval::terminal`] (score margin,
+//! leaves are then finished games valued by [`eval::terminal`](super::eval::terminal) (score margin,
 //! then tie-break), through the `Game` hooks in `super`. The transposition
 //! table is keyed by the symmetry-folded hash, so the eight symmetries of the
 //! square share one entry. The 4x4 solver is that search run straight to the

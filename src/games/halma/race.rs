@@ -936,7 +936,7 @@ pub fn race_move(pos: &Halma, limits: &Limits, on_improve: &mut dyn FnMut(HMove)
 
 /// Score of a won race for the side to move (the search's units, well
 /// inside its proven-win range: the race model ignores spoiling by
-/// retreat), plus [`RACE_PLAY`] per play of margin.
+/// retreat), plus `RACE_PLAY` per play of margin.
 pub const RACE_WIN: i32 = 400_000;
 /// Score per play of margin in a decided race.
 const RACE_PLAY: i32 = 1_000;
@@ -984,7 +984,7 @@ thread_local! {
 const LEAF_SHARE: f64 = 0.4;
 
 /// Starts a move on this thread: its search nodes may run small race solves
-/// for [`LEAF_SHARE`] of the move's time and use only cached answers after
+/// for `LEAF_SHARE` of the move's time and use only cached answers after
 /// that. A node with a solve costs up to a millisecond and the search reads
 /// its clock only every 1,024 nodes, so without this cap a search in a race
 /// overran its time (self-play at 2 s a game lost 4 of 20 games on time).

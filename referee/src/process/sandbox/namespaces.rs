@@ -104,7 +104,18 @@ pub fn command_paths(cmd: &str) -> Vec<PathBuf> {
             }
         }
     };
-    for tok in cmd.split(|c: char| c.is_whitespace() || matches!(c, '\'' | '"' | '=' | ';' | '&' | '|' | '<' | '>')) {
+    // The command's words as sh splits them (the referee's one tokenizer),
+    // then the parts of a word around spaces (a quoted inner command, as
+    // in `sh -c 'cat /x'`), `=` and shell operators: a path may follow
+    // `VAR=` or sit against a `;` or a redirection.
+    let words =
+        crate::process::command::words(cmd).unwrap_or_else(|_| cmd.split_whitespace().map(String::from).collect());
+    let parts = words
+        .iter()
+        .flat_map(|w| w.split(|c: char| c.is_whitespace() || matches!(c, '=' | ';' | '&' | '|' | '<' | '>')))
+        .map(str::to_string)
+        .collect::<Vec<_>>();
+    for tok in parts.iter().map(String::as_str) {
         if !tok.starts_with('/') || tok == "/" {
             continue;
         }

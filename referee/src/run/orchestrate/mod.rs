@@ -2,7 +2,7 @@
 //! is the round robin of two agents), run by one code path: the manifest
 //! and `--resume`, the lazy schedule, progress, the SPRT stop, the table
 //! and the JSON results. The run directory's manifest and `--resume` are in
-//! [`manifest`].
+//! `manifest`.
 
 mod manifest;
 
@@ -118,11 +118,9 @@ impl RunPlan {
 }
 
 /// `--calibrate`: each agent's calibration, given the first game's start.
-fn calibrate(plan: &mut RunPlan, first: &Job) -> Result<(), String> {
-    let input = for_game!(&plan.game, |G| {
-        let (start, _) = plan.starts.position::<G>(first.pair, first.number)?;
-        Ok::<String, String>(start.write_input(plan.rules.mode, plan.time[first.a]))
-    })?;
+fn calibrate<G: FileGame>(plan: &mut RunPlan, first: &Job) -> Result<(), String> {
+    let (start, _) = plan.starts.position::<G>(first.pair, first.number)?;
+    let input = start.write_input(plan.rules.mode, plan.time[first.a]);
     schedule::calibrate(
         &mut plan.contestants,
         &plan.out,
@@ -160,8 +158,16 @@ fn headline(plan: &RunPlan) -> String {
     )
 }
 
-/// Runs a match or tournament; returns the process exit code (130 when interrupted).
-pub fn run(mut plan: RunPlan) -> Result<i32, String> {
+/// Runs a match or tournament; returns the process exit code (130 when
+/// interrupted). The one place the game's name becomes its type: all below
+/// is generic over the game.
+pub fn run(plan: RunPlan) -> Result<i32, String> {
+    let game = plan.game.clone();
+    for_game!(&game, |G| run_game::<G>(plan))
+}
+
+/// [`run`] for the game `G`.
+fn run_game<G: FileGame>(mut plan: RunPlan) -> Result<i32, String> {
     signals::install();
     let rr = plan.schedule();
     let total = rr.total_in(plan.shard).ok_or_else(|| {
@@ -171,7 +177,7 @@ pub fn run(mut plan: RunPlan) -> Result<i32, String> {
             plan.contestants.len()
         )
     })?;
-    for_game!(&plan.game, |G| plan.starts.check::<G>())?;
+    plan.starts.check::<G>()?;
     // Held until the run ends: a second referee on this --out is refused.
     let _lock = crate::run::outdir::lock(&plan.out)?;
     let recs = open_out(&plan)?;
@@ -189,10 +195,10 @@ pub fn run(mut plan: RunPlan) -> Result<i32, String> {
         .filter(|j| !seen.contains(&j.key))
         .peekable();
     if let (true, Some(first)) = (plan.calibrate, jobs.peek().cloned()) {
-        calibrate(&mut plan, &first)?;
+        calibrate::<G>(&mut plan, &first)?;
     }
     if let Some(first) = jobs.peek().cloned() {
-        for_game!(&plan.game, |G| check_before_games::<G>(&plan, &first))?;
+        check_before_games::<G>(&plan, &first)?;
     }
     let cfg = RunConfig {
         contestants: &plan.contestants,
@@ -218,12 +224,7 @@ pub fn run(mut plan: RunPlan) -> Result<i32, String> {
         records: plan.records_path(),
         results_error: None,
     };
-    let outcome = for_game!(&plan.game, |G| schedule::run_jobs::<G>(
-        &cfg,
-        &mut jobs,
-        &signals::STOP,
-        &mut |rec| live.on_game(rec)
-    ));
+    let outcome = schedule::run_jobs::<G>(&cfg, &mut jobs, &signals::STOP, &mut |rec| live.on_game(rec));
     live.progress.finish();
     outcome?;
     let shard = plan.shard.map(|s| format!(", shard {s}")).unwrap_or_default();
