@@ -84,6 +84,9 @@ pub struct RunOpts {
     /// Keep every game's working directories (by default only forfeits' are kept).
     #[arg(long)]
     pub keep_dirs: bool,
+    /// Working directories of forfeited games kept at most (the oldest go first).
+    #[arg(long, default_value_t = 200, value_name = "N")]
+    pub keep_forfeits: usize,
     /// An agent as name=NAME,cmd=COMMAND[,dir=DIR][,time=SECONDS][,calibrate=COMMAND] (repeatable; DIR: the agent's home, relative to here).
     // The doc is clap's help text, where [...] means optional, not a link.
     #[allow(rustdoc::broken_intra_doc_links)]

@@ -361,6 +361,7 @@ fn plan(
         sprt,
         results: run.results.clone(),
         keep_dirs: run.keep_dirs,
+        keep_forfeits: run.keep_forfeits,
         concurrency: run.concurrency,
         sandbox: time.sandbox.clone(),
         openings: run.openings.clone(),

@@ -43,6 +43,53 @@ pub struct RunConfig<'a> {
     pub concurrency: usize,
     /// Keep every game's working directories (not only those of forfeits).
     pub keep_dirs: bool,
+    /// The forfeits' directories kept so far (without `keep_dirs`).
+    pub kept: Kept,
+}
+
+/// The working directories of forfeited games, kept for inspection up to
+/// a number (`--keep-forfeits`): a long run's failures must not fill the
+/// disk. The oldest go first.
+pub struct Kept {
+    limit: usize,
+    dirs: std::sync::Mutex<std::collections::VecDeque<PathBuf>>,
+}
+
+impl Kept {
+    /// Starts from what `games` holds (a resumed run's kept directories,
+    /// oldest first); nothing is being played yet.
+    pub fn new(games: &Path, limit: usize) -> Kept {
+        let mut found: Vec<(std::time::SystemTime, PathBuf)> = std::fs::read_dir(games)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+            .collect();
+        found.sort();
+        let kept = Kept {
+            limit,
+            dirs: std::sync::Mutex::new(found.into_iter().map(|(_, p)| p).collect()),
+        };
+        kept.prune();
+        kept
+    }
+
+    /// Keeps `dir`, dropping the oldest beyond the limit.
+    fn keep(&self, dir: PathBuf) {
+        if let Ok(mut d) = self.dirs.lock() {
+            d.push_back(dir);
+        }
+        self.prune();
+    }
+
+    fn prune(&self) {
+        let Ok(mut d) = self.dirs.lock() else { return };
+        while d.len() > self.limit {
+            if let Some(old) = d.pop_front() {
+                let _ = std::fs::remove_dir_all(old);
+            }
+        }
+    }
 }
 
 impl RunConfig<'_> {
@@ -193,8 +240,12 @@ fn play_job<G: FileGame>(cfg: &RunConfig<'_>, job: &Job, stop: &AtomicBool) -> R
         referee: Some(REFEREE_VERSION.to_string()),
     };
     if !cfg.keep_dirs && rec.loss.is_none() {
-        // Only failures are kept for inspection.
+        // Only failures are kept for inspection; the record then names no
+        // directory.
         let _ = std::fs::remove_dir_all(&base);
+        rec.dirs = Default::default();
+    } else if !cfg.keep_dirs {
+        cfg.kept.keep(base);
     }
     Ok(rec)
 }

@@ -492,7 +492,7 @@ impl Sandbox {
             (Level::Full, Some(j)) => {
                 let whole = j.cgroup.as_ref().is_some_and(|c| c.memory && c.pids);
                 let per = if whole { "a move" } else { "a process" };
-                format!("sandbox: full (cgroup, namespaces, own uid; {mib} MiB, {procs} procs {per})")
+                format!("sandbox: full (namespaces, cgroup; {mib} MiB {per}, {procs} procs)")
             }
             (Level::FullRootless, Some(_)) => {
                 format!("sandbox: full-rootless (user namespace; {mib} MiB a process, {procs} procs)")

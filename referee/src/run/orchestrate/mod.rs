@@ -14,7 +14,7 @@ use crate::run::openings;
 use crate::run::preflight;
 use crate::run::progress::Progress;
 use crate::run::roundrobin::RoundRobin;
-use crate::run::schedule::{self, Job, RunConfig};
+use crate::run::schedule::{self, Job, Kept, RunConfig};
 use crate::run::shard::Shard;
 use crate::run::starts::{Openings, Starts};
 use crate::stats::results::RunView;
@@ -70,6 +70,8 @@ pub struct RunPlan {
     pub results: Option<PathBuf>,
     /// Keep every game's working directories.
     pub keep_dirs: bool,
+    /// Forfeits' working directories kept at most.
+    pub keep_forfeits: usize,
     /// Games played at once (as asked; capped at the games left to play).
     pub concurrency: usize,
     /// How agents are confined (built once `out` exists).
@@ -208,6 +210,7 @@ fn run_game<G: FileGame>(mut plan: RunPlan) -> Result<i32, String> {
         out: plan.out.clone(),
         concurrency: concurrency(plan.concurrency, left),
         keep_dirs: plan.keep_dirs,
+        kept: Kept::new(&plan.out.join("games"), plan.keep_forfeits),
     };
     let id = plan.ids();
     let mut live = Live {
