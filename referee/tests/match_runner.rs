@@ -307,6 +307,27 @@ fn preflight_names_a_move_printed_on_stdout() {
     assert!(err.contains("write the move to output.txt, not to stdout"), "{err}");
 }
 
+#[test]
+fn preflight_says_when_only_the_sandbox_stops_the_agent() {
+    if !common::full_or_skip("a file hidden by the sandbox") {
+        return;
+    }
+    // Data beside nothing the command names: hidden inside the sandbox.
+    let data = tmp("hidden-data");
+    let weights = data.join("weights.txt");
+    std::fs::write(&weights, "1 2 3\n").unwrap();
+    let o = halma_preflight(
+        "needsdata",
+        &format!("cat {} >/dev/null || exit 3\nexec $T", weights.display()),
+    );
+    std::fs::remove_dir_all(&data).unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(err.contains("Without the sandbox the same move works"), "{err}");
+    assert!(err.contains(&format!("it names {}", weights.display())), "{err}");
+    assert!(err.contains("--sandbox-ro DIR"), "{err}");
+}
+
 fn records(out: &Path) -> Vec<GameRecord> {
     record::load(&out.join("records.jsonl"), false).unwrap()
 }

@@ -11,7 +11,10 @@ pub struct GameOpts {
     /// Game: halma, hinger, connectsquare, fifteen, hashi (testnim: test fixture).
     #[arg(long, default_value = "halma")]
     pub game: String,
-    /// Seed for generated start positions (advanced once per pair of games).
+    /// Seed of what varies between game pairs (advanced once per pair): the
+    /// Hinger and Hashi boards and the plies of `--openings random:PLIES`.
+    /// Halma, Connect Square and Fifteen always start from their fixed
+    /// position unless `--openings` or `--start` says otherwise.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Start every game from this input.txt instead of a generated position.

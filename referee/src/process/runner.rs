@@ -233,6 +233,19 @@ fn chown_tree(dir: &Path, id: u32) -> std::io::Result<()> {
 /// Entries of a working directory handed to a move's new identity.
 const CHOWN_MAX: usize = 10_000;
 
+/// The limits of one move. At `rlimits` the agent is the referee's own
+/// user, whose every task counts against RLIMIT_NPROC: the move gets its
+/// allowance on top of what the user already runs.
+fn move_limits(sb: &Sandbox) -> crate::process::sandbox::Limits {
+    let mut l = sb.limits;
+    if sb.level == Level::Rlimits {
+        l.max_procs = l
+            .max_procs
+            .saturating_add(crate::process::sandbox::limits::user_tasks());
+    }
+    l
+}
+
 /// The agent's environment: the sandbox's, plus `HOME`: its working
 /// directory (at the same path inside the full levels' view).
 fn environment(sb: &Sandbox, home: &Path) -> std::io::Result<Vec<CString>> {
@@ -278,7 +291,7 @@ pub fn run(spec: &RunSpec<'_>, stop: &AtomicBool) -> std::io::Result<RunResult> 
         dir: cpath(&dir)?,
         stdio: [null.as_raw_fd(), out_w.as_raw_fd(), err_w.as_raw_fd()],
         env: environment(sb, &dir)?,
-        limits: (sb.level != Level::None).then_some(sb.limits),
+        limits: (sb.level != Level::None).then(|| move_limits(sb)),
         confine,
     };
     let start = Instant::now();

@@ -93,16 +93,73 @@ fn check<G: FileGame>(
         (None, Exit::Signal(s), _) => format!("it was killed by signal {s}"),
     };
     let tail = agentinfo::last_lines(&r.stderr_tail, STDERR_LINES);
+    let hint = hints(&tail, &spec, stop, &problem);
     let stderr = if tail.is_empty() {
         "  (its stderr was empty)".to_string()
     } else {
         tail.lines().map(|l| format!("  | {l}")).collect::<Vec<_>>().join("\n")
     };
     Err(format!(
-        "agent {name} failed its pre-flight move as {seat} {}: {problem}.\n  command as run: sh -c {cmd:?}\n  in directory:   {}\n  last lines of its stderr:\n{stderr}\nFix the agent or its command (run it by hand in that directory), then start again; no game was played.",
+        "agent {name} failed its pre-flight move as {seat} {}: {problem}.\n  command as run: sh -c {cmd:?}\n  in directory:   {}\n  last lines of its stderr:\n{stderr}\n{hint}Fix the agent or its command (run it by hand in that directory), then start again; no game was played.",
         trial.from,
         dir.display()
     ))
+}
+
+/// What a failed pre-flight move may owe to the sandbox rather than to the
+/// agent: its process limit, or (at the full levels) a file the sandbox
+/// hides, found by playing the same move again with limits only.
+fn hints(stderr: &str, spec: &RunSpec<'_>, stop: &AtomicBool, problem: &str) -> String {
+    use crate::process::sandbox::{Choice, Level, Sandbox};
+    let sb = spec.sandbox;
+    let mut out = String::new();
+    let lower = stderr.to_ascii_lowercase();
+    if lower.contains("fork")
+        || lower.contains("resource temporarily unavailable")
+        || lower.contains("cannot create thread")
+    {
+        out += &format!(
+            "It could not start a process or thread: each move may have {} (--max-procs); raise it if the agent needs more.\n",
+            sb.limits.max_procs
+        );
+    }
+    if !matches!(sb.level, Level::Full | Level::FullRootless) {
+        return out;
+    }
+    let Ok(mut plain) = Sandbox::new(Choice::Rlimits, sb.limits, Vec::new(), sb.hide.clone()) else {
+        return out;
+    };
+    plain.env = sb.env.clone();
+    let scratch = spec.dir.with_extension("unconfined");
+    let _ = std::fs::remove_dir_all(&scratch);
+    let copied = std::fs::create_dir_all(&scratch).is_ok()
+        && ["input.txt", "calibration.txt"].iter().all(|f| {
+            let from = spec.dir.join(f);
+            !from.exists() || std::fs::copy(&from, scratch.join(f)).is_ok()
+        });
+    let again = RunSpec {
+        dir: &scratch,
+        sandbox: &plain,
+        ..spec.clone()
+    };
+    let passed = copied
+        && runner::run(&again, stop)
+            .is_ok_and(|r| r.killed.is_none() && r.exit == Exit::Code(0) && matches!(r.output, Output::Text(_)));
+    let _ = std::fs::remove_dir_all(&scratch);
+    if passed {
+        let hidden: Vec<&str> = stderr
+            .split(|c: char| c.is_whitespace() || matches!(c, '\'' | '"' | ':' | ',' | '(' | ')'))
+            .filter(|w| w.starts_with('/') && w.len() > 1 && Path::new(w).exists())
+            .collect();
+        let named = match hidden.first() {
+            Some(p) => format!(" (it names {p}, which the sandbox hides or shows read-only)"),
+            None => String::new(),
+        };
+        out += &format!(
+            "Without the sandbox the same move works ({problem} only inside it): it needs something the sandbox hides{named}. Show a directory read-only with --sandbox-ro DIR, give the agent's home with dir=, or write only in its working directory.\n"
+        );
+    }
+    out
 }
 
 /// Says on stderr, every few seconds while a pre-flight move runs, that the

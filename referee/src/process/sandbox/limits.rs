@@ -57,6 +57,30 @@ pub fn parse_bytes(s: &str) -> Result<u64, String> {
     }
 }
 
+/// Tasks (processes and threads) the calling user runs now: RLIMIT_NPROC
+/// counts them all, so where agents run as the referee's own user (the
+/// `rlimits` level) the limit must be this plus the move's allowance, or a
+/// desktop with a busy browser leaves an agent no room to fork.
+pub fn user_tasks() -> u64 {
+    // SAFETY: getuid has no preconditions.
+    let uid = unsafe { libc::getuid() }.to_string();
+    let mut tasks = 0;
+    for e in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        if !e.file_name().to_string_lossy().bytes().all(|b| b.is_ascii_digit()) {
+            continue;
+        }
+        let Ok(status) = std::fs::read_to_string(e.path().join("status")) else {
+            continue;
+        };
+        let field = |k: &str| status.lines().find_map(|l| l.strip_prefix(k)).map(str::trim);
+        let real_uid = field("Uid:").and_then(|v| v.split_whitespace().next());
+        if real_uid == Some(uid.as_str()) {
+            tasks += field("Threads:").and_then(|v| v.parse::<u64>().ok()).unwrap_or(1);
+        }
+    }
+    tasks
+}
+
 /// Sets the limits on the calling process. Runs in the child between clone
 /// and exec: only raw system calls, no allocation. Returns the failing
 /// resource's name on error (errno is left set).
