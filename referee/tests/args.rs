@@ -243,6 +243,7 @@ fn limits_no_agent_can_run_under_and_revealing_read_only_dirs_are_refused() {
     for (opts, msg) in [
         (vec!["--memory", "1"], "--memory 0 MiB is too little"),
         (vec!["--memory", "4M"], "give at least 32 MiB"),
+        (vec!["--disk", "64K"], "--disk 64 KiB leaves no room"),
         (vec!["--max-procs", "0"], "--max-procs 0 leaves no room"),
         (vec!["--max-procs", "1"], "give at least 8"),
         (

@@ -323,6 +323,53 @@ exec "$1" keyring
 }
 
 #[test]
+fn a_disk_hog_loses_and_its_files_do_not_stay() {
+    let a = Arena::new("diskhog");
+    // 6 MiB in files each under --file-size: only the total catches it.
+    let bad = a.agent(
+        "diskhog",
+        r#"for i in 1 2 3 4 5 6; do dd if=/dev/zero of=ballast$i bs=64k count=16 2>/dev/null; done
+exec "$1" play
+"#,
+    );
+    let good = format!("{} play", *MOCK);
+    let (o, recs) = a.run(&[
+        "match",
+        &bad,
+        &good,
+        "--games",
+        "2",
+        "--time",
+        "10",
+        "--names",
+        "bad,good",
+        "--disk",
+        "4M",
+        "--file-size",
+        "2M",
+    ]);
+    assert_finished(&o, &recs, 2);
+    let lost = forfeits_of(&recs, "bad");
+    assert_eq!(lost.len(), 2, "the hog loses every game");
+    for r in lost {
+        assert_eq!(r.loss, Some(LossReason::Disk), "{}", r.reason);
+        assert!(r.reason.contains("--disk allows 4.0 MiB"), "{}", r.reason);
+    }
+    let left = std::process::Command::new("du")
+        .args(["-sk"])
+        .arg(a.out.join("games"))
+        .output()
+        .unwrap();
+    let kib: u64 = String::from_utf8_lossy(&left.stdout)
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(kib < 1024, "{kib} KiB of ballast stayed in --out");
+}
+
+#[test]
 fn a_memory_hog_is_refused_and_loses() {
     let a = Arena::new("hog");
     let bad = format!("{} hog 1024", *MOCK);

@@ -603,6 +603,7 @@ fn agents_see_a_clean_environment_and_what_env_adds() {
         memory: 2 << 30,
         file_size: 16 << 20,
         max_procs: 256,
+        disk: 64 << 20,
         read_only: Vec::new(),
         env: vec!["JAVA_TOOL_OPTIONS=-Xmx64m".into(), "LANG=en_GB.UTF-8".into()],
     };

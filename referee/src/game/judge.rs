@@ -82,13 +82,25 @@ pub fn run_agent_move<G: FileGame>(
     };
     let r =
         runner::run(&spec, stop).map_err(|e| GameError::Io(format!("cannot run {cmd:?} in {}: {e}", dir.display())))?;
-    let judged = judge(
+    let mut judged = judge(
         state,
         &r,
         offered,
         rules.move_time.is_some_and(|m| m < remaining),
         rules.output_cap,
     );
+    let used = agent_files::usage(dir);
+    let allowed = rules.sandbox.limits.disk;
+    if used > allowed {
+        agent_files::clear_but_referees(dir);
+        let mib = |b: u64| b as f64 / f64::from(1 << 20);
+        let why = format!(
+            "left {:.1} MiB in its working directory; --disk allows {:.1} MiB",
+            mib(used),
+            mib(allowed)
+        );
+        judged = Judged::Loss(LossReason::Disk, why);
+    }
     if let Judged::Loss(reason, _) = &judged {
         if r.killed == Some(Killed::Interrupted) {
             return Err(GameError::Interrupted);

@@ -23,6 +23,8 @@ pub enum LossReason {
     OverTime,
     /// A person at the terminal resigned or closed the input.
     Resigned,
+    /// Left more in its working directory than `--disk` allows.
+    Disk,
 }
 
 impl LossReason {
@@ -35,6 +37,7 @@ impl LossReason {
             LossReason::Crash => "crash",
             LossReason::OverTime => "over time",
             LossReason::Resigned => "resigned",
+            LossReason::Disk => "disk use",
         }
     }
 }

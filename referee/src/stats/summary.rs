@@ -210,6 +210,7 @@ pub fn all_loss_labels() -> Vec<&'static str> {
         LossReason::Crash,
         LossReason::OverTime,
         LossReason::Resigned,
+        LossReason::Disk,
     ]
     .iter()
     .map(|r| r.label())

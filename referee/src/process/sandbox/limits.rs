@@ -21,6 +21,9 @@ pub struct Limits {
     pub max_procs: u64,
     /// Open files per process (RLIMIT_NOFILE).
     pub open_files: u64,
+    /// Bytes an agent may keep in its working directory (checked after
+    /// every move; more loses the game).
+    pub disk: u64,
 }
 
 impl Default for Limits {
@@ -30,6 +33,7 @@ impl Default for Limits {
             file_size: 16 << 20,
             max_procs: 256,
             open_files: 256,
+            disk: 64 << 20,
         }
     }
 }

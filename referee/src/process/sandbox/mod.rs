@@ -77,6 +77,10 @@ pub struct SandboxOpts {
     /// Largest file an agent may write, e.g. 16M (also caps its captured stdout/stderr).
     #[arg(long, default_value = "16M", value_parser = limits::parse_bytes)]
     pub file_size: u64,
+    /// Space an agent may keep in its working directory, checked after each
+    /// move (more loses the game), e.g. 64M.
+    #[arg(long, default_value = "64M", value_parser = limits::parse_bytes)]
+    pub disk: u64,
     /// Processes and threads per agent move.
     #[arg(long, default_value_t = 256)]
     pub max_procs: u64,
@@ -107,7 +111,15 @@ impl SandboxOpts {
                 self.max_procs
             ));
         }
+        if self.disk < MIN_DISK {
+            return Err(format!(
+                "--disk {} KiB leaves no room for an agent's files (input, output, captured stderr); give at least {} MiB",
+                self.disk >> 10,
+                MIN_DISK >> 20
+            ));
+        }
         let limits = Limits {
+            disk: self.disk,
             memory: self.memory,
             file_size: self.file_size,
             max_procs: self.max_procs,
@@ -195,6 +207,8 @@ fn base_env(private_tmp: bool) -> Vec<(String, String)> {
 
 /// The least `--memory` accepted: below it not even `sh` starts.
 pub const MIN_MEMORY: u64 = 32 << 20;
+/// The least `--disk` accepted.
+pub const MIN_DISK: u64 = 1 << 20;
 /// The least `--max-procs` accepted: the shell, the agent and a helper.
 pub const MIN_PROCS: u64 = 8;
 
