@@ -559,6 +559,31 @@ fn gnu_parallel_recipe_runs_shards_on_local_hosts_and_merges() {
     std::fs::remove_dir_all(out).unwrap();
 }
 
+/// The Slurm recipe on a real one-node Slurm (scripts/slurm-check.sh starts
+/// and stops the daemons): the merged table equals the unsharded one.
+#[test]
+fn slurm_recipe_runs_as_an_array_job_on_a_one_node_slurm() {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("SKIPPED the real-Slurm check: starting slurmctld and slurmd needs root (CI runs it as root)");
+        return;
+    }
+    for tool in ["sbatch", "slurmctld", "slurmd", "munged"] {
+        need(tool);
+    }
+    let o = Command::new("bash")
+        .arg(repo().join("scripts/slurm-check.sh"))
+        .current_dir(repo())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("the same table as unsharded"),
+        "{}",
+        text(&o)
+    );
+}
+
 #[test]
 fn slurm_script_is_valid_bash_and_refuses_to_run_outside_slurm() {
     let script = repo().join("scripts/referee-shards.slurm");

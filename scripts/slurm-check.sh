@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Runs the Slurm recipe (scripts/referee-shards.slurm) on a real Slurm: a
+# one-node cluster on this machine (munge, slurmctld and slurmd, started
+# here with a configuration of their own and stopped at the end), an array
+# job of SHARDS shards of a small tournament, the merge as a dependent job,
+# and a check that the merged table equals the table of the same tournament
+# played unsharded. Needs root (the daemons) and Debian's slurm-wlm and
+# munge packages (.ci/run installs them).
+#
+# Usage: scripts/slurm-check.sh [SHARDS]     (default 3)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+shards=${1:-3}
+[ "$(id -u)" = 0 ] || { echo "slurm-check: needs root to start the Slurm daemons" >&2; exit 2; }
+for t in munged slurmctld slurmd sbatch sinfo; do
+    command -v $t >/dev/null || { echo "slurm-check: $t not found: apt-get install slurm-wlm munge" >&2; exit 2; }
+done
+ref=$root/target/release/referee
+agent=$root/target/release/agent
+[ -x "$ref" ] && [ -x "$agent" ] || { echo "slurm-check: build first: cargo build --release" >&2; exit 2; }
+
+work=$(mktemp -d /tmp/slurm-check.XXXXXX)
+chmod 755 "$work"
+pids=()
+cleanup() {
+    for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+# munge: a key and a daemon of this run's own (its own socket).
+mkdir -p "$work/munge"
+chmod 700 "$work/munge"
+dd if=/dev/urandom of="$work/munge/key" bs=1024 count=1 2>/dev/null
+chmod 400 "$work/munge/key"
+sock=$work/munge/socket
+munged --key-file="$work/munge/key" --socket="$sock" --pid-file="$work/munge/pid" \
+    --log-file="$work/munge/log" --seed-file="$work/munge/seed" --force
+pids+=("$(cat "$work/munge/pid")")
+
+host=$(hostname -s)
+cpus=$(nproc)
+mkdir -p "$work/spool" "$work/state"
+export SLURM_CONF=$work/slurm.conf
+cat >"$SLURM_CONF" <<EOF
+ClusterName=referee-check
+SlurmctldHost=$host
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+AuthInfo=socket=$sock
+CredType=cred/munge
+SlurmctldPort=$((20000 + RANDOM % 20000))
+SlurmdPort=$((40000 + RANDOM % 20000))
+StateSaveLocation=$work/state
+SlurmdSpoolDir=$work/spool
+SlurmctldPidFile=$work/slurmctld.pid
+SlurmdPidFile=$work/slurmd.pid
+SlurmctldLogFile=$work/slurmctld.log
+SlurmdLogFile=$work/slurmd.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+ReturnToService=2
+MpiDefault=none
+JobAcctGatherType=jobacct_gather/none
+NodeName=$host CPUs=$cpus State=UNKNOWN
+PartitionName=check Nodes=$host Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES
+EOF
+slurmctld -D -i -f "$SLURM_CONF" >"$work/slurmctld.out" 2>&1 &
+pids+=($!)
+slurmd -D -f "$SLURM_CONF" >"$work/slurmd.out" 2>&1 &
+pids+=($!)
+for _ in $(seq 100); do
+    sinfo -h -o '%t' 2>/dev/null | grep -qE '^(idle|mix|alloc)' && break
+    sleep 0.2
+done
+sinfo -h -o '%t' 2>/dev/null | grep -qE '^(idle|mix|alloc)' || {
+    echo "slurm-check: the one-node cluster did not come up:" >&2
+    tail -5 "$work/slurmctld.log" "$work/slurmd.log" >&2 || true
+    exit 1
+}
+
+args=(--game connectsquare --time 2 --games 4 --seed 3 --openings random:2
+      --agent "name=best,cmd=$agent" --agent "name=greedy,cmd=$agent --strategy greedy"
+      --agent "name=random,cmd=$agent --strategy random")
+cd "$work"
+# The recipe as its header shows it: the array, then the merge after it.
+job=$(REFEREE=$ref sbatch --parsable --array=0-$((shards - 1)) --cpus-per-task=1 \
+      --output="$work/slurm-%A_%a.out" "$root/scripts/referee-shards.slurm" "$work/runs" "${args[@]}")
+merge=$(sbatch --parsable --dependency=afterok:"$job" --output="$work/merge.out" \
+        --wrap "$ref merge --out $work/runs/merged $(printf "$work/runs/shard-%d " $(seq 0 $((shards - 1))))")
+for _ in $(seq 600); do
+    state=$(scontrol show job "$merge" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p' | head -1)
+    case "$state" in COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL|OUT_OF_MEMORY) break ;; esac
+    sleep 0.5
+done
+[ "$state" = COMPLETED ] || {
+    echo "slurm-check: the merge job ended $state" >&2
+    tail -5 "$work"/slurm-*.out "$work/merge.out" >&2 2>/dev/null || true
+    exit 1
+}
+"$ref" tournament "${args[@]}" --out "$work/whole" >"$work/whole.out" 2>/dev/null
+table() { sed -n '/^agent /,/^$/p' "$1" | sed '/^$/d'; }
+if ! diff <(table "$work/whole.out") <(table "$work/merge.out") >"$work/diff"; then
+    echo "slurm-check: the merged table differs from the unsharded one:" >&2
+    cat "$work/diff" >&2
+    exit 1
+fi
+games=$(wc -l <"$work/runs/merged/records.jsonl")
+echo "slurm-check: $shards shards as a Slurm array on $host, merged by a dependent job: $games games, the same table as unsharded"
+table "$work/merge.out"
