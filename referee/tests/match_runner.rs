@@ -854,3 +854,41 @@ fn a_python_agent_run_through_a_venv_interpreter_plays_under_the_default_sandbox
     }
     std::fs::remove_dir_all(base).unwrap();
 }
+
+#[test]
+fn two_programs_in_one_home_are_refused_but_one_program_twice_is_not() {
+    let home = tmp("shared-home");
+    std::fs::write(home.join("a.sh"), "exec \"$@\"\n").unwrap();
+    std::fs::write(home.join("b.sh"), "exec \"$@\"\n").unwrap();
+    let run = |a: &str, b: &str| {
+        let out = home.join("out");
+        let _ = std::fs::remove_dir_all(&out);
+        let dir = home.display().to_string();
+        referee_in(
+            &home,
+            &[
+                "match",
+                "--game",
+                "testnim",
+                "--size",
+                "3",
+                "--games",
+                "2",
+                "--time",
+                "5",
+                "--out",
+                out.to_str().unwrap(),
+                "--agent",
+                &format!("name=a,cmd={a},dir={dir}"),
+                "--agent",
+                &format!("name=b,cmd={b},dir={dir}"),
+            ],
+        )
+    };
+    let o = run(&format!("sh a.sh {MOCK} play"), &format!("sh b.sh {MOCK} play"));
+    assert!(!o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("agents a and b share the home"), "{}", text(&o));
+    let o = run(&format!("sh a.sh {MOCK} play"), &format!("sh a.sh {MOCK} sleep 0"));
+    assert!(o.status.success(), "one program under two commands: {}", text(&o));
+    std::fs::remove_dir_all(home).unwrap();
+}

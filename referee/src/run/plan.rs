@@ -10,7 +10,7 @@ use crate::run::shard::Shard;
 use crate::run::starts::{Openings, Starts};
 use crate::stats::sprt::Sprt;
 use agent::protocol::{GenOptions, Mode};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 impl GameOpts {
@@ -277,7 +277,7 @@ impl TournamentArgs {
 /// command's files are found in the agent's home (`dir=`, else here).
 fn agent_entries(specs: &[String]) -> Result<Vec<(Contestant, Option<f64>)>, String> {
     let here = std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
-    specs
+    let entries = specs
         .iter()
         .map(|s| {
             let spec = AgentSpec::parse(s)?;
@@ -296,7 +296,42 @@ fn agent_entries(specs: &[String]) -> Result<Vec<(Contestant, Option<f64>)>, Str
             };
             Ok((contestant, spec.time))
         })
-        .collect()
+        .collect::<Result<Vec<_>, String>>()?;
+    check_private_homes(&entries)?;
+    Ok(entries)
+}
+
+/// Two agents may share a home (`dir=`) only when they run the same files
+/// of it (one program under different options): otherwise each would see
+/// the other's code and data.
+fn check_private_homes(entries: &[(Contestant, Option<f64>)]) -> Result<(), String> {
+    // The words of a command that name files in its home.
+    let program = |c: &Contestant| {
+        let home = c.home.as_deref().unwrap_or(Path::new("/"));
+        let mut files: Vec<PathBuf> = crate::process::command::words(c.kind.command())
+            .unwrap_or_default()
+            .into_iter()
+            .map(|w| home.join(w))
+            .filter(|p| p.starts_with(home) && p.is_file())
+            .collect();
+        files.sort();
+        files
+    };
+    for (i, (a, _)) in entries.iter().enumerate() {
+        for (b, _) in &entries[i + 1..] {
+            if let (Some(h), Some(hb)) = (&a.home, &b.home) {
+                if h == hb && program(a) != program(b) {
+                    return Err(format!(
+                        "agents {} and {} share the home {}: each would see the other's files; give each agent a directory of its own (dir=)",
+                        a.name,
+                        b.name,
+                        h.display()
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The checks and conversions `match` and `tournament` share.
