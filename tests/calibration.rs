@@ -1,5 +1,5 @@
 //! The time policy trusts `calibration.txt` only within a plausible range:
-//! a damaged speed (issue 12: `nodes_per_second 1e308` sized a 256 MB table
+//! a damaged speed (`nodes_per_second 1e308` sized a 256 MB table
 //! and spent 0.47 s of a 0.05 s budget) is ignored, so the move stays within
 //! its budget; a plausible one is used.
 

@@ -1,4 +1,4 @@
-//! Regression tests for issue 12's cases that concern the agent's own
+//! Regression tests for hostile files that concern the agent's own
 //! files: special files (FIFO, /dev/zero) must not hang or exhaust memory,
 //! a byte-order mark is skipped, a failed write leaves no temporary file,
 //! and messages carry no Rust debug text.

@@ -1,4 +1,4 @@
-//! Process-level regression tests for hostile sizes (issue 12): board
+//! Process-level regression tests for hostile sizes: board
 //! dimensions whose products overflow, piles beyond the supported maximum,
 //! and huge Hinger piles that once overflowed the exact solver's stack. Each
 //! case runs the real `agent` binary under a wall-clock timeout and checks
