@@ -302,6 +302,7 @@ pub fn run(spec: &RunSpec<'_>, stop: &AtomicBool) -> std::io::Result<RunResult> 
         // The child's own figure for its set-up, not a read of the cgroup
         // after the start: what the agent ran meanwhile would go uncharged.
         Some(leaf) => Accounting::Cgroup(leaf, base),
+        None if sb.level == Level::FullRootless => Accounting::Group(Tracker::in_namespace(pid), base),
         None => Accounting::Group(Tracker::new(pid), base),
     };
     let mut w = watch(spec, stop, pid, &started.pidfd, start, &mut acct, [&mut out, &mut err])?;

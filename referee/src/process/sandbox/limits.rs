@@ -66,6 +66,21 @@ pub fn parse_bytes(s: &str) -> Result<u64, String> {
 /// `rlimits` level) the limit must be this plus the move's allowance, or a
 /// desktop with a busy browser leaves an agent no room to fork.
 pub fn user_tasks() -> u64 {
+    // Counted at most once a second: a scan of /proc per move would cost
+    // more than the move, and the count drifts slowly.
+    static LAST: std::sync::Mutex<Option<(std::time::Instant, u64)>> = std::sync::Mutex::new(None);
+    let mut last = LAST.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    match *last {
+        Some((at, n)) if at.elapsed() < std::time::Duration::from_secs(1) => n,
+        _ => {
+            let n = count_user_tasks();
+            *last = Some((std::time::Instant::now(), n));
+            n
+        }
+    }
+}
+
+fn count_user_tasks() -> u64 {
     // SAFETY: getuid has no preconditions.
     let uid = unsafe { libc::getuid() }.to_string();
     let mut tasks = 0;
