@@ -119,7 +119,7 @@ impl Tracker {
     pub fn scan(&mut self, full: bool) -> f64 {
         self.polls += 1;
         let full = if self.namespace {
-            self.polls % FULL_SCAN_EVERY == 0
+            self.polls.is_multiple_of(FULL_SCAN_EVERY)
         } else {
             full || self.polls % FULL_SCAN_EVERY == 1
         };
