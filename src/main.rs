@@ -61,6 +61,10 @@ enum Command {
         #[command(flatten)]
         args: DuelArgs,
     },
+    /// Measures this machine's search speed into calibration.txt for the
+    /// game of input.txt in --dir (Halma without one): what the referee's
+    /// --calibrate runs.
+    Calibrate(agent::arena::tools::CalibrateArgs),
     /// Halma tools: perft, simple-perft, bench, check, opening, calibrate.
     #[command(subcommand)]
     Halma(games::halma::cli::HalmaCommand),
@@ -101,6 +105,18 @@ fn duel(kind: GameKind, args: DuelArgs) -> Result<(), String> {
     agent::with_game!(kind, |G| run_duel::<G>(&args))
 }
 
+/// `agent calibrate`: the game is the one of `input.txt` in `--dir`.
+fn calibrate(args: agent::arena::tools::CalibrateArgs) -> Result<(), String> {
+    use agent::arena::tools::{run, Tool};
+    let input = args.dir.join("input.txt");
+    let kind = match std::fs::read_to_string(&input) {
+        Ok(text) => GameKind::detect(&text).map_err(|e| format!("{}: {e}", input.display()))?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => GameKind::Halma,
+        Err(e) => return Err(format!("cannot read {}: {e}", input.display())),
+    };
+    agent::with_game!(kind, |G| run::<G>(Tool::Calibrate(args)))
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(if cli.verbose {
@@ -129,6 +145,7 @@ fn main() -> ExitCode {
                 .map_err(|e| e.to_string())
         }
         Some(Command::Duel { game, args }) => duel(game, args),
+        Some(Command::Calibrate(args)) => calibrate(args),
         Some(Command::Halma(cmd)) => games::halma::cli::run(cmd),
         Some(Command::Hinger(cmd)) => games::hinger::cli::run(cmd),
         Some(Command::Connectsquare(cmd)) => games::connectsquare::cli::run(cmd),

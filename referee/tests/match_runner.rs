@@ -892,3 +892,35 @@ fn two_programs_in_one_home_are_refused_but_one_program_twice_is_not() {
     assert!(o.status.success(), "one program under two commands: {}", text(&o));
     std::fs::remove_dir_all(home).unwrap();
 }
+
+#[test]
+fn calibrate_works_with_the_shipped_agent() {
+    let out = tmp("calibrate-shipped");
+    let ours = repo().join("target/release/agent").display().to_string();
+    let o = referee_in(
+        &out,
+        &[
+            "match",
+            "--game",
+            "connectsquare",
+            "--games",
+            "2",
+            "--time",
+            "2",
+            "--calibrate",
+            "--out",
+            out.join("run").to_str().unwrap(),
+            &ours,
+            &format!("{ours} --strategy greedy"),
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("referee: calibrated A") && err.contains("referee: calibrated B"),
+        "{err}"
+    );
+    let cal = std::fs::read_to_string(out.join("run/calibration/A/calibration.txt")).unwrap();
+    assert!(cal.starts_with("nodes_per_second "), "{cal}");
+    std::fs::remove_dir_all(out).unwrap();
+}
