@@ -24,14 +24,23 @@ const TURN_SECONDS: f64 = 0.01;
 fn scratch() -> PathBuf {
     static NEXT: AtomicUsize = AtomicUsize::new(0);
     thread_local! {
-        static DIR: PathBuf = {
+        static DIR: Scratch = {
             let n = NEXT.fetch_add(1, Ordering::Relaxed);
             let d = std::env::temp_dir().join(format!("agent-fuzz-{}-{n}", std::process::id()));
             std::fs::create_dir_all(&d).expect("cannot create the fuzzing scratch directory");
-            d
+            Scratch(d)
         };
     }
-    DIR.with(PathBuf::clone)
+    DIR.with(|s| s.0.clone())
+}
+
+/// The scratch directory, removed when its thread ends.
+struct Scratch(PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 /// `input.txt` of game `G`: parse; a parsed position must write back to a

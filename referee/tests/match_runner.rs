@@ -741,27 +741,33 @@ fn the_halma_templates_play_whole_games_against_our_agent_by_the_rules() {
     need("javac");
     need("g++");
     let build = tmp("halma-templates");
+    // A home each: two programs in one home are refused.
+    let (java_home, cpp_home) = (build.join("java"), build.join("cpp"));
+    std::fs::create_dir_all(&java_home).unwrap();
+    std::fs::create_dir_all(&cpp_home).unwrap();
     let st = Command::new("g++")
         .args(["-O2", "-o"])
-        .arg(build.join("halma_agent"))
+        .arg(cpp_home.join("halma_agent"))
         .arg(repo().join("samples/agents/cpp/halma_agent.cpp"))
         .status()
         .unwrap();
     assert!(st.success(), "g++ failed");
     let st = Command::new("javac")
-        .args(["-d", build.to_str().unwrap()])
+        .args(["-d", java_home.to_str().unwrap()])
         .arg(repo().join("samples/agents/java/HalmaAgent.java"))
         .status()
         .unwrap();
     assert!(st.success(), "javac failed");
-    let home = format!("dir={}", build.display());
     let ours = format!("name=ours,cmd={}", our_agent().display());
     // The templates get a longer clock: a JVM spends ~0.05-0.1 s of CPU
     // starting on every move, which a 3 s game does not cover.
     let templates = [
         "name=python,cmd=python3 samples/agents/python/halma_agent.py,time=30".to_string(),
-        format!("name=java,cmd=java -cp . HalmaAgent,{home},time=30"),
-        format!("name=cpp,cmd=./halma_agent,{home},time=30"),
+        format!(
+            "name=java,cmd=java -cp . HalmaAgent,dir={},time=30",
+            java_home.display()
+        ),
+        format!("name=cpp,cmd=./halma_agent,dir={},time=30", cpp_home.display()),
     ];
     let out = build.join("run");
     let mut args = vec![
