@@ -76,6 +76,9 @@ fn every_console_command_in_the_docs_runs_as_printed() {
                     .args(["-c", cmd])
                     .current_dir(&dir)
                     .env("PATH", &path)
+                    // A match without --out writes to a new temp directory:
+                    // this block's, removed with it.
+                    .env("TMPDIR", &dir)
                     .output()
                     .unwrap();
                 assert!(

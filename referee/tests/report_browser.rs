@@ -371,5 +371,10 @@ fn report_shows_each_games_pieces_at_any_ply_in_chromium() {
         }
     }
     check_move_table_fits(&chrome, &html, 1);
-    eprintln!("report_browser: report and screenshots in {}", dir.display());
+    // Kept to look at only when asked: the suite leaves nothing in /tmp.
+    if std::env::var_os("REFEREE_KEEP_SCREENSHOTS").is_some() {
+        eprintln!("report_browser: report and screenshots in {}", dir.display());
+    } else {
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
