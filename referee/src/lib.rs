@@ -26,49 +26,43 @@ pub mod run;
 pub mod stats;
 
 /// Runs `$body` with `$G` bound to the game type named `$name` (a `&str`):
-/// a game registered in the agent library's `with_game!`, or `testnim` (the
-/// test fixture [`agent::games::testnim`]). Evaluates to `Result<_, String>`; `$body` must too.
+/// a game registered in the agent library's `with_game!` (and, in the
+/// tests, the test game `testnim`). Evaluates to `Result<_, String>`;
+/// `$body` must too.
 #[macro_export]
 macro_rules! for_game {
     ($name:expr, |$G:ident| $body:expr) => {{
         let name: &str = $name;
-        if name.eq_ignore_ascii_case(<agent::games::testnim::TestNim as agent::protocol::FileGame>::NAME) {
-            type $G = agent::games::testnim::TestNim;
-            $body
-        } else {
-            match agent::games::GameKind::from_name(name) {
-                Some(kind) => agent::with_game!(kind, |$G| $body),
-                None => Err($crate::unknown_game(name)),
-            }
-        }
+        agent::with_named_game!(name, |$G| $body, Err($crate::unknown_game(name)))
     }};
 }
 
-/// Every `--game` name the referee accepts: the registry's games, then the
-/// test fixture.
+/// Every `--game` name the referee accepts: the registry's games (then the
+/// test fixture, in test builds).
 pub fn game_names() -> impl Iterator<Item = &'static str> {
-    use agent::protocol::FileGame;
-    let fixture = <agent::games::testnim::TestNim as FileGame>::NAME;
-    agent::games::GameKind::ALL.iter().map(|k| k.name()).chain([fixture])
+    agent::games::GameKind::ALL
+        .iter()
+        .map(|k| k.name())
+        .chain(agent::games::FIXTURES.iter().copied())
 }
 
 /// The message for a `--game` that names no game: the closest name when one
 /// is close, and the list of games.
 pub fn unknown_game(name: &str) -> String {
     use agent::games::GameKind;
-    use agent::protocol::FileGame;
-    let fixture = <agent::games::testnim::TestNim as FileGame>::NAME;
     let names: Vec<&str> = GameKind::ALL.iter().map(|k| k.name()).collect();
     let lower = name.to_ascii_lowercase();
-    let closest = names
-        .iter()
-        .chain([&fixture])
-        .map(|n| (strsim::jaro_winkler(&lower, n), *n))
+    let closest = game_names()
+        .map(|n| (strsim::jaro_winkler(&lower, n), n))
         .filter(|(score, _)| *score > 0.8)
         .max_by(|a, b| a.0.total_cmp(&b.0));
     let hint = closest.map(|(_, n)| format!("did you mean {n}? ")).unwrap_or_default();
+    let fixtures = match agent::games::FIXTURES {
+        [] => String::new(),
+        f => format!(" (and {}, for tests)", f.join(", ")),
+    };
     format!(
-        "unknown game {name:?}: {hint}the games are {} (and {fixture}, the test fixture)",
+        "unknown game {name:?}: {hint}the games are {}{fixtures}",
         names.join(", ")
     )
 }

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 /// Which game and which start position.
 #[derive(Args, Clone, Debug)]
 pub struct GameOpts {
-    /// Game: halma, hinger, connectsquare, fifteen, hashi (testnim: test fixture).
+    /// Game: halma, hinger, connectsquare, fifteen or hashi.
     #[arg(long, default_value = "halma")]
     pub game: String,
     /// Seed of what varies between game pairs (advanced once per pair): the
