@@ -97,6 +97,43 @@ impl GameKind {
     }
 }
 
+/// Runs `$body` with `$G` bound to the game named `$name` (a `&str`, any
+/// case), or evaluates `$none` when no game has that name. With the
+/// `testnim` feature (tests only) the test game answers to its name too.
+#[cfg(feature = "testnim")]
+#[macro_export]
+macro_rules! with_named_game {
+    ($name:expr, |$G:ident| $body:expr, $none:expr) => {{
+        let name: &str = $name;
+        if name.eq_ignore_ascii_case(<$crate::games::testnim::TestNim as $crate::protocol::FileGame>::NAME) {
+            type $G = $crate::games::testnim::TestNim;
+            $body
+        } else {
+            match $crate::games::GameKind::from_name(name) {
+                Some(kind) => $crate::with_game!(kind, |$G| $body),
+                None => $none,
+            }
+        }
+    }};
+}
+
+/// See the `testnim` version above: without the feature, only the
+/// registry's games.
+#[cfg(not(feature = "testnim"))]
+#[macro_export]
+macro_rules! with_named_game {
+    ($name:expr, |$G:ident| $body:expr, $none:expr) => {{
+        match $crate::games::GameKind::from_name($name) {
+            Some(kind) => $crate::with_game!(kind, |$G| $body),
+            None => $none,
+        }
+    }};
+}
+
+/// Games a name may name besides the registry's: the test game when the
+/// `testnim` feature is on (tests), none in a released binary.
+pub const FIXTURES: &[&str] = if cfg!(feature = "testnim") { &["testnim"] } else { &[] };
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -134,40 +171,3 @@ mod tests {
         assert_eq!(names.len(), GameKind::ALL.len(), "two games share a name");
     }
 }
-
-/// Runs `$body` with `$G` bound to the game named `$name` (a `&str`, any
-/// case), or evaluates `$none` when no game has that name. With the
-/// `testnim` feature (tests only) the test game answers to its name too.
-#[cfg(feature = "testnim")]
-#[macro_export]
-macro_rules! with_named_game {
-    ($name:expr, |$G:ident| $body:expr, $none:expr) => {{
-        let name: &str = $name;
-        if name.eq_ignore_ascii_case(<$crate::games::testnim::TestNim as $crate::protocol::FileGame>::NAME) {
-            type $G = $crate::games::testnim::TestNim;
-            $body
-        } else {
-            match $crate::games::GameKind::from_name(name) {
-                Some(kind) => $crate::with_game!(kind, |$G| $body),
-                None => $none,
-            }
-        }
-    }};
-}
-
-/// See the `testnim` version above: without the feature, only the
-/// registry's games.
-#[cfg(not(feature = "testnim"))]
-#[macro_export]
-macro_rules! with_named_game {
-    ($name:expr, |$G:ident| $body:expr, $none:expr) => {{
-        match $crate::games::GameKind::from_name($name) {
-            Some(kind) => $crate::with_game!(kind, |$G| $body),
-            None => $none,
-        }
-    }};
-}
-
-/// Games a name may name besides the registry's: the test game when the
-/// `testnim` feature is on (tests), none in a released binary.
-pub const FIXTURES: &[&str] = if cfg!(feature = "testnim") { &["testnim"] } else { &[] };
