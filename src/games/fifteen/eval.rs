@@ -63,13 +63,6 @@ pub fn evaluate(g: &Fifteen) -> i32 {
     evaluate_with(g, &WEIGHTS)
 }
 
-/// The weights the search evaluates with: [`weights_from_env`] when set
-/// (read once, for tuning runs), else [`WEIGHTS`].
-pub fn active_weights() -> &'static Weights {
-    static ACTIVE: std::sync::OnceLock<Weights> = std::sync::OnceLock::new();
-    ACTIVE.get_or_init(|| weights_from_env().unwrap_or(WEIGHTS))
-}
-
 /// Exact value, for the side to move, of a position in which it places the
 /// last card of the game: the best final value over the free cells, computed
 /// from the block sums without playing the moves out.
@@ -215,23 +208,4 @@ pub fn move_gain(g: &Fifteen, mv: Move) -> i32 {
         gain += if g.owned(me) >> q & 1 == 1 { -v } else { v };
     }
     gain * POINT
-}
-
-/// Weights from the `FIFTEEN_WEIGHTS` environment variable (seven integers,
-/// in field order), for tuning runs; None when unset or malformed.
-pub fn weights_from_env() -> Option<Weights> {
-    let s = std::env::var("FIFTEEN_WEIGHTS").ok()?;
-    let v: Vec<i32> = s.split(',').map(|t| t.trim().parse().ok()).collect::<Option<_>>()?;
-    if v.len() != 7 {
-        return None;
-    }
-    Some(Weights {
-        safe: v[0],
-        sheltered: v[1],
-        own_threatened: v[2],
-        opp_capturable: v[3],
-        exposed: v[4],
-        in_hand: v[5],
-        tie_break: v[6],
-    })
 }

@@ -460,10 +460,10 @@ impl Game for Fifteen {
         self.hash_sym(0)
     }
 
-    /// The agent's evaluation ([`eval::evaluate_with`] under
-    /// [`eval::active_weights`]); the reference player keeps the plain margin.
+    /// The agent's evaluation ([`eval::evaluate`], the fitted weights);
+    /// the reference player keeps the plain margin.
     fn evaluate(&self) -> i32 {
-        eval::evaluate_with(self, eval::active_weights())
+        eval::evaluate(self)
     }
 
     fn reference_eval(&self) -> i32 {
