@@ -4,7 +4,7 @@
 use crate::arena::{self, ChooseOptions};
 use crate::clock::process_cpu_seconds;
 use crate::games::GameKind;
-use crate::playdata::PlayData;
+use crate::playdata::{Clock, PlayData};
 use crate::protocol::{read_bounded, write_atomic, FileGame, Input, Mode, ParseError, Player};
 use crate::search::{greedy, Limits, Strategy};
 use crate::timing::{self, DEFAULT_NPS};
@@ -148,11 +148,21 @@ pub fn turn<G: FileGame>(text: &str, opts: &AgentOptions) -> Result<TurnReport, 
         Mode::Game => Some(PlayData::load(&opts.dir, G::NAME)),
         Mode::Single => None,
     };
-    let limits = timing::plan(
+    // What a move costs outside its search, from the clock's drop since
+    // the last move (GAME mode keeps that in the play data).
+    let last = playdata.as_ref().and_then(|pd| pd.clock);
+    let overhead = last.map_or(timing::MOVE_OVERHEAD, |c| {
+        timing::next_overhead(Some(c.overhead), c.remaining - input.remaining, c.search)
+    });
+    // Half a millisecond of margin on a measured figure.
+    let planned_overhead = if last.is_some() { overhead + 0.0005 } else { overhead };
+    let planned_at = process_cpu_seconds();
+    let limits = timing::plan_with_overhead(
         input.mode,
         input.remaining,
-        process_cpu_seconds(),
+        planned_at,
         state.moves_left_estimate(),
+        planned_overhead,
     )
     .scaled(opts.time_scale);
     let choose_opts = ChooseOptions {
@@ -185,6 +195,11 @@ pub fn turn<G: FileGame>(text: &str, opts: &AgentOptions) -> Result<TurnReport, 
         output = write(chosen)?;
     }
     if let Some(pd) = playdata.as_mut() {
+        pd.clock = Some(Clock {
+            remaining: input.remaining,
+            search: process_cpu_seconds() - planned_at,
+            overhead,
+        });
         remember(pd, &opts.dir, &state, chosen);
     }
     Ok(TurnReport {

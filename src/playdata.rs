@@ -25,6 +25,21 @@ pub struct PlayData {
     pub moves: u32,
     /// Hashes of positions the game has passed through.
     pub seen: FxHashSet<u64>,
+    /// The clock at this agent's last move, to measure what a move costs.
+    pub clock: Option<Clock>,
+}
+
+/// What the last move knew of the clock: with the next move's remaining
+/// time, the CPU the referee charged for it, and so what a move costs
+/// outside the search on this machine.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Clock {
+    /// CPU seconds left when the last move started.
+    pub remaining: f64,
+    /// CPU seconds that move's search took.
+    pub search: f64,
+    /// The estimate of a move's cost outside its search, seconds.
+    pub overhead: f64,
 }
 
 impl PlayData {
@@ -42,8 +57,22 @@ impl PlayData {
         if moves > MAX_MOVES {
             return None;
         }
-        let seen_line = lines.next()?.trim();
-        let seen_list = seen_line.strip_prefix("seen")?;
+        let mut line = lines.next()?.trim();
+        let mut clock = None;
+        if let Some(c) = line.strip_prefix("clock ") {
+            let v: Vec<f64> = c.split_whitespace().map(|t| t.parse().ok()).collect::<Option<_>>()?;
+            let plausible = |x: f64| x.is_finite() && (0.0..1e6).contains(&x);
+            if v.len() != 3 || !v.iter().all(|&x| plausible(x)) {
+                return None;
+            }
+            clock = Some(Clock {
+                remaining: v[0],
+                search: v[1],
+                overhead: v[2],
+            });
+            line = lines.next()?.trim();
+        }
+        let seen_list = line.strip_prefix("seen")?;
         let mut seen = FxHashSet::default();
         for tok in seen_list.split_whitespace() {
             if seen.len() >= MAX_SEEN {
@@ -51,7 +80,12 @@ impl PlayData {
             }
             seen.insert(u64::from_str_radix(tok, 16).ok()?);
         }
-        Some(PlayData { game: g, moves, seen })
+        Some(PlayData {
+            game: g,
+            moves,
+            seen,
+            clock,
+        })
     }
 
     /// Reads `dir/playdata.txt` for `game`, or a fresh record.
@@ -81,7 +115,11 @@ impl PlayData {
     pub fn to_text(&self) -> String {
         let mut hashes: Vec<u64> = self.seen.iter().copied().collect();
         hashes.sort_unstable();
-        let mut s = format!("{MAGIC}\ngame {}\nmoves {}\nseen", self.game, self.moves);
+        let mut s = format!("{MAGIC}\ngame {}\nmoves {}\n", self.game, self.moves);
+        if let Some(c) = self.clock {
+            s.push_str(&format!("clock {} {} {}\n", c.remaining, c.search, c.overhead));
+        }
+        s.push_str("seen");
         for h in hashes {
             s.push_str(&format!(" {h:x}"));
         }
@@ -108,10 +146,19 @@ mod tests {
             game: "halma".into(),
             moves: 7,
             seen: FxHashSet::default(),
+            clock: None,
         };
         p.seen.insert(0xdead_beef);
         p.seen.insert(u64::MAX);
+        assert_eq!(PlayData::parse(&p.to_text(), "halma"), Some(p.clone()));
+        p.clock = Some(Clock {
+            remaining: 41.25,
+            search: 0.5,
+            overhead: 0.004,
+        });
         assert_eq!(PlayData::parse(&p.to_text(), "halma"), Some(p));
+        let bad = "agent-playdata 1\ngame halma\nmoves 1\nclock 1 NaN 2\nseen\n";
+        assert_eq!(PlayData::parse(bad, "halma"), None);
     }
 
     #[test]

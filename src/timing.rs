@@ -18,7 +18,26 @@ fn reserve(remaining: f64) -> f64 {
 /// output, exit. Measured 4.3 ms (user + system, mean of 20 Halma GAME moves
 /// at 0.02 s left on the loaded 2-core machine); a 4 s self-play game of 113
 /// moves a side lost on time when the plan ignored it.
-const MOVE_OVERHEAD: f64 = 0.005;
+pub const MOVE_OVERHEAD: f64 = 0.005;
+
+/// The least per-move cost assumed however cheap moves have been: a slower
+/// start of one process (a cold page cache) must not cost the game.
+const MIN_MOVE_OVERHEAD: f64 = 0.0015;
+
+/// The next estimate of what a move costs outside its search, from the
+/// last estimate and the last move: what the referee `charged` for it
+/// (the drop of the clock between two moves) less the CPU of its `search`.
+/// A dearer move raises the estimate at once; cheaper ones lower it slowly.
+/// Without a usable measurement, the last estimate or [`MOVE_OVERHEAD`].
+pub fn next_overhead(previous: Option<f64>, charged: f64, search: f64) -> f64 {
+    let old = previous.unwrap_or(MOVE_OVERHEAD);
+    let sample = charged - search;
+    if !sample.is_finite() || !(0.0..1.0).contains(&sample) {
+        return old;
+    }
+    let estimate = if sample > old { sample } else { 0.8 * old + 0.2 * sample };
+    estimate.clamp(MIN_MOVE_OVERHEAD, 4.0 * MOVE_OVERHEAD)
+}
 
 /// The soft limit of a GAME move as a part of its even share of the clock,
 /// before [`Pacing::Adaptive`] scales it. At 0.6 the adaptive agent spends
@@ -56,6 +75,14 @@ const ADAPTIVE_SOFT: f64 = 0.6;
 /// that give [`crate::search::Game::TIME_SCORES`]: longer while the best move
 /// changes or the score falls, shorter once it is settled or decided.
 pub fn plan(mode: Mode, remaining: f64, used: f64, moves_left: f64) -> Limits {
+    plan_with_overhead(mode, remaining, used, moves_left, MOVE_OVERHEAD)
+}
+
+/// [`plan`] with the measured cost of a move outside its search
+/// ([`next_overhead`]) in place of [`MOVE_OVERHEAD`]: at a clock of a
+/// fraction of a second for a whole game, 5 ms set aside for each of ~85
+/// moves left the search about nothing for the first moves.
+pub fn plan_with_overhead(mode: Mode, remaining: f64, used: f64, moves_left: f64, overhead: f64) -> Limits {
     let usable = (remaining - reserve(remaining) - used).max(0.0);
     match mode {
         Mode::Single => Limits {
@@ -63,7 +90,7 @@ pub fn plan(mode: Mode, remaining: f64, used: f64, moves_left: f64) -> Limits {
             ..Limits::time(0.5 * usable, 0.85 * usable)
         },
         Mode::Game => {
-            let spendable = (0.95 * usable - MOVE_OVERHEAD * moves_left.max(1.0)).max(0.0);
+            let spendable = (0.95 * usable - overhead * moves_left.max(1.0)).max(0.0);
             let share = spendable / moves_left.max(1.0);
             let hard = (3.0 * share).min(0.25 * spendable);
             Limits {
@@ -188,6 +215,28 @@ mod tests {
             assert!(b.hard > last && b.hard < 0.25 * t, "{t}: {}", b.hard);
             last = b.hard;
         }
+    }
+
+    #[test]
+    fn the_move_overhead_follows_what_moves_cost() {
+        // A move charged 6 ms with 2 ms of search cost 4 ms outside it.
+        let e = next_overhead(None, 0.006, 0.002);
+        assert!((0.0047..0.0049).contains(&e), "slowly down from 5 ms: {e}");
+        // A dearer move raises the estimate at once.
+        assert!((next_overhead(Some(0.003), 0.020, 0.010) - 0.010).abs() < 1e-9);
+        // Never below the floor, never above four times the default.
+        let mut e = MOVE_OVERHEAD;
+        for _ in 0..100 {
+            e = next_overhead(Some(e), 0.0021, 0.002);
+        }
+        assert!((e - MIN_MOVE_OVERHEAD).abs() < 1e-9, "{e}");
+        assert_eq!(next_overhead(Some(0.004), 0.5, 0.1), 4.0 * MOVE_OVERHEAD);
+        // A clock that grew (another game's file) is no measurement.
+        assert_eq!(next_overhead(Some(0.004), -1.0, 0.0), 0.004);
+        // A cheaper move leaves more of a short clock to the search.
+        let cheap = plan_with_overhead(Mode::Game, 0.5, 0.0, 85.0, 0.003);
+        let default = plan(Mode::Game, 0.5, 0.0, 85.0);
+        assert!(cheap.hard > 2.0 * default.hard, "{cheap:?} {default:?}");
     }
 
     #[test]
