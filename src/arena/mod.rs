@@ -8,6 +8,7 @@ pub mod choose;
 pub mod duel;
 pub mod openings;
 pub mod perft;
+#[cfg(feature = "cli")]
 pub mod tools;
 
 pub use choose::{choose, Choice, ChooseOptions};

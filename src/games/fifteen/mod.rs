@@ -7,6 +7,7 @@
 //! "is this board symmetric" are both a handful of integer compares.
 
 pub mod bench;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod eval;
 pub mod geo;

@@ -5,6 +5,7 @@
 //! `Two` is WHITE (camp at the bottom-right).
 
 pub mod bitboard;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod eval;
 pub mod format;

@@ -15,6 +15,7 @@
 //! evaluation counts safe moves, and the exact solver only explores them.
 
 pub mod board;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod compare;
 pub mod path;
