@@ -370,6 +370,27 @@ exec "$1" play
 }
 
 #[test]
+fn a_move_that_keeps_filling_its_directory_is_ended_within_moments() {
+    let a = Arena::new("diskflood");
+    let bad = a.agent(
+        "diskflood",
+        r#"i=0; while :; do dd if=/dev/zero of=f$i bs=64k count=16 2>/dev/null; i=$((i+1)); done
+"#,
+    );
+    let good = format!("{} play", *MOCK);
+    let t = Instant::now();
+    let (o, recs) = a.run(&[
+        "match", &bad, &good, "--games", "2", "--time", "60", "--names", "bad,good", "--disk", "8M",
+    ]);
+    assert_finished(&o, &recs, 2);
+    // Two moves of a 60 s clock: ended by the disk check, not the clock.
+    assert!(t.elapsed() < Duration::from_secs(30), "took {:?}", t.elapsed());
+    for r in forfeits_of(&recs, "bad") {
+        assert_eq!(r.loss, Some(LossReason::Disk), "{}", r.reason);
+    }
+}
+
+#[test]
 fn a_memory_hog_is_refused_and_loses() {
     let a = Arena::new("hog");
     let bad = format!("{} hog 1024", *MOCK);

@@ -182,6 +182,12 @@ fn judge<G: FileGame>(
             )
         }
         Some(Killed::Interrupted) => return Judged::Loss(LossReason::OverTime, "interrupted".into()),
+        Some(Killed::Disk) => {
+            return Judged::Loss(
+                LossReason::Disk,
+                "killed for writing more into its working directory than --disk allows".into(),
+            )
+        }
         None => {}
     }
     if r.cpu > offered {

@@ -68,6 +68,8 @@ pub enum Killed {
     Wall,
     /// The referee is shutting down (SIGINT/SIGTERM, or a decided match).
     Interrupted,
+    /// Its working directory grew past `--disk` during the move.
+    Disk,
 }
 
 /// How the agent's main process ended.
@@ -361,7 +363,9 @@ fn watch(
 ) -> std::io::Result<Watched> {
     let mut polled_max = 0.0f64;
     let mut killed = None;
+    let mut polls = 0u64;
     loop {
+        polls += 1;
         let [out, err] = &mut caps;
         wait_events(pidfd.as_raw_fd(), [&mut **out, &mut **err]);
         if let Some((status, child_cpu)) = try_reap(pid)? {
@@ -383,6 +387,8 @@ fn watch(
                 Some(Killed::Wall)
             } else if stop.load(Ordering::Relaxed) {
                 Some(Killed::Interrupted)
+            } else if over_disk(spec, polls) {
+                Some(Killed::Disk)
             } else {
                 None
             };
@@ -391,6 +397,14 @@ fn watch(
             }
         }
     }
+}
+
+/// Every tenth poll (a tenth of a second), whether the move's working
+/// directory has grown past `--disk`: a move that fills the disk is ended
+/// within moments, not only judged after it.
+fn over_disk(spec: &RunSpec<'_>, polls: u64) -> bool {
+    let sb = spec.sandbox;
+    sb.level != Level::None && polls.is_multiple_of(10) && agent_files::usage(spec.dir) > sb.limits.disk
 }
 
 /// Waits up to [`POLL`] for the agent to exit or write, and drains output.

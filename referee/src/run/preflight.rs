@@ -71,6 +71,10 @@ fn check<G: FileGame>(
         (Some(Killed::Interrupted), _, _) => return Err("interrupted during the pre-flight move".into()),
         (Some(Killed::Cpu), _, _) => format!("it used more than {:.1} CPU seconds", time + grace),
         (Some(Killed::Wall), _, _) => format!("it was still running after {:.0} s of wall-clock time", spec.wall_kill),
+        (Some(Killed::Disk), _, _) => format!(
+            "it wrote more than --disk allows ({} MiB) into its working directory",
+            spec.sandbox.limits.disk >> 20
+        ),
         (None, Exit::Code(0), Output::Missing) => match stdout_move_hint(start, &r.stdout_tail) {
             Some(hint) => format!("it exited without writing output.txt; {hint}"),
             None => "it exited without writing output.txt".to_string(),

@@ -20,9 +20,22 @@ pub fn choice() -> Choice {
     setup().0
 }
 
+/// Removes this process's jail roots at exit: the shared sandbox is a
+/// static, never dropped, and the suite leaves nothing in /tmp.
+extern "C" fn remove_jail_roots() {
+    let prefix = format!("referee-root-{}-", std::process::id());
+    for e in std::fs::read_dir(std::env::temp_dir()).into_iter().flatten().flatten() {
+        if e.file_name().to_string_lossy().starts_with(&prefix) {
+            let _ = std::fs::remove_dir(e.path());
+        }
+    }
+}
+
 fn setup() -> &'static (Choice, Arc<Sandbox>) {
     static SB: OnceLock<(Choice, Arc<Sandbox>)> = OnceLock::new();
     SB.get_or_init(|| {
+        // SAFETY: registers a plain function with no preconditions.
+        unsafe { libc::atexit(remove_jail_roots) };
         let out = std::env::temp_dir().join("referee-test-records");
         let make = |c: Choice| Sandbox::new(c, Limits::default(), Vec::new(), vec![out.clone()]);
         let asked = match std::env::var(LEVEL_VAR).as_deref() {
