@@ -622,3 +622,32 @@ fn agents_see_a_clean_environment_and_what_env_adds() {
 fn processes_are_charged_and_ended_for_an_unprivileged_referee_too() {
     common::rerun_unprivileged(&[("REFEREE_TEST_MOCK", &MOCK), ("REFEREE_TEST_REFEREE", &REFEREE)]);
 }
+
+#[test]
+fn a_jail_root_swept_from_the_temp_directory_is_made_again() {
+    use referee::process::sandbox::{Limits, Sandbox};
+    let sb = Sandbox::new(common::choice(), Limits::default(), Vec::new(), Vec::new()).unwrap();
+    let Some(jail) = &sb.jail else {
+        eprintln!("SKIPPED the jail-root check: no full sandbox at {:?}", common::choice());
+        return;
+    };
+    // A cleaner of /tmp took the empty mount point during the run.
+    std::fs::remove_dir(&jail.root).unwrap();
+    let dir = tmp("swept-root");
+    std::fs::write(dir.join("input.txt"), "TESTNIM\nGAME\n1\n10.0\n5\n").unwrap();
+    let cmd = format!("{} play", *MOCK);
+    let spec = RunSpec {
+        cmd: &cmd,
+        extra_arg: None,
+        dir: &dir,
+        cpu_kill: 5.0,
+        wall_kill: 60.0,
+        output_cap: runner::OUTPUT_CAP,
+        sandbox: &sb,
+        homes: runner::Homes::default(),
+    };
+    let r = runner::run(&spec, &AtomicBool::new(false)).unwrap();
+    assert_eq!(r.exit, Exit::Code(0));
+    assert!(matches!(r.output, Output::Text(_)), "{:?}", r.output);
+    std::fs::remove_dir_all(dir).unwrap();
+}

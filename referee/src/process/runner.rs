@@ -283,6 +283,11 @@ pub fn run(spec: &RunSpec<'_>, stop: &AtomicBool) -> std::io::Result<RunResult> 
         .and_then(|j| j.cgroup.as_ref())
         .map(|cg| cg.leaf(sb.limits.memory, sb.limits.max_procs))
         .transpose()?;
+    if let Some(j) = jail {
+        // The empty mount point may have been swept by a cleaner of the
+        // temp directory during a long run: it is made again, not fatal.
+        std::fs::create_dir_all(&j.root)?;
+    }
     let plan = jail.map(|j| mount_plan(&j.root, spec, &dir));
     let confine = match (jail, &plan) {
         (Some(j), Some(plan)) => Some(confinement(j, leaf.as_ref(), plan, &dir)?),
