@@ -162,19 +162,56 @@ fn describe(board: &Board, s: &Solution) -> String {
     out
 }
 
-/// `agent hinger solve FILE`: the report text.
-pub fn solve(file: &Path, seconds: Option<f64>) -> Result<String, String> {
+/// The two exact solvers' common face, for the reports of `solve` and `win`.
+trait Exact {
+    /// Counters at most (one search level each).
+    const MAX_COUNTERS: u32;
+    fn new() -> Self;
+    fn accepts(board: &Board) -> bool;
+    fn solve_within(&mut self, board: &Board, seconds: f64) -> Option<Solution>;
+    fn nodes(&self) -> u64;
+    fn memo_len(&self) -> usize;
+}
+
+macro_rules! exact {
+    ($t:ty, $max:expr) => {
+        impl Exact for $t {
+            const MAX_COUNTERS: u32 = $max;
+            fn new() -> Self {
+                <$t>::new()
+            }
+            fn accepts(board: &Board) -> bool {
+                <$t>::accepts(board)
+            }
+            fn solve_within(&mut self, board: &Board, seconds: f64) -> Option<Solution> {
+                <$t>::solve_within(self, board, seconds)
+            }
+            fn nodes(&self) -> u64 {
+                <$t>::nodes(self)
+            }
+            fn memo_len(&self) -> usize {
+                <$t>::memo_len(self)
+            }
+        }
+    };
+}
+exact!(SumSolver, super::sum::MAX_COUNTERS);
+exact!(Solver, super::solver::MAX_COUNTERS);
+
+/// Solves the board of `file` with solver `S` and reports the value, the
+/// move and the effort.
+fn exact_report<S: Exact>(file: &Path, seconds: Option<f64>) -> Result<String, String> {
     let (board, _) = read_board(file)?;
-    if !SumSolver::accepts(&board) {
+    if !S::accepts(&board) {
         return Err(format!(
             "{}: the board holds {} counters; the exact solver takes at most {} (it searches one level per counter)",
             file.display(),
             board.counters(),
-            super::sum::MAX_COUNTERS
+            S::MAX_COUNTERS
         ));
     }
     let timer = crate::clock::CpuTimer::start();
-    let mut solver = SumSolver::new();
+    let mut solver = S::new();
     let s = solver.solve_within(&board, seconds.unwrap_or(f64::INFINITY)).ok_or_else(|| {
         format!(
             "gave up: the time or memory cap ran out before the position was solved ({} positions searched, {} memoised, {:.3} s CPU)",
@@ -190,6 +227,11 @@ pub fn solve(file: &Path, seconds: Option<f64>) -> Result<String, String> {
         s.nodes, s.memo_entries, secs
     ));
     Ok(out)
+}
+
+/// `agent hinger solve FILE`: the report text.
+pub fn solve(file: &Path, seconds: Option<f64>) -> Result<String, String> {
+    exact_report::<SumSolver>(file, seconds)
 }
 
 /// The benchmark boards: for seed `s`, random binary 7x7 boards of density
@@ -287,32 +329,7 @@ pub fn bench(seed: u64, boards: u64, cap: f64, plain_cap: f64, out: &mut impl st
 
 /// `agent hinger win FILE`: the report text.
 pub fn win(file: &Path, seconds: Option<f64>) -> Result<String, String> {
-    let (board, _) = read_board(file)?;
-    if !Solver::accepts(&board) {
-        return Err(format!(
-            "{}: the board holds {} counters; the exact solver takes at most {} (it searches one level per counter)",
-            file.display(),
-            board.counters(),
-            super::solver::MAX_COUNTERS
-        ));
-    }
-    let timer = crate::clock::CpuTimer::start();
-    let mut solver = Solver::new();
-    let s = solver.solve_within(&board, seconds.unwrap_or(f64::INFINITY)).ok_or_else(|| {
-        format!(
-            "gave up: the time or memory cap ran out before the position was solved ({} positions searched, {} memoised, {:.3} s CPU)",
-            solver.nodes(),
-            solver.memo_len(),
-            timer.elapsed()
-        )
-    })?;
-    let secs = timer.elapsed();
-    let mut out = describe(&board, &s);
-    out.push_str(&format!(
-        "{} positions searched, {} memoised, {:.3} s CPU\n",
-        s.nodes, s.memo_entries, secs
-    ));
-    Ok(out)
+    exact_report::<Solver>(file, seconds)
 }
 
 /// `agent hinger path`: the report text.
