@@ -21,12 +21,7 @@ pub struct Pace<M> {
     changes: f64,
     /// Iterations the current best move has survived.
     stable: u32,
-    /// The best move and score of the last two iterations, by parity of
-    /// their count: each iteration is compared with the one two before it,
-    /// of the same depth parity (see [`Pace::after_iteration`]).
-    last: [Option<(M, i32)>; 2],
-    /// Iterations seen.
-    iterations: usize,
+    last: Option<(M, i32)>,
 }
 
 impl<M: PartialEq + Copy> Pace<M> {
@@ -36,8 +31,7 @@ impl<M: PartialEq + Copy> Pace<M> {
             scores,
             changes: 0.0,
             stable: 0,
-            last: [None, None],
-            iterations: 0,
+            last: None,
         }
     }
 
@@ -51,20 +45,12 @@ impl<M: PartialEq + Copy> Pace<M> {
     /// it), so a soft limit shortened a lot skips a whole depth, and time saved that way mostly went unused at the end of the
     /// game (a first version with 0.55 for a settled move and 0.4 for a
     /// decided score used 7.1 s of a 10 s game and lost 47-60).
-    ///
-    /// Each iteration is compared with the one two depths before it: in a
-    /// game like Halma odd and even depths differ by hundreds in score (the
-    /// side that moves last gains), so comparing neighbours made the
-    /// falling-score factor swing on parity alone and counted best-move
-    /// changes that were not real.
     pub fn after_iteration(&mut self, best: M, score: i32) -> f64 {
-        let parity = self.iterations % 2;
-        self.iterations += 1;
-        let (changed, drop) = match self.last[parity] {
+        let (changed, drop) = match self.last {
             Some((m, s)) => (m != best, s - score),
             None => (false, 0),
         };
-        self.last[parity] = Some((best, score));
+        self.last = Some((best, score));
         self.changes = self.changes / 2.0 + f64::from(u8::from(changed));
         self.stable = if changed { 0 } else { self.stable + 1 };
         let instability = 1.0 + self.changes;
@@ -108,29 +94,6 @@ mod tests {
         assert!(factors.iter().all(|f| (0.35..=2.5).contains(f)), "{factors:?}");
         let mut decided = Pace::new(SCORES);
         assert!(decided.after_iteration(1u8, -5000) <= 0.5);
-    }
-
-    #[test]
-    fn odd_and_even_depths_are_not_compared_with_each_other() {
-        // Scores alternate by 350 with the depth's parity, the best move
-        // with it too, while each parity is steady: a settled search.
-        let mut pace = Pace::new(SCORES);
-        let factors: Vec<f64> = (0..8u8)
-            .map(|i| pace.after_iteration(i % 2, if i % 2 == 0 { 400 } else { 50 }))
-            .collect();
-        assert!(
-            factors.windows(2).skip(2).all(|w| w[1] <= w[0]),
-            "settling, not swinging: {factors:?}"
-        );
-        assert!(factors[7] <= 0.7, "{factors:?}");
-        // A real fall within one parity still lengthens the search.
-        let mut falling = Pace::new(SCORES);
-        for (i, s) in [400, 50, 400, 50, 100].into_iter().enumerate() {
-            let f = falling.after_iteration(0u8, s);
-            if i == 4 {
-                assert!(f > 1.0, "a fall of 300 from the same parity: {f}");
-            }
-        }
     }
 
     #[test]
