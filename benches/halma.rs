@@ -2,6 +2,7 @@
 //! fixed positions of `samples/halma/`.
 
 use agent::games::halma::{tools, Halma, Reading};
+use agent::search::Evaluator;
 use agent::search::Game;
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use std::path::Path;

@@ -169,6 +169,7 @@ pub fn turn<G: FileGame>(text: &str, opts: &AgentOptions) -> Result<TurnReport, 
         nodes_per_second: timing::read_calibration(&opts.dir).unwrap_or(DEFAULT_NPS),
         seen: playdata.as_ref().map(|pd| pd.seen.clone()),
         seed: state.hash() ^ u64::from(std::process::id()),
+        ..ChooseOptions::default()
     };
     // Every improvement goes to disk at once, so a kill mid-think leaves the
     // best move found so far. The log line is what `-v` shows (and what the

@@ -4,7 +4,7 @@
 
 use crate::clock::CpuTimer;
 use crate::protocol::{read_bounded, write_atomic, Mode};
-use crate::search::{alphabeta::Searcher, Game, Limits, Pacing};
+use crate::search::{alphabeta::Searcher, Limits, Pacing, Searchable};
 use std::path::Path;
 
 /// CPU the process still needs after the search: writing files, freeing
@@ -56,7 +56,7 @@ const ADAPTIVE_SOFT: f64 = 0.6;
 ///   has to make (GAME mode only).
 ///
 /// SINGLE may spend 85 % of what is usable. Games that pace their search
-/// ([`Pacing::Full`], opted into by [`crate::search::Game::TIME_SCORES`])
+/// ([`Pacing::Full`], opted into by [`crate::search::Evaluator::TIME_SCORES`])
 /// search until then: the move has this time and nothing after it, and a
 /// partial last iteration still searches the best move first and may only
 /// replace it by a better one. Others stop starting iterations at half of
@@ -72,7 +72,7 @@ const ADAPTIVE_SOFT: f64 = 0.6;
 /// typically finishes past the share, and those overruns add up over a
 /// game: a 60 s game ended with 0.3 s left when the soft limit was the whole
 /// share), scaled after every iteration by [`Pacing::Adaptive`] for games
-/// that give [`crate::search::Game::TIME_SCORES`]: longer while the best move
+/// that give [`crate::search::Evaluator::TIME_SCORES`]: longer while the best move
 /// changes or the score falls, shorter once it is settled or decided.
 pub fn plan(mode: Mode, remaining: f64, used: f64, moves_left: f64) -> Limits {
     plan_with_overhead(mode, remaining, used, moves_left, MOVE_OVERHEAD)
@@ -169,7 +169,7 @@ pub fn parse_calibration(text: &str) -> Result<f64, String> {
 
 /// `agent <game> calibrate`: measures alpha-beta speed on `position` for
 /// `seconds` of CPU and writes `dir/calibration.txt`; returns nodes per second.
-pub fn calibrate<G: Game>(dir: &Path, position: &G, seconds: f64) -> std::io::Result<f64> {
+pub fn calibrate<G: Searchable>(dir: &Path, position: &G, seconds: f64) -> std::io::Result<f64> {
     let t = CpuTimer::start();
     let r = Searcher::<G>::new(16 << 20).search(position, Limits::time(seconds, seconds), |_| {});
     let nps = (r.nodes as f64 / t.elapsed().max(1e-6)).clamp(MIN_NPS, MAX_NPS);

@@ -20,7 +20,7 @@
 use agent::games::testnim::TestNim;
 use agent::games::GameKind;
 use agent::protocol::{FileGame, GenOptions, Mode, Player};
-use agent::search::{Game, Outcome};
+use agent::search::{Game, Outcome, SearchHints};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -248,7 +248,7 @@ fn check_transposition<G: FileGame>(g: &G, moves: &[G::Move], rng: &mut SmallRng
 }
 
 /// Picks the next move of a playout.
-fn pick<G: Game>(g: &G, moves: &[G::Move], greedy: f64, rng: &mut SmallRng) -> G::Move {
+fn pick<G: SearchHints>(g: &G, moves: &[G::Move], greedy: f64, rng: &mut SmallRng) -> G::Move {
     if rng.gen_bool(greedy) {
         // Ties broken at random, so greedy playouts differ between seeds.
         *moves

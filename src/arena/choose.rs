@@ -20,6 +20,9 @@ pub struct ChooseOptions {
     pub seen: Option<FxHashSet<u64>>,
     /// Seed for the strategies that draw random numbers (MCTS, random).
     pub seed: u64,
+    /// Whether alpha-beta uses the game's exact values (off: the
+    /// evaluation alone, for benches that measure what they are worth).
+    pub exact_values: bool,
 }
 
 impl Default for ChooseOptions {
@@ -28,6 +31,7 @@ impl Default for ChooseOptions {
             nodes_per_second: DEFAULT_NPS,
             seen: None,
             seed: 0x5eed,
+            exact_values: true,
         }
     }
 }
@@ -136,6 +140,7 @@ fn alpha_beta<G: FileGame>(
         seen.insert(state.hash());
         searcher.set_avoid(seen, G::REPEAT_SCORE);
     }
+    searcher.set_exact_values(opts.exact_values);
     let limits = Limits { max_depth, ..*limits };
     let r = searcher.search(state, limits, |info| on_improve(info.best));
     Choice {

@@ -21,7 +21,7 @@ use crate::protocol::{
     format_time, parse_header, BoardView, CellView, FileGame, GenOptions, Ground, Input, LegendEntry, Lines, Mode,
     MoveError, MoveView, ParseError, Player,
 };
-use crate::search::{Game, Outcome};
+use crate::search::{Evaluator, Game, Outcome, SearchHints};
 
 /// A TESTNIM position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,19 +44,28 @@ impl TestNim {
 
 impl Game for TestNim {
     type Move = u32;
+
     fn legal_moves(&self, out: &mut Vec<u32>) {
         out.extend(1..=self.pile.min(3));
     }
+
     fn play(&mut self, mv: u32) {
         self.pile -= mv;
         self.side = self.side.other();
     }
+
     fn outcome(&self) -> Option<Outcome> {
         (self.pile == 0).then_some(Outcome::Loss)
     }
+
     fn hash(&self) -> u64 {
         (self.pile as u64) << 1 | self.side.index() as u64
     }
+}
+
+impl Evaluator for TestNim {
+    type Context = ();
+
     fn evaluate(&self) -> i32 {
         // The exact value's sign (a multiple of 4 loses for the mover), so
         // that shallow searches and greedy play well in referee tests.
@@ -67,6 +76,8 @@ impl Game for TestNim {
         }
     }
 }
+
+impl SearchHints for TestNim {}
 
 impl FileGame for TestNim {
     const NAME: &'static str = "testnim";

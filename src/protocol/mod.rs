@@ -11,7 +11,7 @@ pub use lines::{Line, Lines};
 pub use params::{Param, ParamKey};
 pub use view::{BoardView, CellView, Drawing, Ground, LegendEntry, LinkView, MoveView, PieceShape, PieceView, Sample};
 
-use crate::search::{Game, Limits, Strategy};
+use crate::search::{Limits, Searchable, Strategy};
 use std::fmt;
 use std::io::{Read, Write};
 use std::path::Path;
@@ -247,7 +247,7 @@ impl Default for GenOptions {
 
 /// A game as the file protocol and the referee see it. Implemented once per
 /// game, next to its rules.
-pub trait FileGame: Game + Sized {
+pub trait FileGame: Searchable + Sized {
     /// Lower-case name used on command lines (`halma`, `hinger`, ...).
     const NAME: &'static str;
 

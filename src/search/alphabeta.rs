@@ -10,7 +10,7 @@
 
 use super::pace::{self, Pace};
 use super::tt::{from_tt, to_tt, Bound, Tt};
-use super::{outcome_score, Game, Limits, Pacing, SearchInfo, WIN, WIN_THRESHOLD};
+use super::{outcome_score, Limits, Pacing, SearchInfo, Searchable, WIN, WIN_THRESHOLD};
 use crate::clock::CpuTimer;
 use fxhash::FxHashSet;
 
@@ -67,7 +67,7 @@ pub struct SearchResult<M> {
 
 /// The searcher: owns the transposition table and ordering tables, so that
 /// consecutive searches (e.g. in a bench) can reuse them.
-pub struct Searcher<G: Game> {
+pub struct Searcher<G: Searchable> {
     tt: Tt<G::Move>,
     history: Vec<i32>,
     killers: Vec<[Option<G::Move>; 2]>,
@@ -81,11 +81,15 @@ pub struct Searcher<G: Game> {
     avoid: FxHashSet<u64>,
     avoid_score: i32,
     /// `lmr[depth * LMR_MOVES + index]`: plies to reduce; empty unless the
-    /// game asks for [`Game::LATE_MOVE_REDUCTIONS`].
+    /// game asks for [`SearchHints::LATE_MOVE_REDUCTIONS`].
     lmr: Vec<u8>,
+    /// The evaluator's per-search state ([`Evaluator::Context`]).
+    ctx: G::Context,
+    /// Whether the game's exact values are used ([`Searcher::set_exact_values`]).
+    exact_values: bool,
 }
 
-impl<G: Game> Searcher<G> {
+impl<G: Searchable> Searcher<G> {
     /// A searcher with a transposition table of about `tt_bytes` bytes.
     pub fn new(tt_bytes: usize) -> Self {
         Searcher {
@@ -108,7 +112,16 @@ impl<G: Game> Searcher<G> {
             } else {
                 Vec::new()
             },
+            ctx: G::Context::default(),
+            exact_values: true,
         }
+    }
+
+    /// Turns the game's [`Evaluator::exact_value`] off (or on again): the
+    /// search then scores every leaf by the evaluation alone. For benches
+    /// that measure what the exact values are worth.
+    pub fn set_exact_values(&mut self, on: bool) {
+        self.exact_values = on;
     }
 
     /// Positions (by hash) that the game has already been through: reaching
@@ -148,6 +161,7 @@ impl<G: Game> Searcher<G> {
         mut on_best: impl FnMut(&SearchInfo<G::Move>),
     ) -> SearchResult<G::Move> {
         self.start(limits);
+        root.begin_search(&mut self.ctx, &limits);
         let mut root_moves = Self::ordered_root_moves(root);
         let mut result = SearchResult {
             best: root_moves.first().copied(),
@@ -160,7 +174,7 @@ impl<G: Game> Searcher<G> {
         };
         if root_moves.is_empty() {
             result.exact = true;
-            result.score = root.exact_value().unwrap_or(0);
+            result.score = self.exact_value(root).unwrap_or(0);
             return result;
         }
 
@@ -340,7 +354,7 @@ impl<G: Game> Searcher<G> {
         if self.stopped {
             return 0;
         }
-        if let Some(v) = pos.exact_value() {
+        if let Some(v) = self.exact_value(pos) {
             return v;
         }
         if let Some(o) = pos.outcome() {
@@ -465,7 +479,7 @@ impl<G: Game> Searcher<G> {
         best_score
     }
 
-    /// A node at remaining depth 1 settled by [`Game::frontier_value`]
+    /// A node at remaining depth 1 settled by [`Evaluator::frontier_value`]
     /// without visiting its children: stored as exact (a lower bound when
     /// it reaches `beta`), its move as the PV. `None` at other depths.
     #[inline]
@@ -483,12 +497,22 @@ impl<G: Game> Searcher<G> {
         Some(score)
     }
 
+    /// The game's exact value of `pos`, unless turned off.
+    #[inline]
+    fn exact_value(&mut self, pos: &G) -> Option<i32> {
+        if self.exact_values {
+            pos.exact_value(&mut self.ctx)
+        } else {
+            None
+        }
+    }
+
     /// A value known without searching: the game's exact value (`Ok`), its
     /// outcome (`Err`, scored by the caller at its ply), or the score of a
     /// position the game has already been through.
     #[inline]
-    fn settled_value(&self, pos: &G) -> Option<Result<i32, super::Outcome>> {
-        if let Some(v) = pos.exact_value() {
+    fn settled_value(&mut self, pos: &G) -> Option<Result<i32, super::Outcome>> {
+        if let Some(v) = self.exact_value(pos) {
             return Some(Ok(v));
         }
         if let Some(o) = pos.outcome() {
@@ -642,7 +666,7 @@ fn select_next<M: Copy>(scored: &mut [(i32, M)], i: usize) {
 }
 
 /// Convenience: one search with a fresh table of `tt_bytes`.
-pub fn search<G: Game>(root: &G, limits: Limits, tt_bytes: usize) -> SearchResult<G::Move> {
+pub fn search<G: Searchable>(root: &G, limits: Limits, tt_bytes: usize) -> SearchResult<G::Move> {
     Searcher::<G>::new(tt_bytes).search(root, limits, |_| {})
 }
 
@@ -685,6 +709,7 @@ pub(crate) mod tests {
     use crate::games::testnim::TestNim as Nim;
     use crate::protocol::Player;
     use crate::search::minimax;
+    use crate::search::{Evaluator, Game, SearchHints};
 
     #[test]
     fn finds_winning_nim_move() {
@@ -775,20 +800,25 @@ pub(crate) mod tests {
         /// exact values first, depth capped by the game length, then
         /// quiescence (stand pat or a noisy move) for `QUIESCENCE_PLIES`.
         fn reference(&self, depth: u32) -> i32 {
-            if let Some(v) = self.exact_value() {
+            self.reference_with(depth, true)
+        }
+
+        /// [`SkipTree::reference`], with or without the exact values.
+        fn reference_with(&self, depth: u32, exact: bool) -> i32 {
+            if let Some(v) = self.exact_value(&mut ()).filter(|_| exact) {
                 return v;
             }
             if depth.min(SKIP_LEN - self.ply) == 0 {
-                return self.quiescence(Self::QUIESCENCE_PLIES);
+                return self.quiescence(Self::QUIESCENCE_PLIES, exact);
             }
             (0..self.moves())
-                .map(|m| self.signed(m, |c| c.reference(depth - 1)))
+                .map(|m| self.signed(m, |c| c.reference_with(depth - 1, exact)))
                 .max()
                 .unwrap()
         }
 
-        fn quiescence(&self, left: u32) -> i32 {
-            if let Some(v) = self.exact_value() {
+        fn quiescence(&self, left: u32, exact: bool) -> i32 {
+            if let Some(v) = self.exact_value(&mut ()).filter(|_| exact) {
                 return v;
             }
             let stand = self.evaluate();
@@ -799,7 +829,7 @@ pub(crate) mod tests {
             self.noisy_moves(&mut noisy);
             noisy
                 .into_iter()
-                .map(|m| self.signed(m, |c| c.quiescence(left - 1)))
+                .map(|m| self.signed(m, |c| c.quiescence(left - 1, exact)))
                 .fold(stand, i32::max)
         }
 
@@ -817,11 +847,11 @@ pub(crate) mod tests {
 
     impl Game for SkipTree {
         type Move = u8;
-        const QUIESCENCE_PLIES: u32 = 2;
 
         fn legal_moves(&self, out: &mut Vec<u8>) {
             out.extend(0..self.moves());
         }
+
         fn play(&mut self, mv: u8) {
             self.id = mix(self.id.wrapping_mul(31).wrapping_add(mv as u64 + 1));
             self.ply += 1;
@@ -830,19 +860,34 @@ pub(crate) mod tests {
                 self.side ^= 1;
             }
         }
+
         fn outcome(&self) -> Option<crate::search::Outcome> {
             None
         }
+
         fn hash(&self) -> u64 {
             self.id
         }
-        fn evaluate(&self) -> i32 {
-            (mix(self.id ^ 0x1234) % 201) as i32 - 100
-        }
+
         fn mover_changes(&self, before: &Self) -> bool {
             self.side != before.side
         }
-        fn exact_value(&self) -> Option<i32> {
+
+        fn plies_left(&self) -> Option<u32> {
+            Some(SKIP_LEN - self.ply)
+        }
+    }
+
+    impl Evaluator for SkipTree {
+        type Context = ();
+
+        const QUIESCENCE_PLIES: u32 = 2;
+
+        fn evaluate(&self) -> i32 {
+            (mix(self.id ^ 0x1234) % 201) as i32 - 100
+        }
+
+        fn exact_value(&self, _ctx: &mut ()) -> Option<i32> {
             (self.ply == SKIP_LEN).then(|| {
                 let v = (mix(self.id ^ 0x99) % 201) as i32 - 100;
                 if self.side == 0 {
@@ -852,13 +897,13 @@ pub(crate) mod tests {
                 }
             })
         }
-        fn plies_left(&self) -> Option<u32> {
-            Some(SKIP_LEN - self.ply)
-        }
+
         fn noisy_moves(&self, out: &mut Vec<u8>) {
             out.extend((0..self.moves()).filter(|m| m % 2 == 0));
         }
     }
+
+    impl SearchHints for SkipTree {}
 
     #[test]
     fn skipped_turns_exact_leaves_and_quiescence_match_plain_negamax() {
@@ -883,6 +928,25 @@ pub(crate) mod tests {
             exact_roots += deep.exact as u32;
         }
         assert_eq!(exact_roots, 300);
+    }
+
+    #[test]
+    fn exact_values_turned_off_leave_the_evaluation_alone() {
+        let mut differs = 0;
+        for seed in 0..100u64 {
+            let root = SkipTree {
+                id: mix(seed),
+                ply: 0,
+                side: (seed % 2) as u8,
+            };
+            let mut s = Searcher::new(1 << 16);
+            s.set_exact_values(false);
+            let off = s.search(&root, Limits::depth(SKIP_LEN), |_| {});
+            assert_eq!(off.score, root.reference_with(SKIP_LEN, false), "seed {seed}");
+            differs += u32::from(off.score != root.reference(SKIP_LEN));
+        }
+        // The switch matters: most trees' values change without their leaves.
+        assert!(differs > 50, "{differs}");
     }
 
     #[test]

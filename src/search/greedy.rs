@@ -1,17 +1,17 @@
 //! One-ply greedy play: the move whose resulting position evaluates best for
 //! the mover (an immediate win first). Ties go to the earliest generated move.
 
-use super::{Game, Outcome, WIN};
+use super::{Evaluator, Outcome, WIN};
 
 /// The greedy choice, or None without legal moves.
-pub fn choose<G: Game>(pos: &G) -> Option<G::Move> {
+pub fn choose<G: Evaluator>(pos: &G) -> Option<G::Move> {
     choose_scored(pos).map(|(m, _)| m)
 }
 
 /// The greedy choice and its one-ply score from the mover's view, in the
 /// searches' units (an immediate win is `WIN - 1`, as a search scores a win
 /// one ply away), or None without legal moves.
-pub fn choose_scored<G: Game>(pos: &G) -> Option<(G::Move, i32)> {
+pub fn choose_scored<G: Evaluator>(pos: &G) -> Option<(G::Move, i32)> {
     let mut moves = Vec::new();
     pos.legal_moves(&mut moves);
     let mut best: Option<(G::Move, i64)> = None;

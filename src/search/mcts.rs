@@ -3,7 +3,7 @@
 //! Playouts longer than a cap are scored by the sign of the evaluation, so
 //! games without a natural end in reach (Halma) still get a signal.
 
-use super::{Game, Limits, Outcome};
+use super::{Evaluator, Limits, Outcome};
 use crate::clock::CpuTimer;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -43,7 +43,7 @@ impl Default for MctsOptions {
 }
 
 /// Returns the most visited root move and the number of iterations run.
-pub fn search<G: Game>(root: &G, opts: MctsOptions) -> (Option<G::Move>, u64) {
+pub fn search<G: Evaluator>(root: &G, opts: MctsOptions) -> (Option<G::Move>, u64) {
     let timer = CpuTimer::start();
     let mut rng = SmallRng::seed_from_u64(opts.seed);
     let mut root_moves = Vec::new();
@@ -86,7 +86,7 @@ pub fn search<G: Game>(root: &G, opts: MctsOptions) -> (Option<G::Move>, u64) {
 /// Selection: from the root, follows the child with the best UCT value while
 /// the node is fully expanded, playing the moves on `state`; returns the node
 /// reached.
-fn select<G: Game>(nodes: &[Node<G::Move>], state: &mut G, c: f64) -> usize {
+fn select<G: Evaluator>(nodes: &[Node<G::Move>], state: &mut G, c: f64) -> usize {
     let mut n = 0usize;
     while nodes[n].untried.is_empty() && !nodes[n].children.is_empty() {
         let ln = (nodes[n].visits.max(1) as f64).ln();
@@ -112,7 +112,7 @@ fn select<G: Game>(nodes: &[Node<G::Move>], state: &mut G, c: f64) -> usize {
 
 /// Expansion: plays one random untried move of node `n` (if any) on `state`
 /// and returns the new child, else `n` itself.
-fn expand<G: Game>(nodes: &mut Vec<Node<G::Move>>, n: usize, state: &mut G, rng: &mut SmallRng) -> usize {
+fn expand<G: Evaluator>(nodes: &mut Vec<Node<G::Move>>, n: usize, state: &mut G, rng: &mut SmallRng) -> usize {
     if nodes[n].untried.is_empty() {
         return n;
     }
@@ -138,7 +138,7 @@ fn expand<G: Game>(nodes: &mut Vec<Node<G::Move>>, n: usize, state: &mut G, rng:
 
 /// Playout: random moves from `sim` for at most `cap` plies; the reward for
 /// the side to move at the leaf (the evaluation's sign when no end is reached).
-fn playout<G: Game>(mut sim: G, cap: u32, rng: &mut SmallRng, buf: &mut Vec<G::Move>) -> f64 {
+fn playout<G: Evaluator>(mut sim: G, cap: u32, rng: &mut SmallRng, buf: &mut Vec<G::Move>) -> f64 {
     let mut sign = 1.0;
     for _ in 0..cap {
         match sim.outcome() {

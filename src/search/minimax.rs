@@ -1,18 +1,18 @@
 //! The reference opponent: plain full-width minimax (no pruning) with the
 //! game's simple evaluation, as the contest's reference agent plays.
 
-use super::{outcome_score, Game, Limits, SearchInfo};
+use super::{outcome_score, Evaluator, Limits, SearchInfo};
 use crate::clock::CpuTimer;
 
 /// Plain negamax value of `pos` to `depth` plies with `reference_eval`,
 /// counting visited nodes in `nodes`.
-pub fn minimax_value<G: Game>(pos: &G, depth: u32, nodes: &mut u64) -> i32 {
+pub fn minimax_value<G: Evaluator>(pos: &G, depth: u32, nodes: &mut u64) -> i32 {
     let mut bufs: Vec<Vec<G::Move>> = (0..=depth).map(|_| Vec::new()).collect();
     value(pos, depth, 0, nodes, &mut bufs, None).unwrap_or(0)
 }
 
 /// Returns None when the deadline passed (the value is then unknown).
-fn value<G: Game>(
+fn value<G: Evaluator>(
     pos: &G,
     depth: u32,
     ply: u32,
@@ -66,7 +66,7 @@ pub struct MinimaxResult<M> {
 /// depth when the hard CPU limit cannot cover the full one: depths 1, 2, ...
 /// are searched in turn, a depth is started only if the node count growth so
 /// far predicts it fits, and a depth cut short by the limit is discarded.
-pub fn search<G: Game>(
+pub fn search<G: Evaluator>(
     root: &G,
     limits: &Limits,
     mut on_best: impl FnMut(&SearchInfo<G::Move>),

@@ -1,8 +1,10 @@
 //! The game-independent search core.
 //!
-//! Every game plugs in through [`Game`]: a cheap-to-clone state (copy-make),
-//! legal moves into a caller-owned buffer, an outcome, a hash and an
-//! evaluation from the side to move. Nothing in this module knows any game.
+//! Every game plugs in through three traits: [`Game`] (the rules: a
+//! cheap-to-clone state, legal moves into a caller-owned buffer, copy-make
+//! play, an outcome, a hash), [`Evaluator`] (scores from the side to move,
+//! exact values, quiescence) and [`SearchHints`] (ordering, reductions,
+//! table symmetry; all defaulted). Nothing in this module knows any game.
 
 pub mod alphabeta;
 pub mod greedy;
@@ -29,16 +31,16 @@ pub const WIN: i32 = 1_000_000;
 /// Anything at or beyond this magnitude is a proven win or loss.
 pub const WIN_THRESHOLD: i32 = WIN - 10_000;
 
-/// A two-player, zero-sum, perfect-information game as the search sees it.
+/// The rules of a two-player, zero-sum, perfect-information game as the
+/// search sees them.
 ///
 /// States are copied, not unmade: `play` mutates a clone. Implementations keep
-/// the state small and heap-free so that a clone is a memcpy.
+/// the state small and heap-free so that a clone is a memcpy. How positions
+/// are scored is [`Evaluator`]; how the search is tuned to the game is
+/// [`SearchHints`].
 pub trait Game: Clone + Send + Sync + 'static {
     /// A move. Small and `Copy`; it is stored in the transposition table.
     type Move: Copy + Eq + Debug + Send + Sync + 'static;
-
-    /// Number of slots in the history table; `history_key` maps into `0..HISTORY_SIZE`.
-    const HISTORY_SIZE: usize = 1;
 
     /// Appends the legal moves of the side to move to `out` (which the caller
     /// has cleared): none once the game is over. Must not allocate beyond
@@ -56,6 +58,32 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// game (position and side to move).
     fn hash(&self) -> u64;
 
+    /// Called on the position after a move, with the position before it:
+    /// false when the same side moves again (a player with nothing to play is
+    /// skipped). The search negates a child's score only when the mover changed.
+    /// Default: players always alternate.
+    fn mover_changes(&self, _before: &Self) -> bool {
+        true
+    }
+
+    /// The exact number of plies until the game ends, for games whose every
+    /// line has the same length: the search never looks deeper than this,
+    /// and an iteration that reaches it is exact. Default: unknown.
+    fn plies_left(&self) -> Option<u32> {
+        None
+    }
+}
+
+/// How the search scores positions of a [`Game`]: the heuristic, the exact
+/// values it may know without searching, and what is searched past the
+/// depth limit.
+pub trait Evaluator: Game {
+    /// State one search keeps for [`Evaluator::exact_value`] (a solver and
+    /// its cache, the share of the move's time it may use), owned by the
+    /// search and prepared by [`Evaluator::begin_search`]: a game's
+    /// per-search inputs travel in it, not in globals. `()` for most games.
+    type Context: Default + Send;
+
     /// Heuristic value for the side to move; positive is good for it. Must
     /// stay well inside `±WIN_THRESHOLD`.
     fn evaluate(&self) -> i32;
@@ -65,45 +93,23 @@ pub trait Game: Clone + Send + Sync + 'static {
         self.evaluate()
     }
 
-    /// History-table slot for a move (e.g. from*256+to). Default: one shared slot.
-    fn history_key(&self, _mv: Self::Move) -> usize {
-        0
-    }
+    /// Prepares `ctx` for a search of this root within `limits` (CPU seconds
+    /// from now). Called once at the start of every search. Default: nothing.
+    fn begin_search(&self, _ctx: &mut Self::Context, _limits: &Limits) {}
 
-    /// Static ordering hint: moves with a higher hint are tried first after
-    /// the TT move and killers. Default: no preference.
-    fn order_hint(&self, _mv: Self::Move) -> i32 {
-        0
-    }
-
-    /// Called on the position after a move, with the position before it:
-    /// false when the same side moves again (a player with nothing to play is
-    /// skipped). The search negates a child's score only when the mover changed.
-    /// Default: players always alternate.
-    fn mover_changes(&self, _before: &Self) -> bool {
-        true
-    }
-
-    /// The exact value (same scale as [`Game::evaluate`], side to move's
+    /// The exact value (same scale as [`Evaluator::evaluate`], side to move's
     /// view) when it is known without searching deeper, e.g. a finished game
     /// scored by its margin or a last move that can be settled directly.
     /// Checked before [`Game::outcome`]. Default: never.
-    fn exact_value(&self) -> Option<i32> {
-        None
-    }
-
-    /// The exact number of plies until the game ends, for games whose every
-    /// line has the same length: the search never looks deeper than this,
-    /// and an iteration that reaches it is exact. Default: unknown.
-    fn plies_left(&self) -> Option<u32> {
+    fn exact_value(&self, _ctx: &mut Self::Context) -> Option<i32> {
         None
     }
 
     /// The value of a one-ply search of this position for the side to move
-    /// (the best over its moves of the negated [`Game::evaluate`] of the
+    /// (the best over its moves of the negated [`Evaluator::evaluate`] of the
     /// child) and a move that reaches it, when the game can compute that
     /// without playing the moves: no child may be finished, have an
-    /// [`Game::exact_value`], or be evaluated otherwise than by the
+    /// [`Evaluator::exact_value`], or be evaluated otherwise than by the
     /// incremental formula the game uses here. Fail-soft against `beta`:
     /// the game may stop at the first move worth `beta` or more and return
     /// its value (a lower bound); below `beta` the value is exact. The
@@ -116,7 +122,8 @@ pub trait Game: Clone + Send + Sync + 'static {
     }
 
     /// Plies of quiescence search past the depth limit, over
-    /// [`Game::noisy_moves`]. Default: none (leaves are evaluated statically).
+    /// [`Evaluator::noisy_moves`]. Default: none (leaves are evaluated
+    /// statically).
     const QUIESCENCE_PLIES: u32 = 0;
 
     /// Appends the moves worth searching past the depth limit (captures and
@@ -124,17 +131,35 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// evaluation. Only called when `QUIESCENCE_PLIES > 0`.
     fn noisy_moves(&self, _out: &mut Vec<Self::Move>) {}
 
+    /// The score scale for [`Pacing::Adaptive`]; games that give it also
+    /// search to the hard limit under [`Pacing::Full`]. Without it every
+    /// timed search of the game paces steadily. Default: none.
+    const TIME_SCORES: Option<TimeScores> = None;
+}
+
+/// How the search is tuned to a [`Game`]: move ordering, reductions and
+/// transposition-table symmetry. Every item has a neutral default.
+pub trait SearchHints: Game {
+    /// Number of slots in the history table; `history_key` maps into `0..HISTORY_SIZE`.
+    const HISTORY_SIZE: usize = 1;
+
+    /// History-table slot for a move (e.g. from*256+to). Default: one shared slot.
+    fn history_key(&self, _mv: Self::Move) -> usize {
+        0
+    }
+
+    /// Static ordering hint: moves with a higher hint are tried first after
+    /// the TT move and killers. Default: no preference.
+    fn order_hint(&self, _mv: Self::Move) -> i32 {
+        0
+    }
+
     /// Late-move reductions: at remaining depth >= 3, moves ordered after
     /// the TT move, the killers and the first few others are searched
     /// shallower with a null window, and again at full depth only if they
     /// beat alpha there. For games with many moves per node of which few
     /// matter. Default: off.
     const LATE_MOVE_REDUCTIONS: bool = false;
-
-    /// The score scale for [`Pacing::Adaptive`]; games that give it also
-    /// search to the hard limit under [`Pacing::Full`]. Without it every
-    /// timed search of the game paces steadily. Default: none.
-    const TIME_SCORES: Option<TimeScores> = None;
 
     /// Transposition-table key, and the frame (e.g. a board symmetry) that
     /// maps this position onto the keyed one, so that equivalent positions
@@ -153,6 +178,12 @@ pub trait Game: Clone + Send + Sync + 'static {
         mv
     }
 }
+
+/// A game the whole search core can play: its rules, its evaluator and its
+/// hints. Implemented for every type that has the three.
+pub trait Searchable: Evaluator + SearchHints {}
+
+impl<T: Evaluator + SearchHints> Searchable for T {}
 
 /// Terminal score for `outcome` at distance `ply` from the root, side-to-move view.
 #[inline]
@@ -203,11 +234,11 @@ pub enum Pacing {
     /// every iteration by how settled the search is (shorter when the best
     /// move stays put or the score is decided, longer when the best move
     /// changes or the score drops, never past the hard limit). For games
-    /// with [`Game::TIME_SCORES`]; others pace steadily.
+    /// with [`Evaluator::TIME_SCORES`]; others pace steadily.
     Adaptive,
     /// One move with its own time: iterate until the hard limit stops the
     /// search, using a partial last iteration's better move if it finds one.
-    /// For games with [`Game::TIME_SCORES`]; others pace steadily.
+    /// For games with [`Evaluator::TIME_SCORES`]; others pace steadily.
     Full,
 }
 

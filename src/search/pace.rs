@@ -2,11 +2,11 @@
 //! the spirit of Stockfish's time manager: after every iteration the soft
 //! limit is scaled by how settled the search is.
 
-use super::{Game, Pacing, TimeScores};
+use super::{Evaluator, Pacing, TimeScores};
 
 /// The pacing a search of game `G` follows when asked for `pacing`: games
-/// without [`Game::TIME_SCORES`] always pace steadily.
-pub fn effective<G: Game>(pacing: Pacing) -> Pacing {
+/// without [`Evaluator::TIME_SCORES`] always pace steadily.
+pub fn effective<G: Evaluator>(pacing: Pacing) -> Pacing {
     if G::TIME_SCORES.is_some() {
         pacing
     } else {

@@ -1,7 +1,7 @@
 //! A pseudo-random game tree for testing the search core against plain
 //! minimax (Nim, the other test game, is [`crate::games::testnim`]).
 
-use super::{Game, Outcome};
+use super::{Evaluator, Game, Outcome, SearchHints};
 
 /// A pseudo-random tree: 1-5 children per node, leaves valued by a hash.
 #[derive(Clone, Copy, Debug)]
@@ -29,14 +29,17 @@ impl RandomTree {
 
 impl Game for RandomTree {
     type Move = u8;
+
     fn legal_moves(&self, out: &mut Vec<u8>) {
         let n = 1 + (mix(self.id ^ 0xabc) % 5) as u8;
         out.extend(0..n);
     }
+
     fn play(&mut self, mv: u8) {
         self.id = mix(self.id.wrapping_mul(31).wrapping_add(mv as u64 + 1));
         self.depth += 1;
     }
+
     fn outcome(&self) -> Option<Outcome> {
         // Some nodes end the game, to exercise terminal scores.
         match mix(self.id ^ 0x77) % 23 {
@@ -45,10 +48,18 @@ impl Game for RandomTree {
             _ => None,
         }
     }
+
     fn hash(&self) -> u64 {
         self.id
     }
+}
+
+impl Evaluator for RandomTree {
+    type Context = ();
+
     fn evaluate(&self) -> i32 {
         (mix(self.id ^ 0x1234) % 2001) as i32 - 1000
     }
 }
+
+impl SearchHints for RandomTree {}

@@ -25,7 +25,7 @@ use crate::protocol::{
     format_time, parse_header, BoardView, CellView, LegendEntry, FileGame, GenOptions, Ground, Input, Lines, Mode, MoveError,
     MoveView, ParseError, Player,
 };
-use crate::search::{Game, Limits, Outcome, Strategy};
+use crate::search::{Evaluator, SearchHints, Game, Limits, Outcome, Strategy};
 use grid::{Coin, Grid};
 
 /// Bits available for `cols * (rows + 1)`.
@@ -368,7 +368,6 @@ pub fn hash128(k: u128) -> u64 {
 
 impl Game for ConnectSquare {
     type Move = Move;
-    const HISTORY_SIZE: usize = MAX_BITS;
 
     fn legal_moves(&self, out: &mut Vec<Move>) {
         if self.status != Status::Playing {
@@ -400,10 +399,18 @@ impl Game for ConnectSquare {
         // seat in keeps hashes of different positions apart for playdata.
         hash128(self.key()) ^ (self.to_move as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93)
     }
+}
+
+impl Evaluator for ConnectSquare {
+    type Context = ();
 
     fn evaluate(&self) -> i32 {
         eval::evaluate(self)
     }
+}
+
+impl SearchHints for ConnectSquare {
+    const HISTORY_SIZE: usize = MAX_BITS;
 
     fn history_key(&self, mv: Move) -> usize {
         let cell = self.playable() & self.column_mask(mv as usize);

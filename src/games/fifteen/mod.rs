@@ -20,7 +20,7 @@ use crate::protocol::{
     format_time, parse_header, BoardView, ByPlayer, CellView, LegendEntry, FileGame, GenOptions, Ground, Input, Lines, Mode,
     MoveError, MoveView, ParseError, Player,
 };
-use crate::search::{Game, Limits, Outcome, Strategy};
+use crate::search::{Evaluator, SearchHints, Game, Limits, Outcome, Strategy};
 use geo::{geo, value_index, Geo, MAX_CELLS, VALUES, ZOBRIST};
 
 /// Sums above this remove a card.
@@ -418,7 +418,6 @@ impl PartialEq for Fifteen {
 
 impl Game for Fifteen {
     type Move = Move;
-    const HISTORY_SIZE: usize = MAX_CELLS * 16;
 
     fn legal_moves(&self, out: &mut Vec<Move>) {
         if self.hand[self.side()] == [0; 5] {
@@ -461,6 +460,18 @@ impl Game for Fifteen {
         self.hash_sym(0)
     }
 
+    fn mover_changes(&self, before: &Self) -> bool {
+        self.side != before.side
+    }
+
+    fn plies_left(&self) -> Option<u32> {
+        Some(Fifteen::plies_left(self))
+    }
+}
+
+impl Evaluator for Fifteen {
+    type Context = ();
+
     /// The agent's evaluation ([`eval::evaluate`], the fitted weights);
     /// the reference player keeps the plain margin.
     fn evaluate(&self) -> i32 {
@@ -471,31 +482,14 @@ impl Game for Fifteen {
         eval::simple(self)
     }
 
-    fn history_key(&self, mv: Move) -> usize {
-        mv.cell as usize * 16 + mv.card as usize
-    }
-
-    /// The immediate margin change, scaled so that it outweighs young history.
-    fn order_hint(&self, mv: Move) -> i32 {
-        eval::move_gain(self, mv) * 64
-    }
-
-    fn mover_changes(&self, before: &Self) -> bool {
-        self.side != before.side
-    }
-
     /// A finished game by its margin and tie-break; the last card of the game
     /// by the best of its placements, computed without playing them.
-    fn exact_value(&self) -> Option<i32> {
+    fn exact_value(&self, _ctx: &mut ()) -> Option<i32> {
         match self.plies_left() {
             0 => Some(eval::terminal(self)),
             1 => Some(eval::last_placement_value(self)),
             _ => None,
         }
-    }
-
-    fn plies_left(&self) -> Option<u32> {
-        Some(Fifteen::plies_left(self))
     }
 
     const QUIESCENCE_PLIES: u32 = 4;
@@ -530,6 +524,19 @@ impl Game for Fifteen {
                 }
             }
         }
+    }
+}
+
+impl SearchHints for Fifteen {
+    const HISTORY_SIZE: usize = MAX_CELLS * 16;
+
+    fn history_key(&self, mv: Move) -> usize {
+        mv.cell as usize * 16 + mv.card as usize
+    }
+
+    /// The immediate margin change, scaled so that it outweighs young history.
+    fn order_hint(&self, mv: Move) -> i32 {
+        eval::move_gain(self, mv) * 64
     }
 
     /// The symmetry-folded hash: the eight symmetries of the square share an

@@ -306,11 +306,11 @@ pub fn features(colour: Player, own: Bitboard, occ: Bitboard) -> [i32; FEATURES]
 
 #[cfg(test)]
 mod tests {
+    use crate::search::{Evaluator};
     use super::*;
     use crate::games::halma::bitboard::cell;
     use crate::games::halma::Halma;
     use crate::protocol::GenOptions;
-    use crate::search::Game;
 
     /// The evaluation table as it was written by hand before the weights.
     fn hand_table_value(colour: Player, cc: u8) -> i32 {

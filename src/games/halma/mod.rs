@@ -17,7 +17,7 @@ pub mod tools;
 use crate::protocol::{
     BoardView, ByPlayer, FileGame, GenOptions, Input, Mode, MoveError, MoveView, ParseError, Player,
 };
-use crate::search::{Game, Limits, Outcome, Strategy, TimeScores};
+use crate::search::{Evaluator, SearchHints, Game, Limits, Outcome, Strategy, TimeScores};
 use bitboard::{col, row, Bitboard, CELLS, DIRS};
 
 /// Pieces per side.
@@ -522,19 +522,6 @@ impl Halma {
 
 impl Game for Halma {
     type Move = HMove;
-    const HISTORY_SIZE: usize = CELLS * CELLS;
-    // ~150 moves a node, most of them steps sideways or back that the table
-    // gain orders last: reducing the tail of the ordering is where depth
-    // comes from.
-    const LATE_MOVE_REDUCTIONS: bool = true;
-    // A piece's step is worth ~35 on the table and a long jump chain a few
-    // hundred: a drop of 100 between iterations is a real change of
-    // opinion, and a lead of 3000 (some ten moves' worth of progress) is a
-    // game decided whatever is played now.
-    const TIME_SCORES: Option<TimeScores> = Some(TimeScores {
-        drop: 100,
-        decided: 3000,
-    });
 
     fn legal_moves(&self, out: &mut Vec<HMove>) {
         // A won game has no moves (the trait's contract: a finished position
@@ -573,6 +560,24 @@ impl Game for Halma {
     fn hash(&self) -> u64 {
         self.hash
     }
+}
+
+impl Evaluator for Halma {
+    type Context = race::RaceContext;
+
+    /// Every search paces its race solves by its own time.
+    fn begin_search(&self, ctx: &mut race::RaceContext, limits: &Limits) {
+        ctx.begin(self, limits);
+    }
+
+    // A piece's step is worth ~35 on the table and a long jump chain a few
+    // hundred: a drop of 100 between iterations is a real change of
+    // opinion, and a lead of 3000 (some ten moves' worth of progress) is a
+    // game decided whatever is played now.
+    const TIME_SCORES: Option<TimeScores> = Some(TimeScores {
+        drop: 100,
+        decided: 3000,
+    });
 
     fn evaluate(&self) -> i32 {
         let s = self.side;
@@ -589,8 +594,8 @@ impl Game for Halma {
 
     /// Separated positions are leaves: the race value when both races are
     /// solved (see `race::race_value`).
-    fn exact_value(&self) -> Option<i32> {
-        race::race_value(self)
+    fn exact_value(&self, ctx: &mut race::RaceContext) -> Option<i32> {
+        race::race_value(self, ctx)
     }
 
     /// In the middle game every child is scored by the table sums and the
@@ -632,6 +637,15 @@ impl Game for Halma {
         });
         best.map(|(gain, mv)| (here + gain, mv))
     }
+}
+
+impl SearchHints for Halma {
+    const HISTORY_SIZE: usize = CELLS * CELLS;
+
+    // ~150 moves a node, most of them steps sideways or back that the table
+    // gain orders last: reducing the tail of the ordering is where depth
+    // comes from.
+    const LATE_MOVE_REDUCTIONS: bool = true;
 
     #[inline]
     fn history_key(&self, mv: HMove) -> usize {
@@ -734,8 +748,6 @@ impl FileGame for Halma {
     }
 
     fn special_move(&self, strategy: Strategy, limits: &Limits, on_improve: &mut dyn FnMut(HMove)) -> Option<HMove> {
-        // Every move's search paces its race solves by this move's time.
-        race::begin_move(self, limits);
         match strategy {
             // Once the armies have passed each other, a proven shortest finish.
             Strategy::Best => race::race_move(self, limits, on_improve),

@@ -945,7 +945,7 @@ const LEAF_NODES: u64 = 2_000;
 /// Most pieces outside the goal for which a search node tries a solve
 /// (the bench's median solve needs ~7 K nodes at 4): beyond, the lower bound.
 const LEAF_OUTSIDE: u32 = 4;
-/// Cached side solves per search thread (log2).
+/// Cached side solves per search (log2).
 const LEAF_CACHE_LOG2: u32 = 16;
 
 /// The score of a race for the side to move that needs `mine` plays against
@@ -959,7 +959,7 @@ pub fn race_score(mine: u32, theirs: u32) -> i32 {
     }
 }
 
-/// One thread's solver and its cache of side solves (key; exact plays + 1,
+/// A search's solver and its cache of side solves (key; exact plays + 1,
 /// or 0 when the small solve gave up), so that a search meets each side's
 /// configuration once.
 struct LeafCache {
@@ -968,67 +968,74 @@ struct LeafCache {
     plays: Vec<u8>,
 }
 
-thread_local! {
-    static LEAF: std::cell::RefCell<Option<LeafCache>> = const { std::cell::RefCell::new(None) };
-    /// Whether searches on this thread use [`race_value`] (the bench turns it
-    /// off to play the agent as it was without the race).
-    static IN_SEARCH: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
-    /// CPU time after which search nodes run no new solves ([`begin_move`];
+/// What one search knows about races: Halma's [`Evaluator::Context`]. Its
+/// cache is made at the first separated node a search meets, so searches
+/// that never reach a race allocate nothing.
+///
+/// [`Evaluator::Context`]: crate::search::Evaluator::Context
+pub struct RaceContext {
+    cache: Option<LeafCache>,
+    /// CPU time after which search nodes run no new solves ([`RaceContext::begin`];
     /// minus infinity once passed, so the clock is read no more).
-    static LEAF_DEADLINE: std::cell::Cell<f64> = const { std::cell::Cell::new(f64::INFINITY) };
-    /// Whether this move's root is separated ([`begin_move`]).
-    static ROOT_SEPARATED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    deadline: f64,
+    /// Whether this search's root is separated.
+    root_separated: bool,
+}
+
+impl Default for RaceContext {
+    fn default() -> Self {
+        RaceContext {
+            cache: None,
+            deadline: f64::INFINITY,
+            root_separated: false,
+        }
+    }
 }
 
 /// Share of a move's time in which search nodes may run small race solves.
 const LEAF_SHARE: f64 = 0.4;
 
-/// Starts a move on this thread: its search nodes may run small race solves
-/// for `LEAF_SHARE` of the move's time and use only cached answers after
-/// that. A node with a solve costs up to a millisecond and the search reads
-/// its clock only every 1,024 nodes, so without this cap a search in a race
-/// overran its time (self-play at 2 s a game lost 4 of 20 games on time).
-///
-/// From a separated root the race move has had its exact try, and a search
-/// that goes on scores no race: mixing race scores of the nodes a small
-/// solve settles with the ordinary evaluation of the others steers it
-/// towards the races it cannot solve (in race-bench's lone finishes the
-/// agent then took more plays than without the race value).
-pub fn begin_move(root: &Halma, limits: &Limits) {
-    ROOT_SEPARATED.with(|c| c.set(is_separated(root)));
-    let time = limits.soft.min(limits.hard);
-    let deadline = if time.is_finite() {
-        process_cpu_seconds() + time.max(0.0) * LEAF_SHARE
-    } else {
-        f64::INFINITY
-    };
-    LEAF_DEADLINE.with(|c| c.set(deadline));
+impl RaceContext {
+    /// Starts a search of `root` within `limits`: its nodes may run small
+    /// race solves for `LEAF_SHARE` of the time and use only cached answers
+    /// after that. A node with a solve costs up to a millisecond and the
+    /// search reads its clock only every 1,024 nodes, so without this cap a
+    /// search in a race overran its time.
+    ///
+    /// From a separated root the race move has had its exact try, and a
+    /// search that goes on scores no race: mixing race scores of the nodes a
+    /// small solve settles with the ordinary evaluation of the others steers
+    /// it towards the races it cannot solve (in race-bench's lone finishes
+    /// the agent then took more plays than without the race value).
+    pub fn begin(&mut self, root: &Halma, limits: &Limits) {
+        self.root_separated = is_separated(root);
+        let time = limits.soft.min(limits.hard);
+        self.deadline = if time.is_finite() {
+            process_cpu_seconds() + time.max(0.0) * LEAF_SHARE
+        } else {
+            f64::INFINITY
+        };
+    }
 }
 
 /// The CPU time until which a search node may start a solve, `None` once
-/// it has passed.
-fn leaf_deadline() -> Option<f64> {
-    LEAF_DEADLINE.with(|c| {
-        let d = c.get();
-        if d == f64::NEG_INFINITY {
-            return None;
-        }
-        if d.is_finite() && process_cpu_seconds() >= d {
-            c.set(f64::NEG_INFINITY);
-            return None;
-        }
-        Some(d)
-    })
-}
-
-/// Turns the race value in this thread's searches on or off (on by default).
-pub fn set_race_in_search(on: bool) {
-    IN_SEARCH.with(|c| c.set(on));
+/// it has passed (then `deadline` becomes minus infinity, so the clock is
+/// read no more). Read only when a solve is due: the clock costs a call.
+fn leaf_deadline(deadline: &mut f64) -> Option<f64> {
+    let d = *deadline;
+    if d == f64::NEG_INFINITY {
+        return None;
+    }
+    if d.is_finite() && process_cpu_seconds() >= d {
+        *deadline = f64::NEG_INFINITY;
+        return None;
+    }
+    Some(d)
 }
 
 /// What a search node knows about `side`'s race: exact when a small solve
 /// (cached) finds it, else the lower bound.
-fn leaf_finish(cache: &mut LeafCache, side: &RaceSide) -> Finish {
+fn leaf_finish(cache: &mut LeafCache, deadline: &mut f64, side: &RaceSide) -> Finish {
     if (side.pieces & !GOAL).count() > LEAF_OUTSIDE {
         return Finish::AtLeast(lower_bound(side.pieces));
     }
@@ -1036,7 +1043,7 @@ fn leaf_finish(cache: &mut LeafCache, side: &RaceSide) -> Finish {
     let key = mix(w[0] ^ mix(w[1] ^ mix(w[2] ^ mix(w[3] ^ u64::from(side.floor)))));
     let slot = key as usize & ((1 << LEAF_CACHE_LOG2) - 1);
     if cache.keys[slot] != key {
-        let Some(deadline) = leaf_deadline() else {
+        let Some(deadline) = leaf_deadline(deadline) else {
             return Finish::AtLeast(lower_bound(side.pieces));
         };
         let budget = Budget {
@@ -1077,28 +1084,22 @@ fn decided(mine: Finish, theirs: Finish) -> Option<i32> {
 /// `None` when not separated or undecided (a difference of two lower bounds
 /// is no value, so the search goes on there). The search's exact value: it
 /// stops at a decided separation.
-pub fn race_value(pos: &Halma) -> Option<i32> {
+pub fn race_value(pos: &Halma, ctx: &mut RaceContext) -> Option<i32> {
     let sides = race_sides(pos)?;
     // A won game is the search's outcome, not a race.
-    if pos.has_won(Player::One)
-        || pos.has_won(Player::Two)
-        || !IN_SEARCH.with(|c| c.get())
-        || ROOT_SEPARATED.with(|c| c.get())
-    {
+    if pos.has_won(Player::One) || pos.has_won(Player::Two) || ctx.root_separated {
         return None;
     }
     let me = pos.side();
-    LEAF.with(|cell| {
-        let mut guard = cell.borrow_mut();
-        let cache = guard.get_or_insert_with(|| LeafCache {
-            solver: Solver::new(12),
-            keys: vec![0; 1 << LEAF_CACHE_LOG2],
-            plays: vec![0; 1 << LEAF_CACHE_LOG2],
-        });
-        let mine = leaf_finish(cache, &sides[me]);
-        let theirs = leaf_finish(cache, &sides[me.other()]);
-        decided(mine, theirs)
-    })
+    let RaceContext { cache, deadline, .. } = ctx;
+    let cache = cache.get_or_insert_with(|| LeafCache {
+        solver: Solver::new(12),
+        keys: vec![0; 1 << LEAF_CACHE_LOG2],
+        plays: vec![0; 1 << LEAF_CACHE_LOG2],
+    });
+    let mine = leaf_finish(cache, deadline, &sides[me]);
+    let theirs = leaf_finish(cache, deadline, &sides[me.other()]);
+    decided(mine, theirs)
 }
 
 /// A random race for black (tests and the bench): `outside` pieces on random

@@ -473,7 +473,7 @@ fn frontier_value_is_the_best_child_evaluation() {
         let child_value = |m: HMove| {
             let mut c = pos;
             c.play(m);
-            assert!(c.outcome().is_none() && c.exact_value().is_none(), "{m:?} ends or settles the game");
+            assert!(c.outcome().is_none() && c.exact_value(&mut Default::default()).is_none(), "{m:?} ends or settles the game");
             -c.evaluate()
         };
         let best = moves.iter().map(|&m| child_value(m)).max().unwrap();

@@ -18,7 +18,7 @@ mod gen;
 pub use format::write_board;
 
 use crate::protocol::{ByPlayer, Player};
-use crate::search::{Game, Outcome};
+use crate::search::{Evaluator, SearchHints, Game, Outcome};
 use std::sync::Arc;
 
 /// Largest board side (one 16-bit lane per row/column in the bitboards).
@@ -365,7 +365,6 @@ impl Hashi {
 
 impl Game for Hashi {
     type Move = HashiMove;
-    const HISTORY_SIZE: usize = MAX_PAIRS + 2 * MAX_ISLANDS;
 
     fn legal_moves(&self, out: &mut Vec<HashiMove>) {
         for p in 0..self.topo.pairs.len() {
@@ -425,6 +424,10 @@ impl Game for Hashi {
         };
         self.zh ^ key(K_POINTS, 0, diff & 0xFF_FFFF) ^ side
     }
+}
+
+impl Evaluator for Hashi {
+    type Context = ();
 
     fn evaluate(&self) -> i32 {
         eval::evaluate(self)
@@ -433,6 +436,10 @@ impl Game for Hashi {
     fn reference_eval(&self) -> i32 {
         eval::reference(self)
     }
+}
+
+impl SearchHints for Hashi {
+    const HISTORY_SIZE: usize = MAX_PAIRS + 2 * MAX_ISLANDS;
 
     fn history_key(&self, mv: HashiMove) -> usize {
         match mv {

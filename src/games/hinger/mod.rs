@@ -26,7 +26,7 @@ use crate::protocol::{
     format_time, parse_header, BoardView, CellView, LegendEntry, FileGame, GenOptions, Ground, Input, Lines, Mode, MoveError,
     MoveView, ParseError, Player,
 };
-use crate::search::{alphabeta::Searcher, Game, Limits, Outcome, Strategy};
+use crate::search::{Evaluator, SearchHints, alphabeta::Searcher, Game, Limits, Outcome, Strategy};
 use crate::timing::{tt_bytes, DEFAULT_NPS};
 pub use board::{iter_bits, Board};
 use rand::rngs::SmallRng;
@@ -155,7 +155,6 @@ pub fn parse_board_file(text: &str) -> Result<(Board, Option<Player>), ParseErro
 
 impl Game for Hinger {
     type Move = HingerMove;
-    const HISTORY_SIZE: usize = 128;
 
     fn legal_moves(&self, out: &mut Vec<HingerMove>) {
         if self.winner.is_some() {
@@ -197,6 +196,10 @@ impl Game for Hinger {
         };
         self.zob ^ side ^ over
     }
+}
+
+impl Evaluator for Hinger {
+    type Context = ();
 
     /// Safe-move parity. With a hinger on the board the mover wins next
     /// move; with no safe move every move hands one over. Otherwise, if the
@@ -224,6 +227,10 @@ impl Game for Hinger {
     fn reference_eval(&self) -> i32 {
         0
     }
+}
+
+impl SearchHints for Hinger {
+    const HISTORY_SIZE: usize = 128;
 
     fn history_key(&self, mv: HingerMove) -> usize {
         mv as usize

@@ -1,3 +1,4 @@
+use crate::search::{SearchHints};
 use super::*;
 use crate::games::fifteen::plain::{all_moves, minimax};
 use crate::clock::CpuTimer;

@@ -96,27 +96,16 @@ pub fn run(opts: &RaceBenchOptions) -> Result<String, String> {
 fn selfplay_races(seed: u64) -> Result<Vec<Bitboard>, String> {
     let mut races = Vec::new();
     // The positions the agent without the race value goes through.
-    without_race_value(|| {
-        for g in 0..RACE_GAMES {
-            let Some(pos) = separated_position(seed.wrapping_mul(7919) + 1000 + g, &Limits::depth(2))? else {
-                continue;
-            };
-            playout(&pos, pos.side(), Strategy::AlphaBeta(1), &Limits::depth(1), &mut races);
-        }
-        Ok::<(), String>(())
-    })?;
+    for g in 0..RACE_GAMES {
+        let Some(pos) = separated_position(seed.wrapping_mul(7919) + 1000 + g, &Limits::depth(2), false)? else {
+            continue;
+        };
+        playout(&pos, pos.side(), Strategy::AlphaBeta(1), &Limits::depth(1), false, &mut races);
+    }
     // Scattered: a different game's race for each sample of a count.
     races.sort_by_key(|b| KEYS_MIX.wrapping_mul(b.0[0] ^ b.0[1] ^ b.0[2] ^ b.0[3]));
     races.dedup();
     Ok(races)
-}
-
-/// `f` with this thread's searches blind to the race (the agent as it was).
-fn without_race_value<T>(f: impl FnOnce() -> T) -> T {
-    super::set_race_in_search(false);
-    let r = f();
-    super::set_race_in_search(true);
-    r
 }
 
 /// Multiplier that scatters the realistic races before they are taken.
@@ -178,11 +167,14 @@ fn solver_reach(opts: &RaceBenchOptions, out: &mut String, mut races: impl FnMut
 }
 
 /// The first separated position of a self-play game from a random opening
-/// (both sides the ordinary search within `limits`), if the game gets there
-/// within 400 plies.
-fn separated_position(seed: u64, limits: &Limits) -> Result<Option<Halma>, String> {
+/// (both sides the ordinary search within `limits`, with the race value
+/// or, as the agent was, without), if the game gets there within 400 plies.
+fn separated_position(seed: u64, limits: &Limits, race_value: bool) -> Result<Option<Halma>, String> {
     let mut pos: Halma = random_opening(&GenOptions::default(), 4, seed)?;
-    let opts = ChooseOptions::default();
+    let opts = ChooseOptions {
+        exact_values: race_value,
+        ..ChooseOptions::default()
+    };
     for _ in 0..400 {
         if race_sides(&pos).is_some() {
             return Ok(Some(pos));
@@ -200,8 +192,16 @@ fn separated_position(seed: u64, limits: &Limits) -> Result<Option<Halma>, Strin
 
 /// Plays for `me` to fill its goal from `start` with `strategy` within
 /// `limits` a move, the opponent standing still (in a separated position it
-/// cannot interfere); `None` past 200 plays.
-fn playout(start: &Halma, me: Player, strategy: Strategy, limits: &Limits, visited: &mut Vec<Bitboard>) -> Option<u32> {
+/// cannot interfere), the search with or without the race value; `None`
+/// past 200 plays.
+fn playout(
+    start: &Halma,
+    me: Player,
+    strategy: Strategy,
+    limits: &Limits,
+    race_value: bool,
+    visited: &mut Vec<Bitboard>,
+) -> Option<u32> {
     let mut pos = *start;
     let mut seen = FxHashSet::default();
     for plays in 0..200 {
@@ -211,6 +211,7 @@ fn playout(start: &Halma, me: Player, strategy: Strategy, limits: &Limits, visit
         visited.push(to_frame(me, pos.pieces(me)));
         let opts = ChooseOptions {
             seen: Some(seen.clone()),
+            exact_values: race_value,
             ..ChooseOptions::default()
         };
         seen.insert(pos.hash());
@@ -238,7 +239,7 @@ fn playouts(opts: &RaceBenchOptions, out: &mut String) -> Result<(), String> {
     while rows.len() < opts.positions as usize && games < 4 * opts.positions {
         games += 1;
         seed += 1;
-        let Some(pos) = separated_position(seed, &Limits::time(0.005, 0.01))? else {
+        let Some(pos) = separated_position(seed, &Limits::time(0.005, 0.01), true)? else {
             continue;
         };
         let me = pos.side();
@@ -248,8 +249,8 @@ fn playouts(opts: &RaceBenchOptions, out: &mut String) -> Result<(), String> {
         // Without the solver: the same search, reached through a strategy
         // the race move leaves alone, without the race value.
         let limits = Limits::time(opts.move_seconds, opts.move_seconds);
-        let old = without_race_value(|| playout(&pos, me, Strategy::AlphaBeta(64), &limits, &mut Vec::new()));
-        let new = playout(&pos, me, Strategy::Best, &limits, &mut Vec::new());
+        let old = playout(&pos, me, Strategy::AlphaBeta(64), &limits, false, &mut Vec::new());
+        let new = playout(&pos, me, Strategy::Best, &limits, true, &mut Vec::new());
         rows.push((outside, min, old, new));
         eprintln!(
             "position {}: {outside} outside, minimum {min:?}, old {old:?}, new {new:?}",

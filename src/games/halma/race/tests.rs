@@ -288,7 +288,7 @@ fn short_race(black_moves: &[(u8, u8)], white_moves: &[(u8, u8)], side: Player) 
 #[test]
 fn race_value_is_the_solved_race_and_the_search_stops_there() {
     use crate::games::halma::bitboard::cell;
-    use crate::search::{Game, Limits, Strategy};
+    use crate::search::{Evaluator, Game, Limits, Strategy};
     // Each side's corner piece 3 cells out of its goal.
     let black = [(cell(15, 15), cell(12, 12))];
     let white = [(cell(0, 0), cell(3, 3))];
@@ -297,11 +297,12 @@ fn race_value_is_the_solved_race_and_the_search_stops_there() {
         let sides = race_sides(&pos).expect("separated");
         let need = |c: Player| bfs(sides[c].pieces, 6, 200_000).expect("short race");
         let (mine, theirs) = (need(side), need(side.other()));
-        assert_eq!(pos.exact_value(), Some(race_score(mine, theirs)), "{side:?} to move");
         // A search from a root that is not separated stops at separated
-        // children and scores their races.
+        // positions and scores their races.
+        let mut ctx = RaceContext::default();
+        ctx.begin(&Halma::start(Player::One), &Limits::depth(3));
+        assert_eq!(pos.exact_value(&mut ctx), Some(race_score(mine, theirs)), "{side:?} to move");
         let opts = crate::arena::ChooseOptions::default();
-        begin_move(&Halma::start(Player::One), &Limits::depth(3));
         let mut moves = Vec::new();
         pos.legal_moves(&mut moves);
         let best = moves
@@ -309,7 +310,7 @@ fn race_value_is_the_solved_race_and_the_search_stops_there() {
             .map(|&m| {
                 let mut child = pos;
                 child.play(m);
-                -child.exact_value().expect("every child is a solved race")
+                -child.exact_value(&mut ctx).expect("every child is a solved race")
             })
             .max();
         assert!(best.unwrap().abs() >= RACE_WIN);
@@ -323,15 +324,12 @@ fn race_value_is_the_solved_race_and_the_search_stops_there() {
             "{side:?}: {:?}",
             c.score
         );
-        assert_eq!(pos.exact_value(), None);
-        begin_move(&Halma::start(Player::One), &Limits::depth(3));
+        ctx.begin(&pos, &Limits::depth(3));
+        assert_eq!(pos.exact_value(&mut ctx), None);
     }
-    // Off, the search sees no race.
-    set_race_in_search(false);
-    assert_eq!(short_race(&black, &white, Player::One).exact_value(), None);
-    set_race_in_search(true);
     // Not separated: no value.
-    assert_eq!(Halma::start(Player::One).exact_value(), None);
+    let mut ctx = RaceContext::default();
+    assert_eq!(Halma::start(Player::One).exact_value(&mut ctx), None);
 }
 
 #[test]
