@@ -7,12 +7,10 @@
 use std::path::{Path, PathBuf};
 
 /// Files allowed a thread-local or an environment read, and why.
-const ALLOWED: &[(&str, &str)] = &[
-    (
-        "src/fuzzing.rs",
-        "fuzz and corpus scratch directories, one per thread (tests only)",
-    ),
-];
+const ALLOWED: &[(&str, &str)] = &[(
+    "src/fuzzing.rs",
+    "fuzz and corpus scratch directories, one per thread (tests only)",
+)];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for e in std::fs::read_dir(dir).unwrap().flatten() {

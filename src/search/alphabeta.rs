@@ -2,7 +2,8 @@
 //! a transposition table, TT-move-first ordering, killers and history, and a
 //! CPU-time check every thousand nodes.
 //!
-//! Games that need more plug in through the [`Game`] hooks, all no-ops by
+//! Games that need more plug in through the [`Evaluator`](super::Evaluator) and
+//! [`SearchHints`](super::SearchHints) hooks, all no-ops by
 //! default: plies on which the same side moves again (the score keeps its
 //! sign), exact leaf values, a known game length (depth is capped by it and a
 //! search that reaches it is exact), quiescence over noisy moves, and a
@@ -61,7 +62,7 @@ pub struct SearchResult<M> {
     /// Principal variation.
     pub pv: Vec<M>,
     /// True when an iteration reached the end of the game along every line
-    /// ([`Game::plies_left`]): `score` is then the exact value.
+    /// ([`Game::plies_left`](super::Game::plies_left)): `score` is then the exact value.
     pub exact: bool,
 }
 
@@ -117,7 +118,7 @@ impl<G: Searchable> Searcher<G> {
         }
     }
 
-    /// Turns the game's [`Evaluator::exact_value`] off (or on again): the
+    /// Turns the game's [`Evaluator::exact_value`](super::Evaluator::exact_value) off (or on again): the
     /// search then scores every leaf by the evaluation alone. For benches
     /// that measure what the exact values are worth.
     pub fn set_exact_values(&mut self, on: bool) {
@@ -145,7 +146,7 @@ impl<G: Searchable> Searcher<G> {
     }
 
     /// The exact value of `root` for a game of known length
-    /// ([`Game::plies_left`]): one iteration to the end of the game, without
+    /// ([`Game::plies_left`](super::Game::plies_left)): one iteration to the end of the game, without
     /// the shallower ones. Without a known length, a plain search to
     /// `MAX_PLY` plies.
     pub fn solve(&mut self, root: &G) -> SearchResult<G::Move> {

@@ -1,4 +1,4 @@
-//! Monte-Carlo tree search (UCT) with random playouts, for any [`Game`].
+//! Monte-Carlo tree search (UCT) with random playouts, for any [`Game`](super::Game).
 //!
 //! Playouts longer than a cap are scored by the sign of the evaluation, so
 //! games without a natural end in reach (Halma) still get a signal.
