@@ -19,6 +19,7 @@
 
 use agent::games::testnim::TestNim;
 use agent::games::GameKind;
+use agent::protocol::Notation;
 use agent::protocol::{FileGame, GenOptions, Mode, Player};
 use agent::search::{Game, Outcome, SearchHints};
 use rand::rngs::SmallRng;

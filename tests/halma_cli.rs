@@ -4,7 +4,8 @@
 //! malformed inputs.
 
 use agent::games::halma::Halma;
-use agent::protocol::FileGame;
+use agent::protocol::Notation;
+use agent::protocol::View;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;

@@ -8,7 +8,7 @@
 mod common;
 
 use agent::games::hinger::Hinger;
-use agent::protocol::FileGame;
+use agent::protocol::Notation;
 use std::path::PathBuf;
 use std::time::Duration;
 

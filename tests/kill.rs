@@ -7,6 +7,8 @@
 //! ("improved move: ..."), and the file must hold one of them.
 
 use agent::games::{connectsquare::ConnectSquare, fifteen::Fifteen, halma::Halma, hashi::Hashi, hinger::Hinger};
+use agent::protocol::Notation;
+use agent::protocol::Setup;
 use agent::protocol::{FileGame, GenOptions, Mode};
 use agent::search::Game;
 use std::path::{Path, PathBuf};

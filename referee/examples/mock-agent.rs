@@ -51,7 +51,7 @@ fn burn_thread(secs: f64) {
 fn legal_move() {
     let text = std::fs::read_to_string("input.txt").expect("input.txt");
     if text.trim_start().starts_with("TESTNIM") {
-        use agent::protocol::FileGame;
+        use agent::protocol::Notation;
         let inp = agent::games::testnim::TestNim::parse_input(&text).expect("valid input");
         // Take 1: always legal, and keeps games long enough to test.
         let mv = 1.min(inp.state.pile);

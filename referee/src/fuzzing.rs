@@ -5,7 +5,7 @@
 
 use crate::output::record;
 use crate::run::starts::Starts;
-use agent::protocol::{FileGame, GenOptions, Mode};
+use agent::protocol::{GenOptions, Mode, Notation, Policy, View};
 use agent::search::Game;
 use std::path::PathBuf;
 use std::sync::OnceLock;

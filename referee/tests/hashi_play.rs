@@ -11,7 +11,7 @@
 //! and `?` once, which must be answered and asked again, never scored.
 
 use agent::games::hashi::{Hashi, HashiMove};
-use agent::protocol::{FileGame, GenOptions, Player};
+use agent::protocol::{GenOptions, Notation, Player, Policy, Setup};
 use agent::search::Game;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;

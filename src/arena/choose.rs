@@ -56,7 +56,7 @@ pub struct Choice<M> {
 /// `limits` (CPU seconds from now), calling `on_improve` with every move the
 /// strategy would now play: each finished (or improved) search iteration and
 /// each answer of a game's own solver. `None` only when there is no legal
-/// move. The game's [`FileGame::special_move`] is asked first.
+/// move. The game's [`Policy::special_move`](crate::protocol::Policy::special_move) is asked first.
 pub fn choose<G: FileGame>(
     state: &G,
     strategy: Strategy,

@@ -76,6 +76,7 @@ fn wins_at_once<G: FileGame>(pos: &G, moves: &[G::Move]) -> bool {
 mod tests {
     use super::*;
     use crate::games::halma::Halma;
+    use crate::protocol::{Policy, Setup};
     use crate::search::Game;
 
     #[test]

@@ -5,12 +5,13 @@
 #[cfg(any(test, feature = "testnim"))]
 pub mod testnim;
 
-use crate::protocol::{FileGame, Lines, ParseError};
+use crate::protocol::Notation;
+use crate::protocol::{Lines, ParseError};
 
 /// The registry: every contest game, once, as `Variant => module::Type`.
 /// It declares the game's module, its [`GameKind`] and its arm of
 /// [`with_game!`](crate::with_game); everything else (names, `input.txt`
-/// tags, board parameters, prompts) comes from the game's [`FileGame`] items.
+/// tags, board parameters, prompts) comes from the game's [`Notation`](crate::protocol::Notation) and [`Setup`](crate::protocol::Setup) items.
 /// The `$` first is the dollar sign the generated macro needs.
 macro_rules! registry {
     ($d:tt $($variant:ident => $module:ident :: $ty:ident),+ $(,)?) => {
@@ -63,12 +64,12 @@ registry! {$
 }
 
 impl GameKind {
-    /// Command-line name: the game's [`FileGame::NAME`].
+    /// Command-line name: the game's [`Notation::NAME`].
     pub fn name(self) -> &'static str {
         with_game!(self, |G| G::NAME)
     }
 
-    /// Line 1 of the game's `input.txt` ([`FileGame::TAG`]; `None`: the mode).
+    /// Line 1 of the game's `input.txt` ([`Notation::TAG`]; `None`: the mode).
     pub fn tag(self) -> Option<&'static str> {
         with_game!(self, |G| G::TAG)
     }
@@ -105,7 +106,7 @@ impl GameKind {
 macro_rules! with_named_game {
     ($name:expr, |$G:ident| $body:expr, $none:expr) => {{
         let name: &str = $name;
-        if name.eq_ignore_ascii_case(<$crate::games::testnim::TestNim as $crate::protocol::FileGame>::NAME) {
+        if name.eq_ignore_ascii_case(<$crate::games::testnim::TestNim as $crate::protocol::Notation>::NAME) {
             type $G = $crate::games::testnim::TestNim;
             $body
         } else {
@@ -137,6 +138,7 @@ pub const FIXTURES: &[&str] = if cfg!(feature = "testnim") { &["testnim"] } else
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::Setup;
 
     #[test]
     fn detects_games_and_rejects_unknown_tags() {

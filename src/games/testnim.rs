@@ -18,8 +18,8 @@
 //! `output.txt`: the number of counters taken.
 
 use crate::protocol::{
-    format_time, parse_header, BoardView, CellView, FileGame, GenOptions, Ground, Input, LegendEntry, Lines, Mode,
-    MoveError, MoveView, ParseError, Player,
+    format_time, parse_header, BoardView, CellView, GenOptions, Ground, Input, LegendEntry, Lines, Mode, MoveError,
+    MoveView, Notation, ParseError, Player, Policy, Setup, View,
 };
 use crate::search::{Evaluator, Game, Outcome, SearchHints};
 
@@ -79,15 +79,10 @@ impl Evaluator for TestNim {
 
 impl SearchHints for TestNim {}
 
-impl FileGame for TestNim {
+impl Notation for TestNim {
     const NAME: &'static str = "testnim";
+
     const TAG: Option<&'static str> = Some("TESTNIM");
-    const PARAMS: &'static [crate::protocol::Param] = &[crate::protocol::Param {
-        key: crate::protocol::ParamKey::Size,
-        about: "counters in the pile (default 21)",
-        prompt: None,
-        choices: &[],
-    }];
 
     fn parse_input(text: &str) -> Result<Input<Self>, ParseError> {
         let mut lines = Lines::new(text);
@@ -137,19 +132,15 @@ impl FileGame for TestNim {
     fn player_names() -> [&'static str; 2] {
         ["1", "2"]
     }
+}
 
-    fn result(&self) -> Option<Option<Player>> {
-        // The previous mover took the last counter.
-        (self.pile == 0).then_some(Some(self.side.other()))
-    }
-
-    fn render(&self) -> String {
-        format!("pile: {} {}", self.pile, "|".repeat(self.pile.min(60) as usize))
-    }
-
-    fn moves_left_estimate(&self) -> f64 {
-        (self.pile as f64 / 4.0).max(1.0)
-    }
+impl Setup for TestNim {
+    const PARAMS: &'static [crate::protocol::Param] = &[crate::protocol::Param {
+        key: crate::protocol::ParamKey::Size,
+        about: "counters in the pile (default 21)",
+        prompt: None,
+        choices: &[],
+    }];
 
     fn generate(opts: &GenOptions) -> Result<Self, String> {
         let pile = opts.size.unwrap_or(21);
@@ -160,6 +151,12 @@ impl FileGame for TestNim {
             pile: pile as u32,
             side: opts.first,
         })
+    }
+}
+
+impl View for TestNim {
+    fn render(&self) -> String {
+        format!("pile: {} {}", self.pile, "|".repeat(self.pile.min(60) as usize))
     }
 
     fn board_view(&self) -> BoardView {
@@ -190,6 +187,12 @@ impl FileGame for TestNim {
             cells: vec![(0, 0)],
             note: Some(format!("takes {mv}")),
         }
+    }
+}
+
+impl Policy for TestNim {
+    fn moves_left_estimate(&self) -> f64 {
+        (self.pile as f64 / 4.0).max(1.0)
     }
 }
 

@@ -11,7 +11,7 @@ pub use lines::{Line, Lines};
 pub use params::{Param, ParamKey};
 pub use view::{BoardView, CellView, Drawing, Ground, LegendEntry, LinkView, MoveView, PieceShape, PieceView, Sample};
 
-use crate::search::{Limits, Searchable, Strategy};
+use crate::search::{Game, Limits, Outcome, Searchable, Strategy};
 use std::fmt;
 use std::io::{Read, Write};
 use std::path::Path;
@@ -245,11 +245,14 @@ impl Default for GenOptions {
     }
 }
 
-/// A game as the file protocol and the referee see it. Implemented once per
-/// game, next to its rules.
-pub trait FileGame: Searchable + Sized {
+/// How a game is written down: its names, its `input.txt` and its moves.
+pub trait Notation: Game + Sized {
     /// Lower-case name used on command lines (`halma`, `hinger`, ...).
     const NAME: &'static str;
+
+    /// Line 1 of this game's `input.txt` (`HINGER`, ...); `None` for Halma,
+    /// whose line 1 is the mode.
+    const TAG: Option<&'static str>;
 
     /// Parses a whole `input.txt` of this game.
     fn parse_input(text: &str) -> Result<Input<Self>, ParseError>;
@@ -261,12 +264,6 @@ pub trait FileGame: Searchable + Sized {
     /// final newline).
     fn format_move(&self, mv: Self::Move) -> String;
 
-    /// A move as shown to a person (e.g. Fifteen's `(Row, Column, Card
-    /// Number)`). Default: the output text on one line.
-    fn describe_move(&self, mv: Self::Move) -> String {
-        self.format_move(mv).trim_end().replace('\n', " | ")
-    }
-
     /// Parses and judges a move text (an `output.txt`, a typed move) for the
     /// side to move.
     fn parse_move(&self, text: &str) -> Result<Self::Move, MoveError>;
@@ -276,21 +273,61 @@ pub trait FileGame: Searchable + Sized {
 
     /// Seat names as the format writes them, e.g. `["BLACK", "WHITE"]`.
     fn player_names() -> [&'static str; 2];
+}
 
-    /// `None` while the game goes on; `Some(Some(p))` when `p` has won;
-    /// `Some(None)` for a draw or an end to be settled by the referee (e.g.
-    /// Halma with no legal move).
-    fn result(&self) -> Option<Option<Player>>;
+/// How the referee makes start positions.
+pub trait Setup: Notation {
+    /// The parameters of generated start positions ([`GenOptions`] fields
+    /// this game reads), with the questions put to a person who has not given them.
+    const PARAMS: &'static [Param] = &[];
+
+    /// A start position for the referee.
+    fn generate(opts: &GenOptions) -> Result<Self, String>;
+}
+
+/// How a position and a move are shown to a person (terminal, HTML report).
+pub trait View: Notation {
+    /// How a drawing (the referee's HTML report) shows this game's pieces
+    /// and moves.
+    const DRAWING: Drawing = Drawing::DISCS;
+
+    /// A move as shown to a person (e.g. Fifteen's `(Row, Column, Card
+    /// Number)`). Default: the output text on one line.
+    fn describe_move(&self, mv: Self::Move) -> String {
+        self.format_move(mv).trim_end().replace('\n', " | ")
+    }
 
     /// The board drawn for a person (multi-line, no trailing blank line).
     fn render(&self) -> String;
 
+    /// The position described for drawing (terminal and HTML report).
+    fn board_view(&self) -> BoardView;
+
+    /// What a legal move of the side to move touches and what it causes,
+    /// for marking the last move in a drawing.
+    fn move_view(&self, mv: Self::Move) -> MoveView;
+}
+
+/// How the agent and the referee play the game beyond its moves: who has
+/// won, how time is shared out, a game's own move choice, and the rules of
+/// the contest around the board.
+pub trait Policy: Notation {
+    /// `None` while the game goes on; `Some(Some(p))` when `p` has won;
+    /// `Some(None)` for a draw or an end to be settled by the referee (e.g.
+    /// Halma with no legal move). Default: [`Game::outcome`] seen from the
+    /// seats.
+    fn result(&self) -> Option<Option<Player>> {
+        let me = self.to_move();
+        self.outcome().map(|o| match o {
+            Outcome::Win => Some(me),
+            Outcome::Loss => Some(me.other()),
+            Outcome::Draw => None,
+        })
+    }
+
     /// Expected number of moves the side to move still has to make in this
     /// game, used to share out the remaining time in GAME mode.
     fn moves_left_estimate(&self) -> f64;
-
-    /// A start position for the referee.
-    fn generate(opts: &GenOptions) -> Result<Self, String>;
 
     /// A game-specific choice that replaces the generic strategy when it
     /// applies: an exact solver that fits the limits, a brief's exact greedy
@@ -318,32 +355,18 @@ pub trait FileGame: Searchable + Sized {
     /// 6). Otherwise a drawn `result()` is a real draw.
     const NO_MOVE_SETTLED_BY_TIME: bool = false;
 
-    /// The position described for drawing (terminal and HTML report).
-    fn board_view(&self) -> BoardView;
-
-    /// What a legal move of the side to move touches and what it causes,
-    /// for marking the last move in a drawing.
-    fn move_view(&self, mv: Self::Move) -> MoveView;
-
-    // The game as the referee presents it (one registry: the referee never
-    // compares game names).
-
-    /// Line 1 of this game's `input.txt` (`HINGER`, ...); `None` for Halma,
-    /// whose line 1 is the mode.
-    const TAG: Option<&'static str>;
-
-    /// The parameters of generated start positions ([`GenOptions`] fields
-    /// this game reads), with the questions put to a person who has not given them.
-    const PARAMS: &'static [Param] = &[];
-
     /// CPU seconds an agent gets per move when a person plays it at `referee
     /// play` and no `--move-time` is given (`None`: the whole clock).
     const HUMAN_MOVE_TIME: Option<f64> = None;
-
-    /// How a drawing (the referee's HTML report) shows this game's pieces
-    /// and moves.
-    const DRAWING: Drawing = Drawing::DISCS;
 }
+
+/// A game as the agent, the referee and the tools see it: searchable, and
+/// with all four file-side traits. Implemented for every type that has them;
+/// a game implements the parts, next to its rules. (The referee never
+/// compares game names: the registry and these traits say everything.)
+pub trait FileGame: Searchable + Notation + Setup + View + Policy {}
+
+impl<T: Searchable + Notation + Setup + View + Policy> FileGame for T {}
 
 /// Writes `contents` to `dir/name` through a temporary file and a rename, so
 /// a reader (or a kill) never sees a half-written file. On any error the

@@ -1,5 +1,5 @@
 //! The start-position parameters a game takes (board size and the like),
-//! described once per game in [`crate::protocol::FileGame::PARAMS`] so that
+//! described once per game in [`crate::protocol::Setup::PARAMS`] so that
 //! the referee can check its `--rows/--cols/--size/--density` options and
 //! ask a person for them without knowing any game by name.
 

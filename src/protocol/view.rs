@@ -1,5 +1,5 @@
 //! A game-neutral picture of a position, filled by each game
-//! ([`super::FileGame::board_view`]) and drawn by the referee twice: as text
+//! ([`super::View::board_view`]) and drawn by the referee twice: as text
 //! in the terminal and as SVG in the HTML report. Keeping one description
 //! means both drawings show the same facts (owners, removed cells, marks).
 
@@ -147,7 +147,7 @@ impl LegendEntry {
 }
 
 /// How a game's pieces are drawn; the same for every position of the game
-/// ([`super::FileGame::DRAWING`]).
+/// ([`super::View::DRAWING`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Drawing {
     /// The shape of a piece.

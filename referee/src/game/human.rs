@@ -184,6 +184,7 @@ pub fn ask_move<G: FileGame>(
 mod tests {
     use super::*;
     use agent::games::testnim::TestNim;
+    use agent::protocol::{Notation, View};
 
     fn io(script: &str) -> (HumanIo, std::sync::Arc<std::sync::Mutex<Vec<u8>>>) {
         #[derive(Clone)]
@@ -247,7 +248,7 @@ mod tests {
     #[test]
     fn moves_are_accepted_as_they_are_shown() {
         use agent::games::fifteen::Fifteen;
-        use agent::protocol::GenOptions;
+        use agent::protocol::{GenOptions, Setup};
         let g = Fifteen::generate(&GenOptions {
             size: Some(4),
             ..GenOptions::default()

@@ -355,6 +355,7 @@ mod tests {
     use agent::games::halma::Halma;
     use agent::games::hashi::Hashi;
     use agent::games::hinger::Hinger;
+    use agent::protocol::Notation;
 
     /// Plays `moves` (texts) from `start` through a narrator and returns
     /// everything it printed, with a record of the game for the ending.

@@ -76,7 +76,7 @@ pub struct GameData {
     pub ground: Vec<&'static str>,
     /// Notes on the game beside its verdict (agent output discarded past the cap).
     pub notes: Vec<String>,
-    /// How pieces and moves are drawn (the game's [`FileGame::DRAWING`]).
+    /// How pieces and moves are drawn (the game's [`View::DRAWING`](agent::protocol::View::DRAWING)).
     pub drawing: DrawingData,
     /// The board's legend as drawn: each meaning with the samples that show it.
     pub legend: Vec<LegendData>,

@@ -252,6 +252,7 @@ impl RandomSuite {
 mod tests {
     use super::*;
     use agent::games::testnim::TestNim;
+    use agent::protocol::Policy;
     use agent::search::Game;
 
     fn tmp(name: &str) -> PathBuf {

@@ -71,7 +71,7 @@ pub const MAX_WALL_FACTOR: f64 = 100.0;
 /// Halma (the one game in the contest's own format, without a tag line),
 /// 10 s for the smaller games, whose moves take milliseconds.
 fn default_clock(game: &str) -> Result<f64, String> {
-    crate::for_game!(game, |G| Ok(if <G as agent::protocol::FileGame>::TAG.is_none() {
+    crate::for_game!(game, |G| Ok(if <G as agent::protocol::Notation>::TAG.is_none() {
         100.0
     } else {
         10.0

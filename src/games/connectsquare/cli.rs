@@ -1,12 +1,13 @@
 //! `agent connectsquare ...`: the exact solver and the solver-backed check
 //! of the default agent against the brief's greedy player.
 
+use crate::protocol::{Notation, View};
 use super::player::{best_move, brief_greedy};
 use super::solver::{Solver, Value, Verdict};
 use super::{ConnectSquare, Status};
 use crate::arena::tools::Tool;
 use crate::clock::CpuTimer;
-use crate::protocol::{FileGame, Player};
+use crate::protocol::Player;
 use crate::search::Game;
 use crate::search::Limits;
 use clap::Subcommand;

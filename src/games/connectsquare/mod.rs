@@ -22,7 +22,7 @@ pub mod player;
 pub mod solver;
 
 use crate::protocol::{
-    format_time, parse_header, BoardView, CellView, LegendEntry, FileGame, GenOptions, Ground, Input, Lines, Mode, MoveError,
+    format_time, parse_header, BoardView, CellView, LegendEntry, Notation, Policy, Setup, View, GenOptions, Ground, Input, Lines, Mode, MoveError,
     MoveView, ParseError, Player,
 };
 use crate::search::{Evaluator, SearchHints, Game, Limits, Outcome, Strategy};
@@ -422,23 +422,10 @@ impl SearchHints for ConnectSquare {
     }
 }
 
-impl FileGame for ConnectSquare {
+impl Notation for ConnectSquare {
     const NAME: &'static str = "connectsquare";
+
     const TAG: Option<&'static str> = Some("CONNECTSQUARE");
-    const PARAMS: &'static [crate::protocol::Param] = &[
-        crate::protocol::Param {
-            key: crate::protocol::ParamKey::Rows,
-            about: "board rows (default 6)",
-            prompt: None,
-            choices: &[],
-        },
-        crate::protocol::Param {
-            key: crate::protocol::ParamKey::Cols,
-            about: "board columns (default 7)",
-            prompt: None,
-            choices: &[],
-        },
-    ];
 
     fn parse_input(text: &str) -> Result<Input<Self>, ParseError> {
         let mut lines = Lines::new(text);
@@ -524,11 +511,6 @@ impl FileGame for ConnectSquare {
         format!("{mv}\n")
     }
 
-    fn describe_move(&self, mv: Move) -> String {
-        let coin = if self.to_move == Player::One { 'R' } else { 'Y' };
-        format!("{coin} in column {mv}")
-    }
-
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         let line = Lines::new(text)
             .next()
@@ -565,13 +547,37 @@ impl FileGame for ConnectSquare {
     fn player_names() -> [&'static str; 2] {
         ["R", "Y"]
     }
+}
 
-    fn result(&self) -> Option<Option<Player>> {
-        match self.status {
-            Status::Playing => None,
-            Status::Won(p) => Some(Some(p)),
-            Status::Draw => Some(None),
-        }
+impl Setup for ConnectSquare {
+    const PARAMS: &'static [crate::protocol::Param] = &[
+        crate::protocol::Param {
+            key: crate::protocol::ParamKey::Rows,
+            about: "board rows (default 6)",
+            prompt: None,
+            choices: &[],
+        },
+        crate::protocol::Param {
+            key: crate::protocol::ParamKey::Cols,
+            about: "board columns (default 7)",
+            prompt: None,
+            choices: &[],
+        },
+    ];
+
+    fn generate(opts: &GenOptions) -> Result<Self, String> {
+        ConnectSquare::new(
+            opts.rows.unwrap_or(DEFAULT_ROWS),
+            opts.cols.unwrap_or(DEFAULT_COLS),
+            opts.first,
+        )
+    }
+}
+
+impl View for ConnectSquare {
+    fn describe_move(&self, mv: Move) -> String {
+        let coin = if self.to_move == Player::One { 'R' } else { 'Y' };
+        format!("{coin} in column {mv}")
     }
 
     fn render(&self) -> String {
@@ -671,20 +677,14 @@ impl FileGame for ConnectSquare {
             note: matches!(after.status, Status::Won(_)).then(|| "completes a 2x2 square".to_string()),
         }
     }
+}
 
+impl Policy for ConnectSquare {
     fn moves_left_estimate(&self) -> f64 {
         // Games usually end well before the board fills; the agent makes
         // every other move of what is left.
         let empty = (self.cells() - self.stones()) as f64;
         (0.35 * empty).max(1.0)
-    }
-
-    fn generate(opts: &GenOptions) -> Result<Self, String> {
-        ConnectSquare::new(
-            opts.rows.unwrap_or(DEFAULT_ROWS),
-            opts.cols.unwrap_or(DEFAULT_COLS),
-            opts.first,
-        )
     }
 
     fn special_move(&self, strategy: Strategy, limits: &Limits, on_improve: &mut dyn FnMut(Move)) -> Option<Move> {

@@ -1,12 +1,14 @@
 //! `agent fifteen ...` subcommands: the exact solver on a position file and
 //! the solver's benchmark.
 
+use crate::protocol::{View};
+use crate::protocol::{Notation};
 use super::bench;
 use super::eval::{POINT, TIE_BREAK};
 use super::solver::Solver;
 use super::Fifteen;
 use crate::arena::tools::Tool;
-use crate::protocol::{read_bounded, FileGame};
+use crate::protocol::read_bounded;
 use clap::Subcommand;
 use std::path::{Path, PathBuf};
 

@@ -17,7 +17,7 @@ pub mod search;
 pub mod solver;
 
 use crate::protocol::{
-    format_time, parse_header, BoardView, ByPlayer, CellView, LegendEntry, FileGame, GenOptions, Ground, Input, Lines, Mode,
+    format_time, parse_header, BoardView, ByPlayer, CellView, LegendEntry, Notation, Policy, Setup, View, GenOptions, Ground, Input, Lines, Mode,
     MoveError, MoveView, ParseError, Player,
 };
 use crate::search::{Evaluator, SearchHints, Game, Limits, Outcome, Strategy};
@@ -655,21 +655,10 @@ fn parse_hands(lines: &mut Lines<'_>, g: &mut Fifteen, on_board: &ByPlayer<[u8; 
     Ok(())
 }
 
-impl FileGame for Fifteen {
+impl Notation for Fifteen {
     const NAME: &'static str = "fifteen";
+
     const TAG: Option<&'static str> = Some("FIFTEEN");
-    const PARAMS: &'static [crate::protocol::Param] = &[crate::protocol::Param {
-        key: crate::protocol::ParamKey::Size,
-        about: "board size, 4 or 6 (default 6)",
-        prompt: Some("Board size, 4 or 6? "),
-        choices: &["4", "6"],
-    }];
-    // The Fifteen brief's interactive flow allows 30 s per move.
-    const HUMAN_MOVE_TIME: Option<f64> = Some(30.0);
-    const DRAWING: crate::protocol::Drawing = crate::protocol::Drawing {
-        piece: crate::protocol::PieceShape::Card,
-        move_line: None,
-    };
 
     fn parse_input(text: &str) -> Result<Input<Self>, ParseError> {
         let mut lines = Lines::new(text);
@@ -741,11 +730,6 @@ impl FileGame for Fifteen {
         format!("{r} {c} {}\n", mv.card)
     }
 
-    fn describe_move(&self, mv: Move) -> String {
-        let (r, c) = self.row_col(mv.cell);
-        format!("({r}, {c}, {})", mv.card)
-    }
-
     fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         let line = Lines::new(text)
             .next()
@@ -770,13 +754,33 @@ impl FileGame for Fifteen {
     fn player_names() -> [&'static str; 2] {
         ["1", "2"]
     }
+}
 
-    fn result(&self) -> Option<Option<Player>> {
-        if self.is_over() {
-            Some(self.leader())
-        } else {
-            None
+impl Setup for Fifteen {
+    const PARAMS: &'static [crate::protocol::Param] = &[crate::protocol::Param {
+        key: crate::protocol::ParamKey::Size,
+        about: "board size, 4 or 6 (default 6)",
+        prompt: Some("Board size, 4 or 6? "),
+        choices: &["4", "6"],
+    }];
+
+    fn generate(opts: &GenOptions) -> Result<Self, String> {
+        match opts.size.unwrap_or(6) {
+            n @ (4 | 6) => Ok(Fifteen::new(n as u8, opts.first)),
+            n => Err(format!("a Fifteen board is 4x4 or 6x6, not {n}x{n}")),
         }
+    }
+}
+
+impl View for Fifteen {
+    const DRAWING: crate::protocol::Drawing = crate::protocol::Drawing {
+        piece: crate::protocol::PieceShape::Card,
+        move_line: None,
+    };
+
+    fn describe_move(&self, mv: Move) -> String {
+        let (r, c) = self.row_col(mv.cell);
+        format!("({r}, {c}, {})", mv.card)
     }
 
     fn render(&self) -> String {
@@ -811,10 +815,6 @@ impl FileGame for Fifteen {
         }
         s.pop();
         s
-    }
-
-    fn moves_left_estimate(&self) -> f64 {
-        self.hand_len(self.side()).max(1) as f64
     }
 
     fn board_view(&self) -> BoardView {
@@ -905,12 +905,14 @@ impl FileGame for Fifteen {
             note: (!gone.is_empty()).then(|| format!("removes {}", gone.join(", "))),
         }
     }
+}
 
-    fn generate(opts: &GenOptions) -> Result<Self, String> {
-        match opts.size.unwrap_or(6) {
-            n @ (4 | 6) => Ok(Fifteen::new(n as u8, opts.first)),
-            n => Err(format!("a Fifteen board is 4x4 or 6x6, not {n}x{n}")),
-        }
+impl Policy for Fifteen {
+    // The Fifteen brief's interactive flow allows 30 s per move.
+    const HUMAN_MOVE_TIME: Option<f64> = Some(30.0);
+
+    fn moves_left_estimate(&self) -> f64 {
+        self.hand_len(self.side()).max(1) as f64
     }
 
     fn special_move(&self, strategy: Strategy, limits: &Limits, on_improve: &mut dyn FnMut(Move)) -> Option<Move> {

@@ -15,7 +15,7 @@ pub mod texel;
 pub mod tools;
 
 use crate::protocol::{
-    BoardView, ByPlayer, FileGame, GenOptions, Input, Mode, MoveError, MoveView, ParseError, Player,
+    BoardView, ByPlayer, Notation, Policy, Setup, View, GenOptions, Input, Mode, MoveError, MoveView, ParseError, Player,
 };
 use crate::search::{Evaluator, SearchHints, Game, Limits, Outcome, Strategy, TimeScores};
 use bitboard::{col, row, Bitboard, CELLS, DIRS};
@@ -667,17 +667,10 @@ pub fn colour_name(c: Player) -> &'static str {
     }
 }
 
-impl FileGame for Halma {
+impl Notation for Halma {
     const NAME: &'static str = "halma";
+
     const TAG: Option<&'static str> = None;
-    // Positive: re-entering a seen position is good for the side to move
-    // there, i.e. bad for the mover who walked back into it.
-    const REPEAT_SCORE: i32 = 150;
-    const NO_MOVE_SETTLED_BY_TIME: bool = true;
-    const DRAWING: crate::protocol::Drawing = crate::protocol::Drawing {
-        move_line: Some("its hop path"),
-        ..crate::protocol::Drawing::DISCS
-    };
 
     fn parse_input(text: &str) -> Result<Input<Self>, ParseError> {
         format::parse_input(text)
@@ -691,11 +684,6 @@ impl FileGame for Halma {
         format::format_move(self, mv)
     }
 
-    fn describe_move(&self, mv: HMove) -> String {
-        let t = format::format_move(self, mv);
-        t.trim_end().replace('\n', " | ")
-    }
-
     fn parse_move(&self, text: &str) -> Result<HMove, MoveError> {
         format::parse_move(self, text)
     }
@@ -707,22 +695,44 @@ impl FileGame for Halma {
     fn player_names() -> [&'static str; 2] {
         ["BLACK", "WHITE"]
     }
+}
 
-    fn result(&self) -> Option<Option<Player>> {
-        for c in Player::ALL {
-            if self.has_won(c) {
-                return Some(Some(c));
-            }
-        }
-        if !self.has_move() {
-            return Some(None);
-        }
-        None
+impl Setup for Halma {
+    fn generate(opts: &GenOptions) -> Result<Self, String> {
+        Ok(Halma::start(opts.first))
+    }
+}
+
+impl View for Halma {
+    const DRAWING: crate::protocol::Drawing = crate::protocol::Drawing {
+        move_line: Some("its hop path"),
+        ..crate::protocol::Drawing::DISCS
+    };
+
+    fn describe_move(&self, mv: HMove) -> String {
+        let t = format::format_move(self, mv);
+        t.trim_end().replace('\n', " | ")
     }
 
     fn render(&self) -> String {
         format::render(self)
     }
+
+    fn board_view(&self) -> BoardView {
+        format::board_view(self)
+    }
+
+    fn move_view(&self, mv: HMove) -> MoveView {
+        format::move_view(self, mv)
+    }
+}
+
+impl Policy for Halma {
+    // Positive: re-entering a seen position is good for the side to move
+    // there, i.e. bad for the mover who walked back into it.
+    const REPEAT_SCORE: i32 = 150;
+
+    const NO_MOVE_SETTLED_BY_TIME: bool = true;
 
     fn moves_left_estimate(&self) -> f64 {
         // Observed in 100 s games against the reference agent: 73-84 moves
@@ -733,18 +743,6 @@ impl FileGame for Halma {
         // game unused.
         let d = self.remaining_distance(self.side) as f64;
         10.0 + d / 5.0
-    }
-
-    fn generate(opts: &GenOptions) -> Result<Self, String> {
-        Ok(Halma::start(opts.first))
-    }
-
-    fn board_view(&self) -> BoardView {
-        format::board_view(self)
-    }
-
-    fn move_view(&self, mv: HMove) -> MoveView {
-        format::move_view(self, mv)
     }
 
     fn special_move(&self, strategy: Strategy, limits: &Limits, on_improve: &mut dyn FnMut(HMove)) -> Option<HMove> {

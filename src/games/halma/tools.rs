@@ -2,10 +2,11 @@
 //! referee's judgement of an output. Duels, openings and calibration are the
 //! generic ones of [`crate::arena`].
 
+use crate::protocol::{Notation, View};
 use super::simple::{self, SimpleBoard};
 use super::{format, HMove, Halma, Reading};
 use crate::clock::CpuTimer;
-use crate::protocol::{read_bounded, FileGame, Player};
+use crate::protocol::{read_bounded, Player};
 use crate::search::{alphabeta::Searcher, Game, Limits};
 use std::path::Path;
 

@@ -1,8 +1,10 @@
 //! `agent hashi ...`: the Hashi tools behind the agent binary.
 
+use crate::protocol::{Notation};
+use crate::protocol::{Setup};
 use super::Hashi;
 use crate::arena::tools::Tool;
-use crate::protocol::{FileGame, GenOptions, Mode, Player};
+use crate::protocol::{GenOptions, Mode, Player};
 use clap::Subcommand;
 
 /// Hashi subcommands.

@@ -73,8 +73,9 @@ pub fn order_hint(h: &Hashi, mv: HashiMove) -> i32 {
 
 #[cfg(test)]
 mod tests {
+    use crate::protocol::{Notation};
     use super::*;
-    use crate::protocol::FileGame;
+    
 
     fn pos(text: &str) -> Hashi {
         Hashi::parse_input(text).unwrap().state

@@ -3,7 +3,7 @@
 
 use super::{Hashi, HashiMove, Topology};
 use crate::protocol::{
-    format_time, parse_header, BoardView, ByPlayer, CellView, Drawing, LegendEntry, PieceShape, FileGame, GenOptions, Ground, Input, Line, Lines, LinkView,
+    format_time, parse_header, BoardView, ByPlayer, CellView, Drawing, LegendEntry, PieceShape, Notation, Policy, Setup, View, GenOptions, Ground, Input, Line, Lines, LinkView,
     Mode, MoveError, MoveView, ParseError, Player,
 };
 use std::fmt::Write as _;
@@ -175,21 +175,10 @@ fn parse_usize(tok: &str, what: &str) -> Result<usize, MoveError> {
         .map_err(|_| MoveError::Malformed(format!("expected {what} (a number), found {tok:?}")))
 }
 
-impl FileGame for Hashi {
+impl Notation for Hashi {
     const NAME: &'static str = "hashi";
+
     const TAG: Option<&'static str> = Some("HASHI");
-    const PARAMS: &'static [crate::protocol::Param] = &[crate::protocol::Param {
-        key: crate::protocol::ParamKey::Size,
-        about: "board size n for an n x n grid (default 7)",
-        prompt: Some("Board size (e.g. 7)? "),
-        choices: &[],
-    }];
-    // Islands fill more of their cell than pieces do; the line is the bridge
-    // a move builds, between its two islands.
-    const DRAWING: Drawing = Drawing {
-        piece: PieceShape::Disc { radius: 0.4 },
-        move_line: Some("the bridge it built"),
-    };
 
     fn parse_input(text: &str) -> Result<Input<Self>, ParseError> {
         let mut lines = Lines::new(text);
@@ -226,28 +215,6 @@ impl FileGame for Hashi {
             HashiMove::Label(i, l) => {
                 let (r, c) = t.islands[i as usize];
                 format!("L {r} {c} {l}\n")
-            }
-        }
-    }
-
-    fn describe_move(&self, mv: HashiMove) -> String {
-        let t = self.topology();
-        match mv {
-            HashiMove::Bridge(p) => {
-                let q = t.pairs[p as usize];
-                let (r1, c1) = t.islands[q.a as usize];
-                let (r2, c2) = t.islands[q.b as usize];
-                let gain = self.bridge_gain(p as usize);
-                let scored = if gain > 0 {
-                    format!(", scores {gain}")
-                } else {
-                    String::new()
-                };
-                format!("B {r1} {c1} {r2} {c2} (bridge ({r1},{c1})-({r2},{c2}){scored})")
-            }
-            HashiMove::Label(i, l) => {
-                let (r, c) = t.islands[i as usize];
-                format!("L {r} {c} {l} (label ({r},{c}) with {l})")
             }
         }
     }
@@ -333,16 +300,51 @@ impl FileGame for Hashi {
     fn player_names() -> [&'static str; 2] {
         ["1", "2"]
     }
+}
 
-    fn result(&self) -> Option<Option<Player>> {
-        if self.has_move() {
-            return None;
+impl Setup for Hashi {
+    const PARAMS: &'static [crate::protocol::Param] = &[crate::protocol::Param {
+        key: crate::protocol::ParamKey::Size,
+        about: "board size n for an n x n grid (default 7)",
+        prompt: Some("Board size (e.g. 7)? "),
+        choices: &[],
+    }];
+
+    fn generate(opts: &GenOptions) -> Result<Self, String> {
+        let mut h = super::gen::generate(opts.size.unwrap_or(7), opts.seed)?;
+        h.set_side(opts.first);
+        Ok(h)
+    }
+}
+
+impl View for Hashi {
+    // Islands fill more of their cell than pieces do; the line is the bridge
+    // a move builds, between its two islands.
+    const DRAWING: Drawing = Drawing {
+        piece: PieceShape::Disc { radius: 0.4 },
+        move_line: Some("the bridge it built"),
+    };
+
+    fn describe_move(&self, mv: HashiMove) -> String {
+        let t = self.topology();
+        match mv {
+            HashiMove::Bridge(p) => {
+                let q = t.pairs[p as usize];
+                let (r1, c1) = t.islands[q.a as usize];
+                let (r2, c2) = t.islands[q.b as usize];
+                let gain = self.bridge_gain(p as usize);
+                let scored = if gain > 0 {
+                    format!(", scores {gain}")
+                } else {
+                    String::new()
+                };
+                format!("B {r1} {c1} {r2} {c2} (bridge ({r1},{c1})-({r2},{c2}){scored})")
+            }
+            HashiMove::Label(i, l) => {
+                let (r, c) = t.islands[i as usize];
+                format!("L {r} {c} {l} (label ({r},{c}) with {l})")
+            }
         }
-        Some(match self.points[Player::One].cmp(&self.points[Player::Two]) {
-            std::cmp::Ordering::Greater => Some(Player::One),
-            std::cmp::Ordering::Less => Some(Player::Two),
-            std::cmp::Ordering::Equal => None,
-        })
     }
 
     fn render(&self) -> String {
@@ -392,20 +394,6 @@ impl FileGame for Hashi {
         }
         s.push_str("(1-4 labelled island, o unlabelled, - = horizontal bridges, | H vertical, . water)");
         s
-    }
-
-    fn moves_left_estimate(&self) -> f64 {
-        // Bridges still possible (each serves two islands) plus labellings
-        // and their bridges; the agent makes half of them.
-        let t = self.topology();
-        let mut missing = 0u32;
-        for i in 0..t.islands.len() {
-            missing += match self.label(i) {
-                0 => 2 + 3, // the label move (counted twice: halved below) and ~3.5 bridge ends
-                l => (l - self.degree(i)) as u32,
-            };
-        }
-        (missing as f64 / 4.0).max(1.0)
     }
 
     fn board_view(&self) -> BoardView {
@@ -503,11 +491,21 @@ impl FileGame for Hashi {
             }
         }
     }
+}
 
-    fn generate(opts: &GenOptions) -> Result<Self, String> {
-        let mut h = super::gen::generate(opts.size.unwrap_or(7), opts.seed)?;
-        h.set_side(opts.first);
-        Ok(h)
+impl Policy for Hashi {
+    fn moves_left_estimate(&self) -> f64 {
+        // Bridges still possible (each serves two islands) plus labellings
+        // and their bridges; the agent makes half of them.
+        let t = self.topology();
+        let mut missing = 0u32;
+        for i in 0..t.islands.len() {
+            missing += match self.label(i) {
+                0 => 2 + 3, // the label move (counted twice: halved below) and ~3.5 bridge ends
+                l => (l - self.degree(i)) as u32,
+            };
+        }
+        (missing as f64 / 4.0).max(1.0)
     }
 }
 

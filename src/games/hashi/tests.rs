@@ -1,8 +1,10 @@
 //! Rules tests: the fast state against a deliberately simple model on random
 //! playouts, hand-made scoring cases, generator properties.
 
+use crate::protocol::{Policy};
+use crate::protocol::{Notation, Setup};
 use super::*;
-use crate::protocol::{ByPlayer, FileGame, GenOptions, Player};
+use crate::protocol::{ByPlayer, GenOptions, Player};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::HashMap;

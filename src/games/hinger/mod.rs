@@ -23,7 +23,7 @@ pub mod solver;
 pub mod sum;
 
 use crate::protocol::{
-    format_time, parse_header, BoardView, CellView, LegendEntry, FileGame, GenOptions, Ground, Input, Lines, Mode, MoveError,
+    format_time, parse_header, BoardView, CellView, LegendEntry, Notation, Policy, Setup, View, GenOptions, Ground, Input, Lines, Mode, MoveError,
     MoveView, ParseError, Player,
 };
 use crate::search::{Evaluator, SearchHints, alphabeta::Searcher, Game, Limits, Outcome, Strategy};
@@ -248,29 +248,10 @@ impl SearchHints for Hinger {
     }
 }
 
-impl FileGame for Hinger {
+impl Notation for Hinger {
     const NAME: &'static str = "hinger";
+
     const TAG: Option<&'static str> = Some("HINGER");
-    const PARAMS: &'static [crate::protocol::Param] = &[
-        crate::protocol::Param {
-            key: crate::protocol::ParamKey::Rows,
-            about: "board rows (default 5)",
-            prompt: None,
-            choices: &[],
-        },
-        crate::protocol::Param {
-            key: crate::protocol::ParamKey::Cols,
-            about: "board columns (default 5)",
-            prompt: None,
-            choices: &[],
-        },
-        crate::protocol::Param {
-            key: crate::protocol::ParamKey::Density,
-            about: "share of cells holding counters, 0 to 1 (default 0.6)",
-            prompt: None,
-            choices: &[],
-        },
-    ];
 
     fn parse_input(text: &str) -> Result<Input<Self>, ParseError> {
         let mut lines = Lines::new(text);
@@ -337,17 +318,53 @@ impl FileGame for Hinger {
     fn player_names() -> [&'static str; 2] {
         ["1", "2"]
     }
+}
 
-    fn result(&self) -> Option<Option<Player>> {
-        if let Some(w) = self.winner {
-            Some(Some(w))
-        } else if self.board.active() == 0 {
-            Some(None)
-        } else {
-            None
+impl Setup for Hinger {
+    const PARAMS: &'static [crate::protocol::Param] = &[
+        crate::protocol::Param {
+            key: crate::protocol::ParamKey::Rows,
+            about: "board rows (default 5)",
+            prompt: None,
+            choices: &[],
+        },
+        crate::protocol::Param {
+            key: crate::protocol::ParamKey::Cols,
+            about: "board columns (default 5)",
+            prompt: None,
+            choices: &[],
+        },
+        crate::protocol::Param {
+            key: crate::protocol::ParamKey::Density,
+            about: "share of cells holding counters, 0 to 1 (default 0.6)",
+            prompt: None,
+            choices: &[],
+        },
+    ];
+
+    /// A random binary board (default 5x5, density 0.6). Boards that start
+    /// with a hinger (an immediate win for the first player) are redrawn, up
+    /// to a thousand times, so generated games are contests.
+    fn generate(opts: &GenOptions) -> Result<Self, String> {
+        let rows = opts.rows.unwrap_or(5);
+        let cols = opts.cols.unwrap_or(5);
+        let density = opts.density.unwrap_or(0.6);
+        if !(0.0..=1.0).contains(&density) {
+            return Err(format!("density must be between 0 and 1, found {density}"));
         }
+        let mut rng = SmallRng::seed_from_u64(opts.seed);
+        let mut board = Hinger::random_board(rows, cols, density, &mut rng)?;
+        for _ in 0..1000 {
+            if !board.has_hinger() && board.active() != 0 {
+                break;
+            }
+            board = Hinger::random_board(rows, cols, density, &mut rng)?;
+        }
+        Ok(Hinger::new(board, opts.first))
     }
+}
 
+impl View for Hinger {
     fn render(&self) -> String {
         let b = &self.board;
         let hingers = b.hingers();
@@ -439,32 +456,13 @@ impl FileGame for Hinger {
             note: hinger.then(|| format!("({r}, {c}) was a hinger")),
         }
     }
+}
 
+impl Policy for Hinger {
     /// Games rarely run to the last counter: most end when the safe moves
     /// run out, around half-way; the agent makes half of those moves.
     fn moves_left_estimate(&self) -> f64 {
         (self.board.counters() as f64 * 0.3).max(1.0)
-    }
-
-    /// A random binary board (default 5x5, density 0.6). Boards that start
-    /// with a hinger (an immediate win for the first player) are redrawn, up
-    /// to a thousand times, so generated games are contests.
-    fn generate(opts: &GenOptions) -> Result<Self, String> {
-        let rows = opts.rows.unwrap_or(5);
-        let cols = opts.cols.unwrap_or(5);
-        let density = opts.density.unwrap_or(0.6);
-        if !(0.0..=1.0).contains(&density) {
-            return Err(format!("density must be between 0 and 1, found {density}"));
-        }
-        let mut rng = SmallRng::seed_from_u64(opts.seed);
-        let mut board = Hinger::random_board(rows, cols, density, &mut rng)?;
-        for _ in 0..1000 {
-            if !board.has_hinger() && board.active() != 0 {
-                break;
-            }
-            board = Hinger::random_board(rows, cols, density, &mut rng)?;
-        }
-        Ok(Hinger::new(board, opts.first))
     }
 
     /// The default strategy runs a short alpha-beta probe (so that a

@@ -1,8 +1,10 @@
+use crate::protocol::{View};
+use crate::protocol::{Notation};
 use crate::search::{SearchHints};
 use super::*;
 use crate::games::fifteen::plain::{all_moves, minimax};
 use crate::clock::CpuTimer;
-use crate::protocol::{FileGame, Player};
+use crate::protocol::Player;
 use crate::search::Game;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};

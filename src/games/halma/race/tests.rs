@@ -1,9 +1,9 @@
 //! The race solver against a plain breadth-first search over the real move
 //! generator, and the separation detector against the real move generator.
 
+use crate::protocol::{View};
 use super::*;
 use crate::games::halma::Reading;
-use crate::protocol::FileGame;
 use fxhash::FxHashSet;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
