@@ -1,14 +1,16 @@
 //! Criterion benches for Halma move generation and evaluation on the
 //! fixed positions of `samples/halma/`.
 
-use agent::games::halma::{tools, Halma, Reading};
+use agent::games::halma::simple::to_simple;
+use agent::games::halma::{perft, Halma, Reading};
 use agent::search::Evaluator;
 use agent::search::Game;
+use agent::tools::halma::commands::load;
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use std::path::Path;
 
 fn sample(name: &str) -> Halma {
-    tools::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/halma").join(name)).expect("sample")
+    load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/halma").join(name)).expect("sample")
 }
 
 fn movegen(c: &mut Criterion) {
@@ -22,15 +24,13 @@ fn movegen(c: &mut Criterion) {
                 buf.len()
             })
         });
-        let simple = tools::to_simple(&pos);
+        let simple = to_simple(&pos);
         c.bench_function(&format!("halma simple legal {name}"), |b| {
             b.iter(|| black_box(&simple).legal(true).len())
         });
     }
     let pos = sample("midgame_1.txt");
-    c.bench_function("halma perft(2) midgame_1", |b| {
-        b.iter(|| tools::perft(black_box(&pos), 2))
-    });
+    c.bench_function("halma perft(2) midgame_1", |b| b.iter(|| perft(black_box(&pos), 2)));
 }
 
 fn evaluation(c: &mut Criterion) {

@@ -1,9 +1,9 @@
 //! One turn of the file protocol for any game: read `input.txt`, write a
 //! legal move to `output.txt` at once, then improve it within the CPU budget.
 
-use crate::arena::{self, ChooseOptions};
 use crate::clock::process_cpu_seconds;
 use crate::games::GameKind;
+use crate::play::{self, ChooseOptions};
 use crate::playdata::{Clock, PlayData};
 use crate::protocol::{read_bounded, write_atomic, FileGame, Input, Mode, ParseError, Player};
 use crate::search::{greedy, Limits, Strategy};
@@ -68,7 +68,7 @@ pub struct TurnReport {
     /// Nodes searched.
     pub nodes: u64,
     /// The chosen move's score from the mover's view, when the strategy
-    /// scores moves (see [`crate::arena::Choice::score`]).
+    /// scores moves (see [`crate::play::Choice::score`]).
     pub score: Option<i32>,
     /// The CPU limits planned for the move.
     pub limits: Limits,
@@ -187,7 +187,7 @@ pub fn turn<G: FileGame>(text: &str, opts: &AgentOptions) -> Result<TurnReport, 
             }
         }
     };
-    let choice = arena::choose(&state, opts.strategy, &limits, &choose_opts, &mut on_improve);
+    let choice = play::choose(&state, opts.strategy, &limits, &choose_opts, &mut on_improve);
     if let Some(e) = write_err {
         return Err(e);
     }

@@ -1,16 +1,20 @@
 //! Contest game agent library.
 //!
-//! Layout:
-//! - [`search`]: the game-independent search core (the [`search::Game`] trait and
-//!   the strategies that depend only on it: alpha-beta, minimax, MCTS, greedy).
-//! - [`games`]: one module per game (rules, evaluation, text format).
+//! Layout, from the bottom up:
+//! - [`search`]: the game-independent search core (the [`search::Game`],
+//!   [`search::Evaluator`] and [`search::SearchHints`] traits and the
+//!   strategies that depend only on them: alpha-beta, minimax, MCTS, greedy).
 //! - [`protocol`]: the shared `input.txt`/`output.txt` plumbing (the
-//!   [`protocol::FileGame`] trait every game implements, line-aware parsing
-//!   errors, atomic output).
+//!   file-side traits every game implements, [`protocol::FileGame`] being
+//!   their umbrella; line-aware parsing errors, atomic output).
+//! - [`games`]: one folder per game (rules, format, evaluation, policy,
+//!   solvers), and the registry.
 //! - [`clock`] and [`timing`]: the process CPU clock and the time policy.
-//! - [`arena`]: choosing a move under any strategy for any game, duels,
-//!   openings and perft over the traits.
+//! - [`play`]: choosing a move under any strategy for any game, seeded
+//!   openings.
 //! - [`driver`]: turns one `input.txt` into one `output.txt` for any game.
+//! - [`tools`] (default feature `cli`): the developer tools and the per-game
+//!   subcommands, above everything else.
 //! - [`fuzzing`]: byte-level entry points for the fuzz targets in `fuzz/`.
 
 // First, so that the registry's `with_game!` is in scope for the modules below
@@ -18,11 +22,13 @@
 #[macro_use]
 pub mod games;
 
-pub mod arena;
 pub mod clock;
 pub mod driver;
 pub mod fuzzing;
+pub mod play;
 pub mod playdata;
 pub mod protocol;
 pub mod search;
 pub mod timing;
+#[cfg(feature = "cli")]
+pub mod tools;

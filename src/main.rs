@@ -4,10 +4,10 @@
 //! defines them) and `agent duel` the generic in-process duel; this file
 //! only parses the command line and dispatches.
 
-use agent::arena::tools::{run_duel, DuelArgs};
 use agent::driver::{run_turn, AgentOptions};
-use agent::games::{self, GameKind};
+use agent::games::GameKind;
 use agent::search::Strategy;
+use agent::tools::{run_duel, DuelArgs};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -64,22 +64,22 @@ enum Command {
     /// Measures this machine's search speed into calibration.txt for the
     /// game of input.txt in --dir (Halma without one): what the referee's
     /// --calibrate runs.
-    Calibrate(agent::arena::tools::CalibrateArgs),
+    Calibrate(agent::tools::CalibrateArgs),
     /// Halma tools: perft, simple-perft, bench, check, opening, calibrate.
     #[command(subcommand)]
-    Halma(games::halma::cli::HalmaCommand),
+    Halma(agent::tools::halma::HalmaCommand),
     /// Hinger tools: exact solver, safe paths, scaling study, perft, openings.
     #[command(subcommand)]
-    Hinger(games::hinger::cli::HingerCommand),
+    Hinger(agent::tools::hinger::HingerCommand),
     /// Connect Square tools: exact solver, solver-backed check, perft, openings.
     #[command(subcommand)]
-    Connectsquare(games::connectsquare::cli::Command),
+    Connectsquare(agent::tools::connectsquare::Command),
     /// Fifteen tools: the exact solver, perft, openings.
     #[command(subcommand)]
-    Fifteen(games::fifteen::cli::FifteenCommand),
+    Fifteen(agent::tools::fifteen::FifteenCommand),
     /// Hashi tools: generated boards, perft, openings.
     #[command(subcommand)]
-    Hashi(games::hashi::cli::HashiCommand),
+    Hashi(agent::tools::hashi::HashiCommand),
 }
 
 fn to_strategy(s: StrategyArg, depth: Option<u32>) -> Strategy {
@@ -106,8 +106,8 @@ fn duel(kind: GameKind, args: DuelArgs) -> Result<(), String> {
 }
 
 /// `agent calibrate`: the game is the one of `input.txt` in `--dir`.
-fn calibrate(args: agent::arena::tools::CalibrateArgs) -> Result<(), String> {
-    use agent::arena::tools::{run, Tool};
+fn calibrate(args: agent::tools::CalibrateArgs) -> Result<(), String> {
+    use agent::tools::{run, Tool};
     let input = args.dir.join("input.txt");
     let kind = match std::fs::read_to_string(&input) {
         Ok(text) => GameKind::detect(&text).map_err(|e| format!("{}: {e}", input.display()))?,
@@ -146,11 +146,11 @@ fn main() -> ExitCode {
         }
         Some(Command::Duel { game, args }) => duel(game, args),
         Some(Command::Calibrate(args)) => calibrate(args),
-        Some(Command::Halma(cmd)) => games::halma::cli::run(cmd),
-        Some(Command::Hinger(cmd)) => games::hinger::cli::run(cmd),
-        Some(Command::Connectsquare(cmd)) => games::connectsquare::cli::run(cmd),
-        Some(Command::Fifteen(cmd)) => games::fifteen::cli::run(cmd),
-        Some(Command::Hashi(cmd)) => games::hashi::cli::run(cmd),
+        Some(Command::Halma(cmd)) => agent::tools::halma::run(cmd),
+        Some(Command::Hinger(cmd)) => agent::tools::hinger::run(cmd),
+        Some(Command::Connectsquare(cmd)) => agent::tools::connectsquare::run(cmd),
+        Some(Command::Fifteen(cmd)) => agent::tools::fifteen::run(cmd),
+        Some(Command::Hashi(cmd)) => agent::tools::hashi::run(cmd),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -23,7 +23,7 @@ pub struct GameOpts {
     /// Board options of generated positions (the agent's own `BoardArgs`,
     /// so `agent duel` and the referee take the same flags).
     #[command(flatten)]
-    pub board: agent::arena::tools::BoardArgs,
+    pub board: agent::tools::BoardArgs,
 }
 
 /// `--mode`.

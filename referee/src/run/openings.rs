@@ -5,10 +5,10 @@
 //! up (then it cycles). A suite is a file of `input.txt` positions, a
 //! directory of them, or `random:PLIES`: positions reached by PLIES random
 //! legal plies from the generated start (the agent library's one generator,
-//! [`agent::arena::openings`]), never repeated within a run, and rejected
+//! [`agent::play::openings`]), never repeated within a run, and rejected
 //! when a shallow search already finds a forced result.
 
-use agent::arena::openings::{decided, random_plies};
+use agent::play::openings::{decided, random_plies};
 use agent::protocol::{FileGame, GenOptions, Mode};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;

@@ -14,8 +14,6 @@
 //! - [`player`]: the default agent's move choice and the brief's greedy player.
 //! - [`cli`]: `agent connectsquare ...` subcommands.
 
-#[cfg(feature = "cli")]
-pub mod cli;
 pub mod eval;
 pub mod grid;
 pub mod player;

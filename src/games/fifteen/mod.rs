@@ -6,9 +6,6 @@
 //! up to date incrementally, so that the canonical hash of a position and
 //! "is this board symmetric" are both a handful of integer compares.
 
-pub mod bench;
-#[cfg(feature = "cli")]
-pub mod cli;
 pub mod eval;
 pub mod geo;
 #[cfg(test)]

@@ -34,7 +34,10 @@ use super::eval::{self, POINT};
 use super::geo::{geo, value_index, Geo, MAX_CELLS, VALUES};
 use super::{Fifteen, Move};
 use crate::clock::CpuTimer;
+use crate::protocol::Player;
 use crate::search::Game;
+use rand::rngs::SmallRng;
+use rand::Rng;
 
 /// Above every value a position can have (32 points on 4x4, 70 on 6x6).
 const INF: i32 = 2000;
@@ -932,6 +935,23 @@ fn next_beta(lo: i32, hi: i32) -> i32 {
 /// Margin in points of a solver value (the tie-break rounded away).
 pub fn margin_points(value: i32) -> i32 {
     (value as f64 / POINT as f64).round() as i32
+}
+
+/// A position reached from the empty `n`x`n` board by uniformly random
+/// placements (any free cell, any card in hand) until `left` cards remain.
+pub fn random_position(rng: &mut SmallRng, n: u8, left: u32) -> Fifteen {
+    let mut g = Fifteen::new(n, Player::from_index(rng.gen_range(0..2)));
+    while g.plies_left() > left {
+        let hand = g.hand(g.side());
+        let cards: Vec<u8> = (0..5).filter(|&vi| hand[vi] > 0).map(|vi| VALUES[vi]).collect();
+        let free = g.free();
+        let cells: Vec<u8> = (0..64).filter(|&c| free >> c & 1 == 1).collect();
+        g.play(Move {
+            cell: cells[rng.gen_range(0..cells.len())],
+            card: cards[rng.gen_range(0..cards.len())],
+        });
+    }
+    g
 }
 
 #[cfg(test)]

@@ -338,7 +338,7 @@ mod tests {
     /// Positions from seeded random games, including late ones with few
     /// pieces outside the goal.
     fn sample_positions() -> Vec<Halma> {
-        use crate::arena::openings::random_opening;
+        use crate::play::openings::random_opening;
         let mut v = Vec::new();
         for seed in 0..40 {
             let pos: Halma = random_opening(&GenOptions::default(), 2 + seed as u32 * 5, seed).unwrap();

@@ -5,14 +5,10 @@
 //! `Two` is WHITE (camp at the bottom-right).
 
 pub mod bitboard;
-#[cfg(feature = "cli")]
-pub mod cli;
 pub mod eval;
 pub mod format;
 pub mod race;
 pub mod simple;
-pub mod texel;
-pub mod tools;
 
 use crate::protocol::{
     BoardView, ByPlayer, Notation, Policy, Setup, View, GenOptions, Input, Mode, MoveError, MoveView, ParseError, Player,
@@ -752,6 +748,32 @@ impl Policy for Halma {
             _ => None,
         }
     }
+}
+
+/// Leaf count `depth` plies below `pos`: moves are distinct (from, to)
+/// pairs, sides alternate, a won position is a leaf.
+pub fn perft(pos: &Halma, depth: u32) -> u64 {
+    let mut bufs: Vec<Vec<HMove>> = (0..=depth).map(|_| Vec::with_capacity(256)).collect();
+    perft_rec(pos, depth, &mut bufs)
+}
+
+fn perft_rec(pos: &Halma, depth: u32, bufs: &mut [Vec<HMove>]) -> u64 {
+    if depth == 0 || pos.has_won(pos.side().other()) {
+        return 1;
+    }
+    if depth == 1 {
+        return pos.count_moves();
+    }
+    let (head, rest) = bufs.split_first_mut().expect("a buffer per ply");
+    head.clear();
+    pos.moves(Reading::Narrow, head);
+    let mut n = 0;
+    for &m in head.iter() {
+        let mut c = *pos;
+        c.play(m);
+        n += perft_rec(&c, depth - 1, rest);
+    }
+    n
 }
 
 /// A cell as the contest prints it: `x,y`.

@@ -63,8 +63,6 @@
 //! reading's (a piece in the goal keeps every hop inside it), so the first
 //! move of a solution is legal under every reading.
 
-pub mod bench;
-
 use super::bitboard::{level, max_level, min_level, Bitboard, CELLS, LEVEL_GE, OPPOSITE, TOP_LEVEL};
 use super::{HMove, Halma, Reading, CAMP, PIECES};
 use crate::clock::process_cpu_seconds;
@@ -81,7 +79,7 @@ pub const GAP: u32 = 5;
 
 
 /// The goal in black's frame (white's camp).
-const GOAL: Bitboard = *CAMP.get(Player::Two);
+pub const GOAL: Bitboard = *CAMP.get(Player::Two);
 
 const fn build_goal_counts() -> [u32; TOP + 1] {
     let mut t = [0u32; TOP + 1];

@@ -252,6 +252,20 @@ pub fn perft(b: &SimpleBoard, depth: u32) -> u64 {
     n
 }
 
+/// The simple implementation's view of a position.
+pub fn to_simple(pos: &super::Halma) -> SimpleBoard {
+    let mut b = SimpleBoard {
+        cells: [[0; 16]; 16],
+        side: pos.side(),
+    };
+    for c in Player::ALL {
+        for p in pos.pieces(c).iter() {
+            b.cells[p as usize / 16][p as usize % 16] = c.index() as u8 + 1;
+        }
+    }
+    b
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,7 +3,8 @@
 
 use super::bitboard::{cell, col, row, Bitboard};
 use super::simple::SimpleBoard;
-use super::tools::{perft, to_simple};
+use super::perft;
+use super::simple::to_simple;
 use super::*;
 use crate::protocol::MoveError;
 use rand::rngs::SmallRng;

@@ -9,8 +9,6 @@
 //! and vertical-bridge cells row by row, so the cells a new bridge would
 //! cross are a contiguous bit range in one 16-bit lane.
 
-#[cfg(feature = "cli")]
-pub mod cli;
 mod eval;
 mod format;
 mod gen;

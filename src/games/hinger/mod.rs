@@ -15,9 +15,6 @@
 //! evaluation counts safe moves, and the exact solver only explores them.
 
 pub mod board;
-#[cfg(feature = "cli")]
-pub mod cli;
-pub mod compare;
 pub mod path;
 pub mod solver;
 pub mod sum;

@@ -1,7 +1,7 @@
 use crate::protocol::{Notation};
 use super::*;
 use crate::games::fifteen::plain::{all_moves, minimax};
-use crate::games::fifteen::bench::random_position;
+use crate::games::fifteen::solver::random_position;
 use crate::games::fifteen::geo::geo;
 use crate::protocol::{Mode, Player};
 use rand::rngs::SmallRng;

@@ -302,7 +302,7 @@ fn race_value_is_the_solved_race_and_the_search_stops_there() {
         let mut ctx = RaceContext::default();
         ctx.begin(&Halma::start(Player::One), &Limits::depth(3));
         assert_eq!(pos.exact_value(&mut ctx), Some(race_score(mine, theirs)), "{side:?} to move");
-        let opts = crate::arena::ChooseOptions::default();
+        let opts = crate::play::ChooseOptions::default();
         let mut moves = Vec::new();
         pos.legal_moves(&mut moves);
         let best = moves
@@ -316,7 +316,7 @@ fn race_value_is_the_solved_race_and_the_search_stops_there() {
         assert!(best.unwrap().abs() >= RACE_WIN);
         // From a separated root the race move decides, or the ordinary
         // search without race scores.
-        let c = crate::arena::choose(&pos, Strategy::AlphaBeta(3), &Limits::depth(3), &opts, &mut |_| {})
+        let c = crate::play::choose(&pos, Strategy::AlphaBeta(3), &Limits::depth(3), &opts, &mut |_| {})
             .expect("a move");
         let race_scores = RACE_WIN..crate::search::WIN_THRESHOLD;
         assert!(

@@ -4,9 +4,9 @@
 //! parses and dispatches.
 
 use super::duel::{duel, parse_strategy, DuelOptions, GameResult};
-use super::openings::random_opening;
 use super::perft::perft;
 use crate::clock::CpuTimer;
+use crate::play::openings::random_opening;
 use crate::protocol::{read_bounded, FileGame, GenOptions, Mode, Player};
 use crate::timing;
 use clap::{Args, Subcommand};

@@ -3,13 +3,11 @@
 //! table) and on seeded random 6x6 endgames (to place the cards-left
 //! threshold under which the agent solves 6x6 positions exactly).
 
-use super::geo::VALUES;
-use super::solver::{margin_points, Solver};
-use super::{Fifteen, Move};
+use crate::games::fifteen::solver::{margin_points, random_position, Solver};
+use crate::games::fifteen::Fifteen;
 use crate::protocol::Player;
-use crate::search::Game;
 use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 
 /// CPU seconds a single 6x6 bench solve may take before it is reported as
 /// unfinished.
@@ -27,23 +25,6 @@ pub fn parse_range(s: &str) -> Result<(u32, u32), String> {
         ));
     }
     Ok((a, b))
-}
-
-/// A position reached from the empty `n`x`n` board by uniformly random
-/// placements (any free cell, any card in hand) until `left` cards remain.
-pub fn random_position(rng: &mut SmallRng, n: u8, left: u32) -> Fifteen {
-    let mut g = Fifteen::new(n, Player::from_index(rng.gen_range(0..2)));
-    while g.plies_left() > left {
-        let hand = g.hand(g.side());
-        let cards: Vec<u8> = (0..5).filter(|&vi| hand[vi] > 0).map(|vi| VALUES[vi]).collect();
-        let free = g.free();
-        let cells: Vec<u8> = (0..64).filter(|&c| free >> c & 1 == 1).collect();
-        g.play(Move {
-            cell: cells[rng.gen_range(0..cells.len())],
-            card: cards[rng.gen_range(0..cards.len())],
-        });
-    }
-    g
 }
 
 fn median(v: &mut [f64]) -> f64 {
@@ -93,7 +74,7 @@ pub fn start4(runs: usize, alphabeta: bool, tt_bytes: usize, out: &mut dyn FnMut
     if alphabeta {
         let mut ab = Vec::new();
         for _ in 0..runs {
-            let r = super::search::solve(&g, tt_bytes);
+            let r = crate::games::fifteen::search::solve(&g, tt_bytes);
             out(format!(
                 "4x4 start margin, alpha-beta core: {:+} in {:.3} s CPU, {} nodes",
                 margin_points(r.score),

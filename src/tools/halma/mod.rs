@@ -1,8 +1,13 @@
 //! `agent halma ...`: Halma's developer tools on the command line.
 
-use super::{race, texel, tools, Halma};
-use crate::arena::tools::{self as common, CalibrateArgs, OpeningArgs, PerftArgs, Tool};
+use crate::games::halma::Halma;
+pub mod commands;
+pub mod race_bench;
+pub mod texel;
+
+use crate::tools::{self as common, CalibrateArgs, OpeningArgs, PerftArgs, Tool};
 use clap::Subcommand;
+use commands as tools;
 use std::path::PathBuf;
 
 /// The `agent halma` subcommands.
@@ -98,7 +103,7 @@ pub fn run(cmd: HalmaCommand) -> Result<(), String> {
         }
         HalmaCommand::Bench { samples, seconds, runs } => {
             print!("{}", tools::bench(&samples, seconds, runs)?)
-        },
+        }
         HalmaCommand::Check { input, output } => println!("{}", tools::check_command(&input, &output)?),
         HalmaCommand::Opening(a) => common::run::<Halma>(Tool::Opening(a))?,
         HalmaCommand::Calibrate(a) => common::run::<Halma>(Tool::Calibrate(a))?,
@@ -108,14 +113,14 @@ pub fn run(cmd: HalmaCommand) -> Result<(), String> {
             samples,
             seed,
         } => {
-            let opts = race::bench::RaceBenchOptions {
+            let opts = race_bench::RaceBenchOptions {
                 positions,
                 move_seconds,
                 samples,
                 seed,
                 ..Default::default()
             };
-            print!("{}", race::bench::run(&opts)?)
+            print!("{}", race_bench::run(&opts)?)
         }
         HalmaCommand::TexelData {
             games,

@@ -1,14 +1,15 @@
 //! `agent fifteen ...` subcommands: the exact solver on a position file and
 //! the solver's benchmark.
 
-use crate::protocol::{View};
-use crate::protocol::{Notation};
-use super::bench;
-use super::eval::{POINT, TIE_BREAK};
-use super::solver::Solver;
-use super::Fifteen;
-use crate::arena::tools::Tool;
+use crate::protocol::Notation;
+use crate::protocol::View;
+pub mod bench;
+
+use crate::games::fifteen::eval::{POINT, TIE_BREAK};
+use crate::games::fifteen::solver::Solver;
+use crate::games::fifteen::Fifteen;
 use crate::protocol::read_bounded;
+use crate::tools::Tool;
 use clap::Subcommand;
 use std::path::{Path, PathBuf};
 
@@ -53,7 +54,7 @@ pub fn solve_file(path: &Path, tt_mb: usize, kind: SolveKind) -> Result<String, 
             g.plies_left()
         ));
     }
-    let describe = |m: Option<super::Move>| match m {
+    let describe = |m: Option<crate::games::fifteen::Move>| match m {
         Some(m) => format!("{} = {}", g.describe_move(m), g.format_move(m).trim_end()),
         None => "none (the game is over)".into(),
     };
@@ -64,7 +65,7 @@ pub fn solve_file(path: &Path, tt_mb: usize, kind: SolveKind) -> Result<String, 
     );
     let body = match kind {
         SolveKind::AlphaBeta => {
-            let f = super::search::solve(&g, tt_mb << 20);
+            let f = crate::games::fifteen::search::solve(&g, tt_mb << 20);
             format!(
                 "value: {}\nbest move: {}\ntime: {:.3} s CPU, {} nodes (alpha-beta core)\n",
                 describe_value(f.score),
@@ -171,7 +172,7 @@ pub fn run(cmd: FifteenCommand) -> Result<(), String> {
                 bench::six_endgames(from, to, positions, tt_mb << 20, &mut |line| println!("{line}"));
             }
         }
-        FifteenCommand::Common(tool) => crate::arena::tools::run::<Fifteen>(tool)?,
+        FifteenCommand::Common(tool) => crate::tools::run::<Fifteen>(tool)?,
     }
     Ok(())
 }

@@ -10,13 +10,13 @@
 //! features are the side to move's minus the opponent's. Lines starting with
 //! `#` are comments (the first names the columns).
 
-use super::bitboard::Bitboard;
-use super::{eval, race, Halma};
-use crate::arena::duel::{play_game, DuelOptions, DuelReport, GameResult};
-use crate::arena::openings::random_opening;
 use crate::clock::CpuTimer;
+use crate::games::halma::bitboard::Bitboard;
+use crate::games::halma::{eval, race, Halma};
+use crate::play::openings::random_opening;
 use crate::protocol::{read_capped, GenOptions, Player};
 use crate::search::Strategy;
+use crate::tools::duel::{play_game, DuelOptions, DuelReport, GameResult};
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
@@ -180,7 +180,13 @@ pub fn refeature(input: &Path, out: &Path) -> Result<String, String> {
         if l.starts_with('#') || l.trim().is_empty() {
             continue;
         }
-        let bad = || format!("{}:{}: expected `game ply result black white side ...`", input.display(), i + 1);
+        let bad = || {
+            format!(
+                "{}:{}: expected `game ply result black white side ...`",
+                input.display(),
+                i + 1
+            )
+        };
         let cols: Vec<&str> = l.split_whitespace().collect();
         let [game, ply, result, black, white, side, ..] = cols[..] else {
             return Err(bad());
@@ -224,7 +230,10 @@ mod tests {
         std::fs::write(&a, "3 40 0.5 zz\n").unwrap();
         assert!(refeature(&a, &b).unwrap_err().contains(":1: expected"));
         std::fs::remove_dir_all(&dir).unwrap();
-        assert_eq!(parse_bitboard(&bitboard_hex(pos.pieces(Player::Two))), Some(pos.pieces(Player::Two)));
+        assert_eq!(
+            parse_bitboard(&bitboard_hex(pos.pieces(Player::Two))),
+            Some(pos.pieces(Player::Two))
+        );
         // The written features are the side to move's minus the opponent's.
         let (me, them) = (pos.side(), pos.side().other());
         let mine = eval::features(me, pos.pieces(me), pos.occupied());

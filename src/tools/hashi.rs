@@ -1,10 +1,10 @@
 //! `agent hashi ...`: the Hashi tools behind the agent binary.
 
-use crate::protocol::{Notation};
-use crate::protocol::{Setup};
-use super::Hashi;
-use crate::arena::tools::Tool;
+use crate::games::hashi::Hashi;
+use crate::protocol::Notation;
+use crate::protocol::Setup;
 use crate::protocol::{GenOptions, Mode, Player};
+use crate::tools::Tool;
 use clap::Subcommand;
 
 /// Hashi subcommands.
@@ -55,6 +55,6 @@ pub fn run(cmd: HashiCommand) -> Result<(), String> {
             print!("{}", h.write_input(Mode::Game, time));
             Ok(())
         }
-        HashiCommand::Common(tool) => crate::arena::tools::run::<Hashi>(tool),
+        HashiCommand::Common(tool) => crate::tools::run::<Hashi>(tool),
     }
 }

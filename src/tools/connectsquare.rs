@@ -1,15 +1,15 @@
 //! `agent connectsquare ...`: the exact solver and the solver-backed check
 //! of the default agent against the brief's greedy player.
 
-use crate::protocol::{Notation, View};
-use super::player::{best_move, brief_greedy};
-use super::solver::{Solver, Value, Verdict};
-use super::{ConnectSquare, Status};
-use crate::arena::tools::Tool;
 use crate::clock::CpuTimer;
+use crate::games::connectsquare::player::{best_move, brief_greedy};
+use crate::games::connectsquare::solver::{Solver, Value, Verdict};
+use crate::games::connectsquare::{ConnectSquare, Status};
 use crate::protocol::Player;
+use crate::protocol::{Notation, View};
 use crate::search::Game;
 use crate::search::Limits;
+use crate::tools::Tool;
 use clap::Subcommand;
 use std::path::PathBuf;
 
@@ -136,7 +136,7 @@ pub fn run(cmd: Command) -> Result<(), String> {
             seconds,
             plain_search,
         } => bench(&boards, runs, tt_bits, seconds, !plain_search),
-        Command::Common(tool) => crate::arena::tools::run::<ConnectSquare>(tool),
+        Command::Common(tool) => crate::tools::run::<ConnectSquare>(tool),
         Command::Wincheck {
             rows,
             cols,
@@ -374,7 +374,7 @@ impl WincheckReport {
 /// says the side to move loses, greedy moves first and the agent answers.
 pub fn wincheck(o: &WincheckOptions) -> Result<WincheckReport, String> {
     use rand::SeedableRng;
-    super::check_size(o.rows, o.cols)?;
+    crate::games::connectsquare::check_size(o.rows, o.cols)?;
     let mut rng = rand::rngs::SmallRng::seed_from_u64(o.seed);
     let mut report = WincheckReport::default();
     let mut solver = Solver::new(Solver::bits_for(o.solve_seconds, 23));
@@ -434,7 +434,11 @@ fn random_position(o: &WincheckOptions, rng: &mut rand::rngs::SmallRng) -> Resul
         // Coins that complete a square would end the game, and coins
         // that leave the opponent one make a trivial position: skip both.
         let wins = pos.winning_cells(pos.current()) & pos.playable();
-        let ok = if wins != 0 { 0 } else { super::player::safe_cells(&pos) };
+        let ok = if wins != 0 {
+            0
+        } else {
+            crate::games::connectsquare::player::safe_cells(&pos)
+        };
         moves.retain(|&m| ok & pos.column_mask(m as usize) != 0);
         if moves.is_empty() {
             break;
@@ -451,7 +455,12 @@ fn random_position(o: &WincheckOptions, rng: &mut rand::rngs::SmallRng) -> Resul
 
 /// Plays `start` to the end, the default agent as `agent` against greedy,
 /// recording the slowest agent move and, unless the agent wins, the game.
-fn play_out(start: ConnectSquare, agent: Player, o: &WincheckOptions, report: &mut WincheckReport) -> Result<(), String> {
+fn play_out(
+    start: ConnectSquare,
+    agent: Player,
+    o: &WincheckOptions,
+    report: &mut WincheckReport,
+) -> Result<(), String> {
     let mut pos = start;
     let budget = Limits::time(o.move_seconds, 2.0 * o.move_seconds);
     while pos.status() == Status::Playing {

@@ -1,10 +1,12 @@
 //! `agent hinger solve|bench|win|path|compare`: the study tools on the command line.
 
-use super::compare::{self, CompareOptions};
-use super::path::{check_path, find_path, Algo, Answer, PathLimits};
-use super::solver::{Solution, Solver, Value};
-use super::sum::SumSolver;
-use super::{parse_board_file, Board};
+pub mod compare;
+
+use crate::games::hinger::path::{check_path, find_path, Algo, Answer, PathLimits};
+use crate::games::hinger::solver::{Solution, Solver, Value};
+use crate::games::hinger::sum::SumSolver;
+use crate::games::hinger::{parse_board_file, Board};
+use compare::CompareOptions;
 use std::path::{Path, PathBuf};
 
 /// The `agent hinger` subcommands.
@@ -80,7 +82,7 @@ pub enum HingerCommand {
         max_pile: u32,
     },
     #[command(flatten)]
-    Common(crate::arena::tools::Tool),
+    Common(crate::tools::Tool),
 }
 
 fn read_board(path: &Path) -> Result<(Board, Option<crate::protocol::Player>), String> {
@@ -96,7 +98,7 @@ fn cell(b: &Board, i: usize) -> String {
 /// Runs a subcommand, printing its report on stdout.
 pub fn run(cmd: HingerCommand) -> Result<(), String> {
     match cmd {
-        HingerCommand::Common(tool) => crate::arena::tools::run::<super::Hinger>(tool)?,
+        HingerCommand::Common(tool) => crate::tools::run::<crate::games::hinger::Hinger>(tool)?,
         HingerCommand::Win { file, seconds } => print!("{}", win(&file, seconds)?),
         HingerCommand::Solve { file, seconds } => print!("{}", solve(&file, seconds)?),
         HingerCommand::Bench {
@@ -195,8 +197,8 @@ macro_rules! exact {
         }
     };
 }
-exact!(SumSolver, super::sum::MAX_COUNTERS);
-exact!(Solver, super::solver::MAX_COUNTERS);
+exact!(SumSolver, crate::games::hinger::sum::MAX_COUNTERS);
+exact!(Solver, crate::games::hinger::solver::MAX_COUNTERS);
 
 /// Solves the board of `file` with solver `S` and reports the value, the
 /// move and the effort.
@@ -240,7 +242,7 @@ pub fn bench_board(seed: u64) -> Board {
     use rand::SeedableRng;
     let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
     loop {
-        let b = super::Hinger::random_board(7, 7, 0.65, &mut rng).expect("7x7 fits");
+        let b = crate::games::hinger::Hinger::random_board(7, 7, 0.65, &mut rng).expect("7x7 fits");
         if (30..=35).contains(&b.counters()) && !b.has_hinger() {
             return b;
         }

@@ -2,10 +2,10 @@
 //! pairs on growing boards, every path algorithm on each pair under a CPU
 //! cap, and a table per board size; then the exact solver on growing boards.
 
-use super::board::{iter_bits, Board};
-use super::path::{check_path, find_path, Algo, Answer, PathLimits};
-use super::solver::Solver;
-use super::Hinger;
+use crate::games::hinger::board::{iter_bits, Board};
+use crate::games::hinger::path::{check_path, find_path, Algo, Answer, PathLimits};
+use crate::games::hinger::solver::Solver;
+use crate::games::hinger::Hinger;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::io::Write;
@@ -187,11 +187,7 @@ fn write_legend(opts: &CompareOptions, out: &mut impl Write) -> std::io::Result<
 
 /// Every algorithm not yet `dead` on every pair: a row of statistics per
 /// algorithm and each answer, indexed `[algorithm][pair]`.
-fn run_algorithms(
-    pairs: &[(Board, Board)],
-    dead: &[bool],
-    limits: PathLimits,
-) -> (Vec<Row>, Vec<Vec<Option<Answer>>>) {
+fn run_algorithms(pairs: &[(Board, Board)], dead: &[bool], limits: PathLimits) -> (Vec<Row>, Vec<Vec<Option<Answer>>>) {
     let mut results: Vec<Vec<Option<Answer>>> = vec![vec![None; pairs.len()]; Algo::ALL.len()];
     let mut rows = vec![Row::default(); Algo::ALL.len()];
     for (a, &algo) in Algo::ALL.iter().enumerate() {

@@ -1,54 +1,14 @@
 //! Halma tools for developers: perft (bitboard and simple), bench and the
 //! referee's judgement of an output. Duels, openings and calibration are the
-//! generic ones of [`crate::arena`].
+//! generic ones of [`crate::tools`].
 
-use crate::protocol::{Notation, View};
-use super::simple::{self, SimpleBoard};
-use super::{format, HMove, Halma, Reading};
 use crate::clock::CpuTimer;
-use crate::protocol::{read_bounded, Player};
-use crate::search::{alphabeta::Searcher, Game, Limits};
+use crate::games::halma::simple::{self, to_simple};
+use crate::games::halma::{format, perft, HMove, Halma};
+use crate::protocol::read_bounded;
+use crate::protocol::{Notation, View};
+use crate::search::{alphabeta::Searcher, Limits};
 use std::path::Path;
-
-/// Leaf count `depth` plies below `pos`: moves are distinct (from, to)
-/// pairs, sides alternate, a won position is a leaf.
-pub fn perft(pos: &Halma, depth: u32) -> u64 {
-    let mut bufs: Vec<Vec<HMove>> = (0..=depth).map(|_| Vec::with_capacity(256)).collect();
-    perft_rec(pos, depth, &mut bufs)
-}
-
-fn perft_rec(pos: &Halma, depth: u32, bufs: &mut [Vec<HMove>]) -> u64 {
-    if depth == 0 || pos.has_won(pos.side().other()) {
-        return 1;
-    }
-    if depth == 1 {
-        return pos.count_moves();
-    }
-    let (head, rest) = bufs.split_first_mut().expect("a buffer per ply");
-    head.clear();
-    pos.moves(Reading::Narrow, head);
-    let mut n = 0;
-    for &m in head.iter() {
-        let mut c = *pos;
-        c.play(m);
-        n += perft_rec(&c, depth - 1, rest);
-    }
-    n
-}
-
-/// The simple implementation's view of a position.
-pub fn to_simple(pos: &Halma) -> SimpleBoard {
-    let mut b = SimpleBoard {
-        cells: [[0; 16]; 16],
-        side: pos.side(),
-    };
-    for c in Player::ALL {
-        for p in pos.pieces(c).iter() {
-            b.cells[p as usize / 16][p as usize % 16] = c.index() as u8 + 1;
-        }
-    }
-    b
-}
 
 /// Reads and parses an `input.txt`.
 pub fn load(path: &Path) -> Result<Halma, String> {

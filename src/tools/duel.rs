@@ -4,9 +4,9 @@
 //! the same seeded random opening with the colours swapped, so that neither
 //! the opening nor the first move favours a side.
 
-use super::choose::{choose, ChooseOptions};
-use super::openings::random_opening;
 use crate::clock::CpuTimer;
+use crate::play::choose::{choose, ChooseOptions};
+use crate::play::openings::random_opening;
 use crate::protocol::{FileGame, GenOptions, Mode, Player};
 use crate::search::Strategy;
 use crate::timing;

@@ -2,11 +2,11 @@
 //! how many plays the agent needs to finish separated positions from
 //! self-play with and without it, against the solver's minimum.
 
-use super::{race_sides, random_race, to_frame, Budget, Finish, RaceSide, Solver, GOAL};
-use crate::arena::{choose, openings::random_opening, ChooseOptions};
 use crate::clock::CpuTimer;
 use crate::games::halma::bitboard::Bitboard;
+use crate::games::halma::race::{race_sides, random_race, to_frame, Budget, Finish, RaceSide, Solver, GOAL};
 use crate::games::halma::Halma;
+use crate::play::{choose, openings::random_opening, ChooseOptions};
 use crate::protocol::{ByPlayer, GenOptions, Player};
 use crate::search::{Game, Limits, Strategy};
 use fxhash::FxHashSet;
@@ -100,7 +100,14 @@ fn selfplay_races(seed: u64) -> Result<Vec<Bitboard>, String> {
         let Some(pos) = separated_position(seed.wrapping_mul(7919) + 1000 + g, &Limits::depth(2), false)? else {
             continue;
         };
-        playout(&pos, pos.side(), Strategy::AlphaBeta(1), &Limits::depth(1), false, &mut races);
+        playout(
+            &pos,
+            pos.side(),
+            Strategy::AlphaBeta(1),
+            &Limits::depth(1),
+            false,
+            &mut races,
+        );
     }
     // Scattered: a different game's race for each sample of a count.
     races.sort_by_key(|b| KEYS_MIX.wrapping_mul(b.0[0] ^ b.0[1] ^ b.0[2] ^ b.0[3]));
