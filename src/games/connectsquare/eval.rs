@@ -7,6 +7,7 @@
 //! boolean sums over the whole board at once.
 
 use super::ConnectSquare;
+use super::*;
 
 /// Per-window own-coin counts of `p` in windows free of `q`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -163,6 +164,27 @@ pub fn order_hint(pos: &ConnectSquare, col: usize) -> i32 {
     // Threats this move would create (Pons' ordering idea).
     let after = super::square_completions(me | cell, pos.stride()) & pos.board_mask() & !(pos.mask() | cell);
     (after.count_ones() as i32) * 64 + centre
+}
+
+impl Evaluator for ConnectSquare {
+    type Context = ();
+
+    fn evaluate(&self) -> i32 {
+        eval::evaluate(self)
+    }
+}
+
+impl SearchHints for ConnectSquare {
+    const HISTORY_SIZE: usize = MAX_BITS;
+
+    fn history_key(&self, mv: Move) -> usize {
+        let cell = self.playable() & self.column_mask(mv as usize);
+        cell.trailing_zeros() as usize % MAX_BITS
+    }
+
+    fn order_hint(&self, mv: Move) -> i32 {
+        eval::order_hint(self, mv as usize)
+    }
 }
 
 #[cfg(test)]

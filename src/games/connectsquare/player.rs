@@ -9,6 +9,7 @@ use crate::clock::CpuTimer;
 use crate::search::alphabeta::Searcher;
 use crate::search::Limits;
 use crate::timing::{tt_bytes, DEFAULT_NPS};
+use super::*;
 
 /// The brief's greedy choice: the column whose resulting board has the
 /// highest brief heuristic for the mover; ties to the lowest column.
@@ -206,6 +207,23 @@ fn swindle(
         }
     }
     Some(best.map_or(proven, |(_, c)| c))
+}
+
+impl Policy for ConnectSquare {
+    fn moves_left_estimate(&self) -> f64 {
+        // Games usually end well before the board fills; the agent makes
+        // every other move of what is left.
+        let empty = (self.cells() - self.stones()) as f64;
+        (0.35 * empty).max(1.0)
+    }
+
+    fn special_move(&self, strategy: Strategy, limits: &Limits, on_improve: &mut dyn FnMut(Move)) -> Option<Move> {
+        match strategy {
+            Strategy::Greedy => player::brief_greedy(self),
+            Strategy::Best => player::best_move(self, limits, on_improve),
+            _ => None,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 use super::geo::{geo, value_index, VALUES};
 use super::{Fifteen, Move, LIMIT};
 use crate::protocol::{ByPlayer, Player};
+use super::*;
 
 /// One point of score margin.
 pub const POINT: i32 = 16;
@@ -208,4 +209,96 @@ pub fn move_gain(g: &Fifteen, mv: Move) -> i32 {
         gain += if g.owned(me) >> q & 1 == 1 { -v } else { v };
     }
     gain * POINT
+}
+
+impl Evaluator for Fifteen {
+    type Context = ();
+
+    /// The agent's evaluation ([`eval::evaluate`], the fitted weights);
+    /// the reference player keeps the plain margin.
+    fn evaluate(&self) -> i32 {
+        eval::evaluate(self)
+    }
+
+    fn reference_eval(&self) -> i32 {
+        eval::simple(self)
+    }
+
+    /// A finished game by its margin and tie-break; the last card of the game
+    /// by the best of its placements, computed without playing them.
+    fn exact_value(&self, _ctx: &mut ()) -> Option<i32> {
+        match self.plies_left() {
+            0 => Some(eval::terminal(self)),
+            1 => Some(eval::last_placement_value(self)),
+            _ => None,
+        }
+    }
+
+    const QUIESCENCE_PLIES: u32 = 4;
+
+    /// Placements next to an opponent card that remove some of its cards and
+    /// gain more than placing the same card quietly would.
+    fn noisy_moves(&self, out: &mut Vec<Move>) {
+        let me = self.side();
+        let theirs = self.own[me.other()];
+        let geo = self.geo();
+        let mut near = 0u64;
+        let mut t = theirs;
+        while t != 0 {
+            near |= geo.block[t.trailing_zeros() as usize];
+            t &= t - 1;
+        }
+        near &= self.free();
+        let hand = self.hand[me];
+        while near != 0 {
+            let c = near.trailing_zeros() as usize;
+            near &= near - 1;
+            for vi in 0..5 {
+                if hand[vi] == 0 || self.removals_if(c, VALUES[vi]) & theirs == 0 {
+                    continue;
+                }
+                let mv = Move {
+                    cell: c as u8,
+                    card: VALUES[vi],
+                };
+                if eval::move_gain(self, mv) > VALUES[vi] as i32 * eval::POINT {
+                    out.push(mv);
+                }
+            }
+        }
+    }
+}
+
+impl SearchHints for Fifteen {
+    const HISTORY_SIZE: usize = MAX_CELLS * 16;
+
+    fn history_key(&self, mv: Move) -> usize {
+        mv.cell as usize * 16 + mv.card as usize
+    }
+
+    /// The immediate margin change, scaled so that it outweighs young history.
+    fn order_hint(&self, mv: Move) -> i32 {
+        eval::move_gain(self, mv) * 64
+    }
+
+    /// The symmetry-folded hash: the eight symmetries of the square share an
+    /// entry, the frame being the symmetry that maps this board onto it.
+    fn tt_key(&self) -> (u64, u8) {
+        let (key, sym) = self.canonical();
+        (key, sym as u8)
+    }
+
+    fn move_to_frame(&self, mv: Move, frame: u8) -> Move {
+        Move {
+            cell: self.geo().sym[frame as usize][mv.cell as usize],
+            card: mv.card,
+        }
+    }
+
+    fn move_from_frame(&self, mv: Move, frame: u8) -> Move {
+        Move {
+            cell: self.geo().inv[frame as usize][mv.cell as usize],
+            card: mv.card,
+        }
+    }
 }

@@ -18,6 +18,7 @@
 use super::bitboard::{col, max_level, min_level, row, Bitboard, CELLS, LEVEL_GE, TOP_LEVEL};
 use super::CAMP;
 use crate::protocol::{ByPlayer, Player};
+use super::*;
 
 /// Chebyshev-like distance (in x+y anti-diagonals) from `c` to the corner
 /// the colour is heading for ((15,15) for black, (0,0) for white).
@@ -302,6 +303,103 @@ pub fn features(colour: Player, own: Bitboard, occ: Bitboard) -> [i32; FEATURES]
     f[6] = rearmost(colour, own);
     f[7] = endgame_distance(colour, own, occ);
     f
+}
+
+impl Evaluator for Halma {
+    type Context = solver::RaceContext;
+
+    /// Every search paces its race solves by its own time.
+    fn begin_search(&self, ctx: &mut solver::RaceContext, limits: &Limits) {
+        ctx.begin(self, limits);
+    }
+
+    // A piece's step is worth ~35 on the table and a long jump chain a few
+    // hundred: a drop of 100 between iterations is a real change of
+    // opinion, and a lead of 3000 (some ten moves' worth of progress) is a
+    // game decided whatever is played now.
+    const TIME_SCORES: Option<TimeScores> = Some(TimeScores {
+        drop: 100,
+        decided: 3000,
+    });
+
+    fn evaluate(&self) -> i32 {
+        let s = self.side;
+        let o = s.other();
+        let occ = self.occupied();
+        let mine = self.table_sum[s] + eval::extra_terms(s, self.pieces[s], occ);
+        let theirs = self.table_sum[o] + eval::extra_terms(o, self.pieces[o], occ);
+        mine - theirs
+    }
+
+    fn reference_eval(&self) -> i32 {
+        self.simple_eval()
+    }
+
+    /// Separated positions are leaves: the race value when both races are
+    /// solved (see `solver::race_value`).
+    fn exact_value(&self, ctx: &mut solver::RaceContext) -> Option<i32> {
+        solver::race_value(self, ctx)
+    }
+
+    /// In the middle game every child is scored by the table sums and the
+    /// straggler term alone (both sides have more than
+    /// `eval::ENDGAME_PIECES + 1` pieces outside their goals, no play can
+    /// win or reach a separation), so the one-ply value is this evaluation
+    /// plus the best gain of a legal play in those two terms: one pass over
+    /// the reach sets instead of ~150 children. A position in which the
+    /// opponent would have no legal move after some play (never seen in a
+    /// game) is scored by those terms like the others.
+    fn frontier_value(&self, beta: i32) -> Option<(i32, HMove)> {
+        let s = self.side;
+        let o = s.other();
+        let goal = CAMP[o];
+        let occ = self.occupied();
+        let outside = |c: Player| (self.pieces[c] & !CAMP[c.other()]).count();
+        let holes = (goal & !occ).count();
+        if outside(s) < eval::ENDGAME_PIECES + 2
+            || outside(o) <= eval::ENDGAME_PIECES
+            || holes == 1
+            || !solver::no_child_separated(self)
+        {
+            return None;
+        }
+        let here = self.evaluate();
+        let table = &eval::TABLE[s];
+        let straggler = eval::StragglerDelta::new(s, self.pieces[s]);
+        let mut best: Option<(i32, HMove)> = None;
+        self.for_each_legal(Reading::Narrow, |from, targets| {
+            let base = table[from as usize];
+            for to in targets.iter() {
+                let gain = table[to as usize] - base + straggler.delta(from, to);
+                if best.is_none_or(|(g, _)| gain > g) {
+                    best = Some((gain, HMove { from, to }));
+                }
+            }
+            // A move worth beta settles the node (fail-soft).
+            best.is_none_or(|(g, _)| here + g < beta)
+        });
+        best.map(|(gain, mv)| (here + gain, mv))
+    }
+}
+
+impl SearchHints for Halma {
+    const HISTORY_SIZE: usize = CELLS * CELLS;
+
+    // ~150 moves a node, most of them steps sideways or back that the table
+    // gain orders last: reducing the tail of the ordering is where depth
+    // comes from.
+    const LATE_MOVE_REDUCTIONS: bool = true;
+
+    #[inline]
+    fn history_key(&self, mv: HMove) -> usize {
+        mv.from as usize * CELLS + mv.to as usize
+    }
+
+    #[inline]
+    fn order_hint(&self, mv: HMove) -> i32 {
+        let s = self.side;
+        eval::TABLE[s][mv.to as usize] - eval::TABLE[s][mv.from as usize]
+    }
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@ use crate::protocol::{
     format_time, parse_mode, parse_time, BoardView, ByPlayer, CellView, LegendEntry, Ground, Input, Lines, Mode, MoveError,
     MoveView, ParseError, Player,
 };
+use super::*;
 
 /// Parses a whole Halma `input.txt`.
 pub fn parse_input(text: &str) -> Result<Input<Halma>, ParseError> {
@@ -486,6 +487,66 @@ fn explain_camp_rule(pos: &Halma, mv: HMove) -> String {
         return format!("{m}: rule 3, a piece that starts in the opposing camp must end in it");
     }
     format!("{m}: against the camp rules")
+}
+
+impl Notation for Halma {
+    const NAME: &'static str = "halma";
+
+    const TAG: Option<&'static str> = None;
+
+    fn parse_input(text: &str) -> Result<Input<Self>, ParseError> {
+        format::parse_input(text)
+    }
+
+    fn write_input(&self, mode: Mode, remaining: f64) -> String {
+        format::write_input(self, mode, remaining)
+    }
+
+    fn format_move(&self, mv: HMove) -> String {
+        format::format_move(self, mv)
+    }
+
+    fn parse_move(&self, text: &str) -> Result<HMove, MoveError> {
+        format::parse_move(self, text)
+    }
+
+    fn to_move(&self) -> Player {
+        self.side
+    }
+
+    fn player_names() -> [&'static str; 2] {
+        ["BLACK", "WHITE"]
+    }
+}
+
+impl Setup for Halma {
+    fn generate(opts: &GenOptions) -> Result<Self, String> {
+        Ok(Halma::start(opts.first))
+    }
+}
+
+impl View for Halma {
+    const DRAWING: crate::protocol::Drawing = crate::protocol::Drawing {
+        move_line: Some("its hop path"),
+        ..crate::protocol::Drawing::DISCS
+    };
+
+    fn describe_move(&self, mv: HMove) -> String {
+        let t = format::format_move(self, mv);
+        t.trim_end().replace('\n', " | ")
+    }
+
+    fn render(&self) -> String {
+        format::render(self)
+    }
+
+    fn board_view(&self) -> BoardView {
+        format::board_view(self)
+    }
+
+    fn move_view(&self, mv: HMove) -> MoveView {
+        format::move_view(self, mv)
+    }
 }
 
 #[cfg(test)]

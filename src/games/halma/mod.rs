@@ -1,5 +1,12 @@
-//! Halma on a 16x16 board (SPEC §2): rules on bitboards, the contest file
-//! format, evaluation, and the tools (perft, bench, duel).
+//! Halma on a 16x16 board: rules on bitboards, the contest file format,
+//! evaluation and the race endgame solver.
+//!
+//! The folder has the layout every game has (`docs/architecture.md`): the
+//! rules here ([`Game`]), [`format`](mod@format) (notation, set-up,
+//! view), [`eval`] (evaluation and search hints), [`player`] (play policy),
+//! [`solver`] (the race endgame, exact), [`bitboard`] (board geometry),
+//! [`simple`] (the deliberately simple rules the tests check against) and the tests.
+//!
 //!
 //! Colours are seats: [`Player::One`] is BLACK (camp at the top-left),
 //! `Two` is WHITE (camp at the bottom-right).
@@ -7,11 +14,12 @@
 pub mod bitboard;
 pub mod eval;
 pub mod format;
-pub mod race;
+pub mod solver;
+pub mod player;
 pub mod simple;
 
 use crate::protocol::{
-    BoardView, ByPlayer, Notation, Policy, Setup, View, GenOptions, Input, Mode, MoveError, MoveView, ParseError, Player,
+    ByPlayer, Notation, Policy, Setup, View, GenOptions, Player,
 };
 use crate::search::{Evaluator, SearchHints, Game, Limits, Outcome, Strategy, TimeScores};
 use bitboard::{col, row, Bitboard, CELLS, DIRS};
@@ -558,195 +566,11 @@ impl Game for Halma {
     }
 }
 
-impl Evaluator for Halma {
-    type Context = race::RaceContext;
-
-    /// Every search paces its race solves by its own time.
-    fn begin_search(&self, ctx: &mut race::RaceContext, limits: &Limits) {
-        ctx.begin(self, limits);
-    }
-
-    // A piece's step is worth ~35 on the table and a long jump chain a few
-    // hundred: a drop of 100 between iterations is a real change of
-    // opinion, and a lead of 3000 (some ten moves' worth of progress) is a
-    // game decided whatever is played now.
-    const TIME_SCORES: Option<TimeScores> = Some(TimeScores {
-        drop: 100,
-        decided: 3000,
-    });
-
-    fn evaluate(&self) -> i32 {
-        let s = self.side;
-        let o = s.other();
-        let occ = self.occupied();
-        let mine = self.table_sum[s] + eval::extra_terms(s, self.pieces[s], occ);
-        let theirs = self.table_sum[o] + eval::extra_terms(o, self.pieces[o], occ);
-        mine - theirs
-    }
-
-    fn reference_eval(&self) -> i32 {
-        self.simple_eval()
-    }
-
-    /// Separated positions are leaves: the race value when both races are
-    /// solved (see `race::race_value`).
-    fn exact_value(&self, ctx: &mut race::RaceContext) -> Option<i32> {
-        race::race_value(self, ctx)
-    }
-
-    /// In the middle game every child is scored by the table sums and the
-    /// straggler term alone (both sides have more than
-    /// `eval::ENDGAME_PIECES + 1` pieces outside their goals, no play can
-    /// win or reach a separation), so the one-ply value is this evaluation
-    /// plus the best gain of a legal play in those two terms: one pass over
-    /// the reach sets instead of ~150 children. A position in which the
-    /// opponent would have no legal move after some play (never seen in a
-    /// game) is scored by those terms like the others.
-    fn frontier_value(&self, beta: i32) -> Option<(i32, HMove)> {
-        let s = self.side;
-        let o = s.other();
-        let goal = CAMP[o];
-        let occ = self.occupied();
-        let outside = |c: Player| (self.pieces[c] & !CAMP[c.other()]).count();
-        let holes = (goal & !occ).count();
-        if outside(s) < eval::ENDGAME_PIECES + 2
-            || outside(o) <= eval::ENDGAME_PIECES
-            || holes == 1
-            || !race::no_child_separated(self)
-        {
-            return None;
-        }
-        let here = self.evaluate();
-        let table = &eval::TABLE[s];
-        let straggler = eval::StragglerDelta::new(s, self.pieces[s]);
-        let mut best: Option<(i32, HMove)> = None;
-        self.for_each_legal(Reading::Narrow, |from, targets| {
-            let base = table[from as usize];
-            for to in targets.iter() {
-                let gain = table[to as usize] - base + straggler.delta(from, to);
-                if best.is_none_or(|(g, _)| gain > g) {
-                    best = Some((gain, HMove { from, to }));
-                }
-            }
-            // A move worth beta settles the node (fail-soft).
-            best.is_none_or(|(g, _)| here + g < beta)
-        });
-        best.map(|(gain, mv)| (here + gain, mv))
-    }
-}
-
-impl SearchHints for Halma {
-    const HISTORY_SIZE: usize = CELLS * CELLS;
-
-    // ~150 moves a node, most of them steps sideways or back that the table
-    // gain orders last: reducing the tail of the ordering is where depth
-    // comes from.
-    const LATE_MOVE_REDUCTIONS: bool = true;
-
-    #[inline]
-    fn history_key(&self, mv: HMove) -> usize {
-        mv.from as usize * CELLS + mv.to as usize
-    }
-
-    #[inline]
-    fn order_hint(&self, mv: HMove) -> i32 {
-        let s = self.side;
-        eval::TABLE[s][mv.to as usize] - eval::TABLE[s][mv.from as usize]
-    }
-}
-
 /// Colour name as the contest writes it.
 pub fn colour_name(c: Player) -> &'static str {
     match c {
         Player::One => "BLACK",
         Player::Two => "WHITE",
-    }
-}
-
-impl Notation for Halma {
-    const NAME: &'static str = "halma";
-
-    const TAG: Option<&'static str> = None;
-
-    fn parse_input(text: &str) -> Result<Input<Self>, ParseError> {
-        format::parse_input(text)
-    }
-
-    fn write_input(&self, mode: Mode, remaining: f64) -> String {
-        format::write_input(self, mode, remaining)
-    }
-
-    fn format_move(&self, mv: HMove) -> String {
-        format::format_move(self, mv)
-    }
-
-    fn parse_move(&self, text: &str) -> Result<HMove, MoveError> {
-        format::parse_move(self, text)
-    }
-
-    fn to_move(&self) -> Player {
-        self.side
-    }
-
-    fn player_names() -> [&'static str; 2] {
-        ["BLACK", "WHITE"]
-    }
-}
-
-impl Setup for Halma {
-    fn generate(opts: &GenOptions) -> Result<Self, String> {
-        Ok(Halma::start(opts.first))
-    }
-}
-
-impl View for Halma {
-    const DRAWING: crate::protocol::Drawing = crate::protocol::Drawing {
-        move_line: Some("its hop path"),
-        ..crate::protocol::Drawing::DISCS
-    };
-
-    fn describe_move(&self, mv: HMove) -> String {
-        let t = format::format_move(self, mv);
-        t.trim_end().replace('\n', " | ")
-    }
-
-    fn render(&self) -> String {
-        format::render(self)
-    }
-
-    fn board_view(&self) -> BoardView {
-        format::board_view(self)
-    }
-
-    fn move_view(&self, mv: HMove) -> MoveView {
-        format::move_view(self, mv)
-    }
-}
-
-impl Policy for Halma {
-    // Positive: re-entering a seen position is good for the side to move
-    // there, i.e. bad for the mover who walked back into it.
-    const REPEAT_SCORE: i32 = 150;
-
-    const NO_MOVE_SETTLED_BY_TIME: bool = true;
-
-    fn moves_left_estimate(&self) -> f64 {
-        // Observed in 100 s games against the reference agent: 73-84 moves
-        // for the 450 anti-diagonals of a whole game, the last 15-20 of them
-        // spent filling the last holes while the distance is nearly zero. The
-        // floor is 10, not 20: once the armies separate the race solver plays
-        // those moves in milliseconds, and a floor of 20 left ~2.9 s of a 10 s
-        // game unused.
-        let d = self.remaining_distance(self.side) as f64;
-        10.0 + d / 5.0
-    }
-
-    fn special_move(&self, strategy: Strategy, limits: &Limits, on_improve: &mut dyn FnMut(HMove)) -> Option<HMove> {
-        match strategy {
-            // Once the armies have passed each other, a proven shortest finish.
-            Strategy::Best => race::race_move(self, limits, on_improve),
-            _ => None,
-        }
     }
 }
 

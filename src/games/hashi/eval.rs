@@ -5,6 +5,7 @@
 //! stopping just before an obvious capture.
 
 use super::{Hashi, HashiMove};
+use super::*;
 
 /// Weight of one point of score difference.
 pub const POINT: i32 = 100;
@@ -68,6 +69,33 @@ pub fn order_hint(h: &Hashi, mv: HashiMove) -> i32 {
             gain * 16 - gift * 4
         }
         HashiMove::Label(_, _) => 0,
+    }
+}
+
+impl Evaluator for Hashi {
+    type Context = ();
+
+    fn evaluate(&self) -> i32 {
+        eval::evaluate(self)
+    }
+
+    fn reference_eval(&self) -> i32 {
+        eval::reference(self)
+    }
+}
+
+impl SearchHints for Hashi {
+    const HISTORY_SIZE: usize = MAX_PAIRS + 2 * MAX_ISLANDS;
+
+    fn history_key(&self, mv: HashiMove) -> usize {
+        match mv {
+            HashiMove::Bridge(p) => p as usize,
+            HashiMove::Label(i, l) => MAX_PAIRS + 2 * i as usize + (l as usize & 1),
+        }
+    }
+
+    fn order_hint(&self, mv: HashiMove) -> i32 {
+        eval::order_hint(self, mv)
     }
 }
 

@@ -3,7 +3,7 @@
 
 use super::{Hashi, HashiMove, Topology};
 use crate::protocol::{
-    format_time, parse_header, BoardView, ByPlayer, CellView, Drawing, LegendEntry, PieceShape, Notation, Policy, Setup, View, GenOptions, Ground, Input, Line, Lines, LinkView,
+    format_time, parse_header, BoardView, ByPlayer, CellView, Drawing, LegendEntry, PieceShape, Notation, Setup, View, GenOptions, Ground, Input, Line, Lines, LinkView,
     Mode, MoveError, MoveView, ParseError, Player,
 };
 use std::fmt::Write as _;
@@ -490,22 +490,6 @@ impl View for Hashi {
                 }
             }
         }
-    }
-}
-
-impl Policy for Hashi {
-    fn moves_left_estimate(&self) -> f64 {
-        // Bridges still possible (each serves two islands) plus labellings
-        // and their bridges; the agent makes half of them.
-        let t = self.topology();
-        let mut missing = 0u32;
-        for i in 0..t.islands.len() {
-            missing += match self.label(i) {
-                0 => 2 + 3, // the label move (counted twice: halved below) and ~3.5 bridge ends
-                l => (l - self.degree(i)) as u32,
-            };
-        }
-        (missing as f64 / 4.0).max(1.0)
     }
 }
 

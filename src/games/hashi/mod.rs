@@ -1,4 +1,4 @@
-//! Hashi, the two-player bridge game (SPEC §6).
+//! Hashi, the two-player bridge game.
 //!
 //! The island layout never changes during a game, so everything derived from
 //! it (islands, the pairs of facing islands, which pairs meet each island)
@@ -8,10 +8,16 @@
 //! bridge is then one AND: horizontal-bridge cells are kept column by column
 //! and vertical-bridge cells row by row, so the cells a new bridge would
 //! cross are a contiguous bit range in one 16-bit lane.
+//!
+//! The folder has the layout every game has (`docs/architecture.md`): the
+//! rules here ([`Game`]), `format` (notation, set-up,
+//! view), `eval` (evaluation and search hints), `player` (play policy),
+//! `gen` (generated boards) and the tests.
 
 mod eval;
 mod format;
 mod gen;
+mod player;
 
 pub use format::write_board;
 
@@ -421,33 +427,6 @@ impl Game for Hashi {
             Player::Two => key(K_SIDE, 0, 0),
         };
         self.zh ^ key(K_POINTS, 0, diff & 0xFF_FFFF) ^ side
-    }
-}
-
-impl Evaluator for Hashi {
-    type Context = ();
-
-    fn evaluate(&self) -> i32 {
-        eval::evaluate(self)
-    }
-
-    fn reference_eval(&self) -> i32 {
-        eval::reference(self)
-    }
-}
-
-impl SearchHints for Hashi {
-    const HISTORY_SIZE: usize = MAX_PAIRS + 2 * MAX_ISLANDS;
-
-    fn history_key(&self, mv: HashiMove) -> usize {
-        match mv {
-            HashiMove::Bridge(p) => p as usize,
-            HashiMove::Label(i, l) => MAX_PAIRS + 2 * i as usize + (l as usize & 1),
-        }
-    }
-
-    fn order_hint(&self, mv: HashiMove) -> i32 {
-        eval::order_hint(self, mv)
     }
 }
 

@@ -4,7 +4,7 @@
 
 use crate::clock::CpuTimer;
 use crate::games::halma::bitboard::Bitboard;
-use crate::games::halma::race::{race_sides, random_race, to_frame, Budget, Finish, RaceSide, Solver, GOAL};
+use crate::games::halma::solver::{race_sides, random_race, to_frame, Budget, Finish, RaceSide, Solver, GOAL};
 use crate::games::halma::Halma;
 use crate::play::{choose, openings::random_opening, ChooseOptions};
 use crate::protocol::{ByPlayer, GenOptions, Player};

@@ -12,7 +12,7 @@
 
 use crate::clock::CpuTimer;
 use crate::games::halma::bitboard::Bitboard;
-use crate::games::halma::{eval, race, Halma};
+use crate::games::halma::{eval, solver, Halma};
 use crate::play::openings::random_opening;
 use crate::protocol::{read_capped, GenOptions, Player};
 use crate::search::Strategy;
@@ -114,7 +114,7 @@ fn self_play(o: &DataOptions, game: u32, report: &mut DuelReport) -> Result<Play
     let mut ply = 0;
     let r = play_game(&duel, opening, a_seat, report, &mut |pos: &Halma| {
         // Separated positions are the race solver's, not the evaluation's.
-        if ply >= o.skip_plies && !race::is_separated(pos) {
+        if ply >= o.skip_plies && !solver::is_separated(pos) {
             kept.push((ply, *pos));
         }
         ply += 1;
@@ -254,7 +254,7 @@ mod tests {
         };
         let Played { winner, kept } = self_play(&o, 0, &mut DuelReport::default()).unwrap();
         assert!(!kept.is_empty());
-        assert!(kept.iter().all(|(ply, pos)| *ply >= 10 && !race::is_separated(pos)));
+        assert!(kept.iter().all(|(ply, pos)| *ply >= 10 && !solver::is_separated(pos)));
         let (_, pos) = kept[0];
         let r = result_for(pos.side(), winner);
         assert_eq!(r == "1", winner == Some(pos.side()));

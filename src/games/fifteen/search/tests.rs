@@ -2,7 +2,7 @@ use crate::protocol::{View};
 use crate::protocol::{Notation};
 use crate::search::{SearchHints};
 use super::*;
-use crate::games::fifteen::plain::{all_moves, minimax};
+use crate::games::fifteen::simple::{all_moves, minimax};
 use crate::clock::CpuTimer;
 use crate::protocol::Player;
 use crate::search::Game;

@@ -1,6 +1,6 @@
 use crate::protocol::{Notation};
 use super::*;
-use crate::games::fifteen::plain::{all_moves, minimax};
+use crate::games::fifteen::simple::{all_moves, minimax};
 use crate::games::fifteen::solver::random_position;
 use crate::games::fifteen::geo::geo;
 use crate::protocol::{Mode, Player};
