@@ -25,7 +25,7 @@ fn rusage_self_seconds() -> f64 {
 
 /// A stopwatch on the process CPU clock.
 #[derive(Clone, Copy, Debug)]
-pub struct CpuTimer {
+pub(crate) struct CpuTimer {
     start: f64,
 }
 
@@ -35,11 +35,6 @@ impl CpuTimer {
         CpuTimer {
             start: process_cpu_seconds(),
         }
-    }
-
-    /// A timer whose zero is the process start (CPU time 0).
-    pub fn since_process_start() -> Self {
-        CpuTimer { start: 0.0 }
     }
 
     /// CPU seconds elapsed since the timer's zero.

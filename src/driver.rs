@@ -110,7 +110,7 @@ pub fn run_turn(opts: &AgentOptions) -> Result<TurnReport, TurnError> {
 }
 
 /// Plays one turn of the game `kind` from its `input.txt` text.
-pub fn dispatch_turn(kind: GameKind, text: &str, opts: &AgentOptions) -> Result<TurnReport, TurnError> {
+pub(crate) fn dispatch_turn(kind: GameKind, text: &str, opts: &AgentOptions) -> Result<TurnReport, TurnError> {
     with_game!(kind, |G| turn::<G>(text, opts))
 }
 

@@ -114,9 +114,10 @@ pub fn calibration(data: &[u8]) {
     }
 }
 
+#[cfg(test)]
 /// Any game's `input.txt`, as the agent binary sees it: the game is
 /// detected from the text, then [`input_turn`] runs for it.
-pub fn any_input(data: &[u8]) {
+pub(crate) fn any_input(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     if let Ok(kind) = crate::games::GameKind::detect(&text) {
         with_game!(kind, |G| input_turn::<G>(data))

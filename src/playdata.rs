@@ -12,13 +12,13 @@ const MAGIC: &str = "agent-playdata 1";
 
 /// More moves than any game here lasts (Halma's cap is 1000 plies); a
 /// larger count means the file is damaged.
-pub const MAX_MOVES: u32 = 100_000;
+pub(crate) const MAX_MOVES: u32 = 100_000;
 /// More positions than a game can pass through; a larger set is damaged.
-pub const MAX_SEEN: usize = 100_000;
+pub(crate) const MAX_SEEN: usize = 100_000;
 
 /// The remembered state.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct PlayData {
+pub(crate) struct PlayData {
     /// Game name the file belongs to.
     pub game: String,
     /// Moves this agent has made so far in the game.
@@ -33,7 +33,7 @@ pub struct PlayData {
 /// time, the CPU the referee charged for it, and so what a move costs
 /// outside the search on this machine.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Clock {
+pub(crate) struct Clock {
     /// CPU seconds left when the last move started.
     pub remaining: f64,
     /// CPU seconds that move's search took.
@@ -112,7 +112,7 @@ impl PlayData {
     }
 
     /// The file's text.
-    pub fn to_text(&self) -> String {
+    pub(crate) fn to_text(&self) -> String {
         let mut hashes: Vec<u64> = self.seen.iter().copied().collect();
         hashes.sort_unstable();
         let mut s = format!("{MAGIC}\ngame {}\nmoves {}\n", self.game, self.moves);
@@ -129,7 +129,7 @@ impl PlayData {
 
     /// Writes `dir/playdata.txt` atomically; failures are only logged (the
     /// move in output.txt is what counts).
-    pub fn save(&self, dir: &Path) {
+    pub(crate) fn save(&self, dir: &Path) {
         if let Err(e) = crate::protocol::write_atomic(dir, "playdata.txt", &self.to_text()) {
             log::warn!("could not write playdata.txt: {e}");
         }

@@ -15,10 +15,9 @@ fn reserve(remaining: f64) -> f64 {
 
 /// CPU seconds a move costs outside the search whatever its budget: process
 /// start-up, reading the input and the play data, the table, writing the
-/// output, exit. Measured 4.3 ms (user + system, mean of 20 Halma GAME moves
-/// at 0.02 s left on the loaded 2-core machine); a 4 s self-play game of 113
-/// moves a side lost on time when the plan ignored it.
-pub const MOVE_OVERHEAD: f64 = 0.005;
+/// output, exit: a plan that ignores it loses long games on time. The
+/// default is a little above the measured cost (`docs/results.md`).
+pub(crate) const MOVE_OVERHEAD: f64 = 0.005;
 
 /// The least per-move cost assumed however cheap moves have been: a slower
 /// start of one process (a cold page cache) must not cost the game.
@@ -29,7 +28,7 @@ const MIN_MOVE_OVERHEAD: f64 = 0.0015;
 /// (the drop of the clock between two moves) less the CPU of its `search`.
 /// A dearer move raises the estimate at once; cheaper ones lower it slowly.
 /// Without a usable measurement, the last estimate or [`MOVE_OVERHEAD`].
-pub fn next_overhead(previous: Option<f64>, charged: f64, search: f64) -> f64 {
+pub(crate) fn next_overhead(previous: Option<f64>, charged: f64, search: f64) -> f64 {
     let old = previous.unwrap_or(MOVE_OVERHEAD);
     let sample = charged - search;
     if !sample.is_finite() || !(0.0..1.0).contains(&sample) {
@@ -82,7 +81,7 @@ pub fn plan(mode: Mode, remaining: f64, used: f64, moves_left: f64) -> Limits {
 /// ([`next_overhead`]) in place of [`MOVE_OVERHEAD`]: at a clock of a
 /// fraction of a second for a whole game, 5 ms set aside for each of ~85
 /// moves left the search about nothing for the first moves.
-pub fn plan_with_overhead(mode: Mode, remaining: f64, used: f64, moves_left: f64, overhead: f64) -> Limits {
+pub(crate) fn plan_with_overhead(mode: Mode, remaining: f64, used: f64, moves_left: f64, overhead: f64) -> Limits {
     let usable = (remaining - reserve(remaining) - used).max(0.0);
     match mode {
         Mode::Single => Limits {
@@ -104,7 +103,7 @@ pub fn plan_with_overhead(mode: Mode, remaining: f64, used: f64, moves_left: f64
 /// Transposition-table bytes for a search of `hard` CPU seconds: enough for
 /// the nodes it can visit (from `nodes_per_sec`, calibrated or assumed), and
 /// small for tiny budgets so that allocation never eats the budget.
-pub fn tt_bytes(hard: f64, nodes_per_sec: f64) -> usize {
+pub(crate) fn tt_bytes(hard: f64, nodes_per_sec: f64) -> usize {
     const ENTRY_BYTES: f64 = 32.0;
     let want = hard * nodes_per_sec.clamp(MIN_NPS, MAX_NPS) * ENTRY_BYTES;
     if want.is_nan() {
@@ -117,19 +116,19 @@ pub fn tt_bytes(hard: f64, nodes_per_sec: f64) -> usize {
 pub const DEFAULT_NPS: f64 = 1.0e6;
 /// The slowest search speed a calibration may claim (a loaded, slow machine
 /// still searches tens of thousands of nodes a second).
-pub const MIN_NPS: f64 = 1.0e3;
+pub(crate) const MIN_NPS: f64 = 1.0e3;
 /// The fastest search speed a calibration may claim (no game here reaches
 /// this on one core). A file claiming more (e.g. `1e308`) is damaged.
-pub const MAX_NPS: f64 = 1.0e8;
+pub(crate) const MAX_NPS: f64 = 1.0e8;
 
 /// The calibration file, written by `agent <game> calibrate` next to input.txt.
-pub const CALIBRATION_FILE: &str = "calibration.txt";
+pub(crate) const CALIBRATION_FILE: &str = "calibration.txt";
 
 /// Reads `dir/calibration.txt` (`nodes_per_second N`). A missing file gives
 /// `None`; a damaged or implausible one (not a regular file, too big, no
 /// number, a number outside [`MIN_NPS`]..=[`MAX_NPS`]) is ignored with a
 /// note in the `-v` log: the file is a hint, not something to trust.
-pub fn read_calibration(dir: &Path) -> Option<f64> {
+pub(crate) fn read_calibration(dir: &Path) -> Option<f64> {
     let path = dir.join(CALIBRATION_FILE);
     let text = match read_bounded(&path) {
         Ok(t) => t,
@@ -149,7 +148,7 @@ pub fn read_calibration(dir: &Path) -> Option<f64> {
 }
 
 /// Parses the text of `calibration.txt`, checking the speed is plausible.
-pub fn parse_calibration(text: &str) -> Result<f64, String> {
+pub(crate) fn parse_calibration(text: &str) -> Result<f64, String> {
     for line in text.lines() {
         if let Some(v) = line.trim().strip_prefix("nodes_per_second") {
             let v: f64 = v

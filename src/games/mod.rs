@@ -80,7 +80,7 @@ impl GameKind {
     }
 
     /// Detects the game of an `input.txt` from its first meaningful line:
-    /// a game's tag, or SINGLE/GAME for the game without one (SPEC §1).
+    /// a game's tag, or SINGLE/GAME for the game without one (docs/protocol.md).
     pub fn detect(text: &str) -> Result<GameKind, ParseError> {
         let tags: Vec<&str> = GameKind::ALL.iter().filter_map(|k| k.tag()).collect();
         let expected = format!("SINGLE, GAME or a game tag ({})", tags.join(", "));

@@ -8,17 +8,17 @@
 //! allocation off the end.
 
 /// Bits in a position bitboard (`u128`): the limit on guarded board sizes.
-pub const BITBOARD_BITS: usize = 128;
+pub(crate) const BITBOARD_BITS: usize = 128;
 
 /// Bits a bitboard needs for `lines` lines of `per_line` cells plus one guard
 /// bit per line (Hinger: rows of `cols + 1`; Connect Square: columns of
 /// `rows + 1`), or `None` when that product does not fit in `usize`.
-pub fn guarded_bits(lines: usize, per_line: usize) -> Option<usize> {
+pub(crate) fn guarded_bits(lines: usize, per_line: usize) -> Option<usize> {
     per_line.checked_add(1)?.checked_mul(lines)
 }
 
 /// Whether `lines` lines of `per_line` cells plus guards fit a `u128`.
-pub fn fits_bitboard(lines: usize, per_line: usize) -> bool {
+pub(crate) fn fits_bitboard(lines: usize, per_line: usize) -> bool {
     guarded_bits(lines, per_line).is_some_and(|b| b <= BITBOARD_BITS)
 }
 

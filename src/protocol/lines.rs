@@ -1,4 +1,4 @@
-//! Line reading that follows SPEC §1's whitespace rules: blank lines anywhere
+//! Line reading that follows docs/protocol.md's whitespace rules: blank lines anywhere
 //! are skipped, trailing spaces and CR are dropped, and every line keeps its
 //! 1-based number for error messages.
 
@@ -22,7 +22,7 @@ impl<'a> Line<'a> {
 
     /// The line as a player number, `1` or `2` (the side-to-move line of the
     /// tagged games).
-    pub fn player_number(&self) -> Result<super::Player, ParseError> {
+    pub(crate) fn player_number(&self) -> Result<super::Player, ParseError> {
         match self.text.trim() {
             "1" => Ok(super::Player::One),
             "2" => Ok(super::Player::Two),
@@ -37,7 +37,7 @@ impl<'a> Line<'a> {
 
     /// Parses the line as exactly `n` whitespace-separated values of type `T`,
     /// `what` naming them for the error message.
-    pub fn parse_n<T: std::str::FromStr>(&self, n: usize, what: &str) -> Result<Vec<T>, ParseError> {
+    pub(crate) fn parse_n<T: std::str::FromStr>(&self, n: usize, what: &str) -> Result<Vec<T>, ParseError> {
         let toks: Vec<&str> = self.tokens().collect();
         if toks.len() != n {
             return Err(self.error(format!("expected {what} ({n} values), found {:?}", self.text)));
@@ -54,7 +54,7 @@ impl<'a> Line<'a> {
     /// `what` naming them. A number too long for any size (all digits, but
     /// beyond `usize`) is called too large with `limit`, the game's documented
     /// bound, rather than "not a number": that is what a person needs to fix.
-    pub fn parse_sizes(&self, n: usize, what: &str, limit: &str) -> Result<Vec<usize>, ParseError> {
+    pub(crate) fn parse_sizes(&self, n: usize, what: &str, limit: &str) -> Result<Vec<usize>, ParseError> {
         let toks: Vec<&str> = self.tokens().collect();
         if toks.len() != n {
             return Err(self.error(format!("expected {what} ({n} values), found {:?}", self.text)));
@@ -90,7 +90,7 @@ impl<'a> Lines<'a> {
 
     /// The next non-blank line, or an error saying the file ended where
     /// `expected` should have come.
-    pub fn next_line(&mut self, expected: &str) -> Result<Line<'a>, ParseError> {
+    pub(crate) fn next_line(&mut self, expected: &str) -> Result<Line<'a>, ParseError> {
         self.next()
             .ok_or_else(|| ParseError::whole(format!("the file ends where {expected} was expected")))
     }

@@ -1,4 +1,4 @@
-//! The file protocol shared by all games (SPEC §1): typed parsing with
+//! The file protocol shared by all games (docs/protocol.md): typed parsing with
 //! line-numbered errors, the [`FileGame`] trait through which the driver and
 //! the referee handle any game, and atomic writing of `output.txt`.
 
@@ -371,7 +371,7 @@ impl<T: Searchable + Notation + Setup + View + Policy> FileGame for T {}
 /// Writes `contents` to `dir/name` through a temporary file and a rename, so
 /// a reader (or a kill) never sees a half-written file. On any error the
 /// temporary file is removed: no `.name.tmpPID` is left behind.
-pub fn write_atomic(dir: &Path, name: &str, contents: &str) -> std::io::Result<()> {
+pub(crate) fn write_atomic(dir: &Path, name: &str, contents: &str) -> std::io::Result<()> {
     let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
     let result = std::fs::File::create(&tmp)
         .and_then(|mut f| f.write_all(contents.as_bytes()))
@@ -451,10 +451,10 @@ fn too_big(cap: u64) -> std::io::Error {
     )
 }
 
-/// The common header of the tagged games (SPEC §1): tag, mode, side token,
+/// The common header of the tagged games (docs/protocol.md): tag, mode, side token,
 /// remaining seconds.
 #[derive(Clone, Debug)]
-pub struct Header<'a> {
+pub(crate) struct Header<'a> {
     /// SINGLE or GAME.
     pub mode: Mode,
     /// The side-to-move token as written (e.g. `1`, `R`), with its line number.
@@ -465,7 +465,7 @@ pub struct Header<'a> {
 
 /// Reads the tag line (which must equal `tag`), the mode, the side token and
 /// the time from `lines`.
-pub fn parse_header<'a>(lines: &mut Lines<'a>, tag: &str) -> Result<Header<'a>, ParseError> {
+pub(crate) fn parse_header<'a>(lines: &mut Lines<'a>, tag: &str) -> Result<Header<'a>, ParseError> {
     let t = lines.next_line(tag)?;
     if t.text != tag {
         return Err(ParseError::at(
@@ -480,13 +480,13 @@ pub fn parse_header<'a>(lines: &mut Lines<'a>, tag: &str) -> Result<Header<'a>, 
 }
 
 /// Reads a `SINGLE`/`GAME` line.
-pub fn parse_mode(lines: &mut Lines<'_>) -> Result<Mode, ParseError> {
+pub(crate) fn parse_mode(lines: &mut Lines<'_>) -> Result<Mode, ParseError> {
     let l = lines.next_line("SINGLE or GAME")?;
     Mode::parse(l.text).ok_or_else(|| ParseError::at(l.number, format!("expected SINGLE or GAME, found {:?}", l.text)))
 }
 
 /// Reads the remaining-time line: a strictly positive, finite number.
-pub fn parse_time(lines: &mut Lines<'_>) -> Result<f64, ParseError> {
+pub(crate) fn parse_time(lines: &mut Lines<'_>) -> Result<f64, ParseError> {
     let l = lines.next_line("the remaining time in seconds")?;
     match l.text.parse::<f64>() {
         Ok(t) if t.is_finite() && t > 0.0 => Ok(t),

@@ -59,7 +59,7 @@ impl CellView {
     }
 
     /// A cell holding a piece.
-    pub fn with_piece(
+    pub(crate) fn with_piece(
         ground: Ground,
         owner: Option<Player>,
         label: impl Into<String>,
@@ -127,7 +127,7 @@ impl LegendEntry {
 
     /// An entry drawn as the cell `sample` but printed as `symbol` (a
     /// pattern standing for several symbols, such as `1-4`).
-    pub fn pattern(symbol: &str, meaning: &str, sample: CellView) -> LegendEntry {
+    pub(crate) fn pattern(symbol: &str, meaning: &str, sample: CellView) -> LegendEntry {
         LegendEntry {
             symbol: symbol.to_string(),
             meaning: meaning.to_string(),
@@ -159,7 +159,7 @@ pub struct Drawing {
 
 impl Drawing {
     /// Discs of 0.36 cell, no move line.
-    pub const DISCS: Drawing = Drawing {
+    pub(crate) const DISCS: Drawing = Drawing {
         piece: PieceShape::Disc { radius: 0.36 },
         move_line: None,
     };
@@ -205,7 +205,7 @@ impl BoardView {
     }
 
     /// The cell at (row, column), to change.
-    pub fn cell_mut(&mut self, r: usize, c: usize) -> &mut CellView {
+    pub(crate) fn cell_mut(&mut self, r: usize, c: usize) -> &mut CellView {
         &mut self.cells[r * self.cols + c]
     }
 }

@@ -68,7 +68,7 @@ pub struct SearchResult<M> {
 
 /// The searcher: owns the transposition table and ordering tables, so that
 /// consecutive searches (e.g. in a bench) can reuse them.
-pub struct Searcher<G: Searchable> {
+pub(crate) struct Searcher<G: Searchable> {
     tt: Tt<G::Move>,
     history: Vec<i32>,
     killers: Vec<[Option<G::Move>; 2]>,
@@ -121,14 +121,14 @@ impl<G: Searchable> Searcher<G> {
     /// Turns the game's [`Evaluator::exact_value`](super::Evaluator::exact_value) off (or on again): the
     /// search then scores every leaf by the evaluation alone. For benches
     /// that measure what the exact values are worth.
-    pub fn set_exact_values(&mut self, on: bool) {
+    pub(crate) fn set_exact_values(&mut self, on: bool) {
         self.exact_values = on;
     }
 
     /// Positions (by hash) that the game has already been through: reaching
     /// one again inside the search scores `score` (from the view of the side
     /// to move there), so the agent does not walk in circles.
-    pub fn set_avoid(&mut self, seen: FxHashSet<u64>, score: i32) {
+    pub(crate) fn set_avoid(&mut self, seen: FxHashSet<u64>, score: i32) {
         self.avoid = seen;
         self.avoid_score = score;
     }

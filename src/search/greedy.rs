@@ -11,7 +11,7 @@ pub fn choose<G: Evaluator>(pos: &G) -> Option<G::Move> {
 /// The greedy choice and its one-ply score from the mover's view, in the
 /// searches' units (an immediate win is `WIN - 1`, as a search scores a win
 /// one ply away), or None without legal moves.
-pub fn choose_scored<G: Evaluator>(pos: &G) -> Option<(G::Move, i32)> {
+pub(crate) fn choose_scored<G: Evaluator>(pos: &G) -> Option<(G::Move, i32)> {
     let mut moves = Vec::new();
     pos.legal_moves(&mut moves);
     let mut best: Option<(G::Move, i64)> = None;

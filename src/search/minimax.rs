@@ -4,9 +4,10 @@
 use super::{outcome_score, Evaluator, Limits, SearchInfo};
 use crate::clock::CpuTimer;
 
+#[cfg(test)]
 /// Plain negamax value of `pos` to `depth` plies with `reference_eval`,
 /// counting visited nodes in `nodes`.
-pub fn minimax_value<G: Evaluator>(pos: &G, depth: u32, nodes: &mut u64) -> i32 {
+pub(crate) fn minimax_value<G: Evaluator>(pos: &G, depth: u32, nodes: &mut u64) -> i32 {
     let mut bufs: Vec<Vec<G::Move>> = (0..=depth).map(|_| Vec::new()).collect();
     value(pos, depth, 0, nodes, &mut bufs, None).unwrap_or(0)
 }

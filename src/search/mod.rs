@@ -27,9 +27,9 @@ pub enum Outcome {
 }
 
 /// Score of a won position at the root; mate-distance scores count down from it.
-pub const WIN: i32 = 1_000_000;
+pub(crate) const WIN: i32 = 1_000_000;
 /// Anything at or beyond this magnitude is a proven win or loss.
-pub const WIN_THRESHOLD: i32 = WIN - 10_000;
+pub(crate) const WIN_THRESHOLD: i32 = WIN - 10_000;
 
 /// The rules of a two-player, zero-sum, perfect-information game as the
 /// search sees them.
@@ -187,7 +187,7 @@ impl<T: Evaluator + SearchHints> Searchable for T {}
 
 /// Terminal score for `outcome` at distance `ply` from the root, side-to-move view.
 #[inline]
-pub fn outcome_score(outcome: Outcome, ply: u32) -> i32 {
+pub(crate) fn outcome_score(outcome: Outcome, ply: u32) -> i32 {
     match outcome {
         Outcome::Win => WIN - ply as i32,
         Outcome::Loss => -WIN + ply as i32,
@@ -282,7 +282,7 @@ impl Limits {
     }
 
     /// The same limits with both times multiplied by `factor` (tests, tuning).
-    pub fn scaled(self, factor: f64) -> Self {
+    pub(crate) fn scaled(self, factor: f64) -> Self {
         Limits {
             soft: self.soft * factor,
             hard: self.hard * factor,

@@ -6,7 +6,7 @@ use super::{Evaluator, Pacing, TimeScores};
 
 /// The pacing a search of game `G` follows when asked for `pacing`: games
 /// without [`Evaluator::TIME_SCORES`] always pace steadily.
-pub fn effective<G: Evaluator>(pacing: Pacing) -> Pacing {
+pub(crate) fn effective<G: Evaluator>(pacing: Pacing) -> Pacing {
     if G::TIME_SCORES.is_some() {
         pacing
     } else {
@@ -15,7 +15,7 @@ pub fn effective<G: Evaluator>(pacing: Pacing) -> Pacing {
 }
 
 /// What the adaptive pace remembers between iterations of one search.
-pub struct Pace<M> {
+pub(crate) struct Pace<M> {
     scores: TimeScores,
     /// Best-move changes, halved every iteration (recent ones weigh most).
     changes: f64,
@@ -42,10 +42,10 @@ impl<M: PartialEq + Copy> Pace<M> {
     ///
     /// The cuts are milder than Stockfish's: a Halma iteration costs several
     /// times the last (an even depth ten to twenty times the odd one before
-    /// it), so a soft limit shortened a lot skips a whole depth, and time saved that way mostly went unused at the end of the
-    /// game (a first version with 0.55 for a settled move and 0.4 for a
-    /// decided score used 7.1 s of a 10 s game and lost 47-60).
-    pub fn after_iteration(&mut self, best: M, score: i32) -> f64 {
+    /// it), so a soft limit shortened a lot skips a whole depth, and time
+    /// saved that way mostly goes unused at the end of the game (the
+    /// measurement is on the results page, `docs/results.md`).
+    pub(crate) fn after_iteration(&mut self, best: M, score: i32) -> f64 {
         let (changed, drop) = match self.last {
             Some((m, s)) => (m != best, s - score),
             None => (false, 0),

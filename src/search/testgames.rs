@@ -5,7 +5,7 @@ use super::{Evaluator, Game, Outcome, SearchHints};
 
 /// A pseudo-random tree: 1-5 children per node, leaves valued by a hash.
 #[derive(Clone, Copy, Debug)]
-pub struct RandomTree {
+pub(crate) struct RandomTree {
     id: u64,
     depth: u32,
 }

@@ -31,7 +31,7 @@ pub struct Entry<M> {
 }
 
 /// The table: a power-of-two array indexed by the hash's low bits.
-pub struct Tt<M> {
+pub(crate) struct Tt<M> {
     slots: Vec<Option<Entry<M>>>,
     mask: usize,
     age: u8,
@@ -50,24 +50,20 @@ impl<M: Copy> Tt<M> {
     }
 
     /// A table sized to use about `bytes` of memory.
-    pub fn with_bytes(bytes: usize) -> Self {
+    pub(crate) fn with_bytes(bytes: usize) -> Self {
         let slot = std::mem::size_of::<Option<Entry<M>>>().max(1);
         let n = (bytes / slot).max(16);
         Self::new(usize::BITS - 1 - n.leading_zeros())
     }
 
+    #[cfg(test)]
     /// Number of slots.
     pub fn len(&self) -> usize {
         self.slots.len()
     }
 
-    /// Always false: the table has at least 16 slots.
-    pub fn is_empty(&self) -> bool {
-        false
-    }
-
     /// Starts a new search generation.
-    pub fn new_search(&mut self) {
+    pub(crate) fn new_search(&mut self) {
         self.age = self.age.wrapping_add(1);
     }
 
@@ -114,7 +110,7 @@ impl<M: Copy> Tt<M> {
 
 /// Converts a score to the form stored in the table (win distances relative to the node).
 #[inline]
-pub fn to_tt(score: i32, ply: u32) -> i32 {
+pub(crate) fn to_tt(score: i32, ply: u32) -> i32 {
     if score >= WIN_THRESHOLD {
         score + ply as i32
     } else if score <= -WIN_THRESHOLD {
@@ -126,7 +122,7 @@ pub fn to_tt(score: i32, ply: u32) -> i32 {
 
 /// Converts a stored score back to the root-relative form.
 #[inline]
-pub fn from_tt(score: i32, ply: u32) -> i32 {
+pub(crate) fn from_tt(score: i32, ply: u32) -> i32 {
     if score >= WIN_THRESHOLD {
         score - ply as i32
     } else if score <= -WIN_THRESHOLD {

@@ -308,7 +308,7 @@ fn bench(boards: &str, runs: usize, tt_bits: u32, seconds: f64, follow_up: bool)
 
 /// Settings of [`wincheck`].
 #[derive(Clone, Debug)]
-pub struct WincheckOptions {
+pub(crate) struct WincheckOptions {
     /// Board rows.
     pub rows: usize,
     /// Board columns.
@@ -333,7 +333,7 @@ pub struct WincheckOptions {
 
 /// What [`wincheck`] found.
 #[derive(Clone, Debug, Default)]
-pub struct WincheckReport {
+pub(crate) struct WincheckReport {
     /// Games played from solver-won positions.
     pub played: usize,
     /// Of which the default agent moved first.
@@ -372,7 +372,7 @@ impl WincheckReport {
 /// positions that the solver marks as won for the agent's side: when the
 /// solver says the side to move wins, the agent takes that side; when it
 /// says the side to move loses, greedy moves first and the agent answers.
-pub fn wincheck(o: &WincheckOptions) -> Result<WincheckReport, String> {
+pub(crate) fn wincheck(o: &WincheckOptions) -> Result<WincheckReport, String> {
     use rand::SeedableRng;
     crate::games::connectsquare::check_size(o.rows, o.cols)?;
     let mut rng = rand::rngs::SmallRng::seed_from_u64(o.seed);

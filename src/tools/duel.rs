@@ -16,7 +16,7 @@ use std::fmt;
 /// Parses a strategy as the duel command writes it: `best`, `alphabeta[:D]`,
 /// `minimax[:D]`, `greedy`, `mcts`, `random` (defaults: alphabeta 4,
 /// minimax 2, as `agent --strategy`).
-pub fn parse_strategy(spec: &str) -> Result<Strategy, String> {
+pub(crate) fn parse_strategy(spec: &str) -> Result<Strategy, String> {
     let (name, depth) = match spec.split_once(':') {
         Some((n, d)) => {
             let d: u32 = d

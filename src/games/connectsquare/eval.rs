@@ -11,14 +11,14 @@ use super::*;
 
 /// Per-window own-coin counts of `p` in windows free of `q`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct WindowCounts {
+pub(crate) struct WindowCounts {
     /// Windows (without a `q` coin) holding exactly 1, 2, 3 and 4 coins of `p`.
     pub exactly: [u32; 4],
 }
 
 /// Counts the windows open for `p` (no coin of `q`) by number of `p` coins.
 #[inline(always)]
-pub fn window_counts(p: u128, q: u128, board: u128, s: u32) -> WindowCounts {
+pub(crate) fn window_counts(p: u128, q: u128, board: u128, s: u32) -> WindowCounts {
     let anchors = board & (board >> 1) & (board >> s) & (board >> (s + 1));
     let blocked = q | (q >> 1) | (q >> s) | (q >> (s + 1));
     let open = anchors & !blocked;
@@ -37,7 +37,7 @@ pub fn window_counts(p: u128, q: u128, board: u128, s: u32) -> WindowCounts {
 /// The brief's heuristic for the owner of `p` against `q`: 1, 10, 100, 1000
 /// per open window with 1, 2, 3, 4 own coins.
 #[inline]
-pub fn brief_heuristic_bits(p: u128, q: u128, board: u128, s: u32) -> i64 {
+pub(crate) fn brief_heuristic_bits(p: u128, q: u128, board: u128, s: u32) -> i64 {
     let w = window_counts(p, q, board, s);
     w.exactly[0] as i64 + 10 * w.exactly[1] as i64 + 100 * w.exactly[2] as i64 + 1000 * w.exactly[3] as i64
 }
@@ -45,7 +45,7 @@ pub fn brief_heuristic_bits(p: u128, q: u128, board: u128, s: u32) -> i64 {
 /// Score of a side to move that can complete a square at once, and (negated)
 /// of one facing two completions it cannot both stop. Far inside the
 /// search's win range, far above any positional score.
-pub const DECIDED: i32 = 100_000;
+pub(crate) const DECIDED: i32 = 100_000;
 
 /// Open window (no opponent coin) with one own coin.
 const W_OPEN1: i32 = 2;
@@ -62,7 +62,7 @@ const W_FORK: i32 = 150;
 /// opponents who defend badly (the brief's greedy player blocks only by
 /// accident) building beats blocking; the follow-up defence (answering every
 /// coin on top of it) otherwise draws every even-rowed board.
-pub const AMBITION: i32 = 64;
+pub(crate) const AMBITION: i32 = 64;
 /// Small bonus for the side to move (it acts first on shared chances).
 const TEMPO: i32 = 8;
 

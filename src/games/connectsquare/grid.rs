@@ -25,15 +25,16 @@ impl Coin {
     }
 
     /// The letter the formats use.
-    pub fn letter(self) -> char {
+    pub(crate) fn letter(self) -> char {
         match self {
             Coin::R => 'R',
             Coin::Y => 'Y',
         }
     }
 
+    #[cfg(test)]
     /// `R` or `Y` (nothing else).
-    pub fn from_letter(c: char) -> Option<Coin> {
+    pub(crate) fn from_letter(c: char) -> Option<Coin> {
         match c {
             'R' => Some(Coin::R),
             'Y' => Some(Coin::Y),
@@ -48,7 +49,7 @@ pub type Cell = Option<Coin>;
 /// The brief's board: `cells[row][col]`, row 0 at the top. Any size; rows
 /// all have the same length.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Grid {
+pub(crate) struct Grid {
     /// Rows, top first.
     pub cells: Vec<Vec<Cell>>,
 }
@@ -71,8 +72,9 @@ impl Grid {
         self.cells.first().map_or(0, |r| r.len())
     }
 
+    #[cfg(test)]
     /// Reads rows of `.`/`0`/`R`/`Y` characters (test and example helper).
-    pub fn from_rows(rows: &[&str]) -> Result<Grid, String> {
+    pub(crate) fn from_rows(rows: &[&str]) -> Result<Grid, String> {
         let mut cells = Vec::with_capacity(rows.len());
         for (i, r) in rows.iter().enumerate() {
             let mut row = Vec::new();
@@ -91,8 +93,9 @@ impl Grid {
         Ok(g)
     }
 
+    #[cfg(test)]
     /// Whether `column` can take a coin (it exists and its top cell is empty).
-    pub fn playable(&self, column: usize) -> bool {
+    pub(crate) fn playable(&self, column: usize) -> bool {
         column < self.cols() && self.rows() > 0 && self.cells[0][column].is_none()
     }
 }
@@ -109,11 +112,12 @@ impl fmt::Display for Grid {
     }
 }
 
+#[cfg(test)]
 /// The board after `coin` is dropped in `column`: a new board, the argument
 /// untouched. The coin lands on the lowest empty cell of the column. `None`
 /// when the column does not exist or is full (the brief assumes neither
 /// happens; a library must not panic on them).
-pub fn add_coin(board: &Grid, coin: Coin, column: usize) -> Option<Grid> {
+pub(crate) fn add_coin(board: &Grid, coin: Coin, column: usize) -> Option<Grid> {
     if !board.playable(column) {
         return None;
     }
@@ -123,8 +127,9 @@ pub fn add_coin(board: &Grid, coin: Coin, column: usize) -> Option<Grid> {
     Some(next)
 }
 
+#[cfg(test)]
 /// Whether `coin` owns a full 2x2 square anywhere on the board.
-pub fn is_winner(board: &Grid, coin: Coin) -> bool {
+pub(crate) fn is_winner(board: &Grid, coin: Coin) -> bool {
     let c = Some(coin);
     for r in 0..board.rows().saturating_sub(1) {
         for k in 0..board.cols().saturating_sub(1) {
@@ -140,6 +145,7 @@ pub fn is_winner(board: &Grid, coin: Coin) -> bool {
     false
 }
 
+#[cfg(test)]
 /// Value of one 2x2 square for the owner of `coin`, given its own-coin count
 /// and whether an opponent coin is in it.
 fn square_value(own: u32, blocked: bool) -> i64 {
@@ -155,9 +161,10 @@ fn square_value(own: u32, blocked: bool) -> i64 {
     }
 }
 
+#[cfg(test)]
 /// The brief's heuristic: the sum over every overlapping 2x2 square of 0 if
 /// it holds an opponent coin, else 0, 1, 10, 100 or 1000 for 0 to 4 own coins.
-pub fn heuristic(board: &Grid, coin: Coin) -> i64 {
+pub(crate) fn heuristic(board: &Grid, coin: Coin) -> i64 {
     let mut total = 0;
     for r in 0..board.rows().saturating_sub(1) {
         for k in 0..board.cols().saturating_sub(1) {
@@ -175,10 +182,11 @@ pub fn heuristic(board: &Grid, coin: Coin) -> i64 {
     total
 }
 
+#[cfg(test)]
 /// The brief's AI choice: the column whose resulting board has the highest
 /// heuristic for `coin`; equal values go to the lowest column. `None` when
 /// every column is full.
-pub fn greedy_column(board: &Grid, coin: Coin) -> Option<usize> {
+pub(crate) fn greedy_column(board: &Grid, coin: Coin) -> Option<usize> {
     let mut best: Option<(usize, i64)> = None;
     for col in 0..board.cols() {
         if let Some(next) = add_coin(board, coin, col) {
@@ -192,9 +200,10 @@ pub fn greedy_column(board: &Grid, coin: Coin) -> Option<usize> {
     best.map(|(c, _)| c)
 }
 
+#[cfg(test)]
 /// The brief's `ai_move`: the new board after the greedy choice, or `None`
 /// when no column is playable.
-pub fn ai_move(board: &Grid, coin: Coin) -> Option<Grid> {
+pub(crate) fn ai_move(board: &Grid, coin: Coin) -> Option<Grid> {
     greedy_column(board, coin).and_then(|c| add_coin(board, coin, c))
 }
 

@@ -32,22 +32,22 @@ use crate::search::{Evaluator, SearchHints, Game, Outcome, Strategy};
 use grid::{Coin, Grid};
 
 /// Bits available for `cols * (rows + 1)`.
-pub const MAX_BITS: usize = crate::protocol::limits::BITBOARD_BITS;
+pub(crate) const MAX_BITS: usize = crate::protocol::limits::BITBOARD_BITS;
 /// The board-size limit in words, for messages.
-pub const SIZE_LIMIT: &str = "columns x (rows + 1) must be at most 128 bitboard bits (e.g. 8x14, 10x11, 15x8)";
+pub(crate) const SIZE_LIMIT: &str = "columns x (rows + 1) must be at most 128 bitboard bits (e.g. 8x14, 10x11, 15x8)";
 // SIZE_LIMIT spells MAX_BITS out (a const string cannot be formatted).
 const _: () = assert!(MAX_BITS == 128);
 /// Default board of the referee's `generate` (Connect Four's).
-pub const DEFAULT_ROWS: usize = 6;
+pub(crate) const DEFAULT_ROWS: usize = 6;
 /// Default board columns.
-pub const DEFAULT_COLS: usize = 7;
+pub(crate) const DEFAULT_COLS: usize = 7;
 
 /// A column number: the move.
 pub type Move = u8;
 
 /// Whether a board of `rows x cols` fits the bitboards (and the game makes
 /// sense on it).
-pub fn check_size(rows: usize, cols: usize) -> Result<(), String> {
+pub(crate) fn check_size(rows: usize, cols: usize) -> Result<(), String> {
     if rows < 2 || cols < 2 {
         return Err(format!(
             "a board needs at least 2 rows and 2 columns to hold a 2x2 square, got {rows}x{cols}"
@@ -65,7 +65,7 @@ pub fn check_size(rows: usize, cols: usize) -> Result<(), String> {
 /// `s` is the column stride `rows + 1`. For each corner the new cell can
 /// take in the square, the other three cells are looked up by shifts.
 #[inline(always)]
-pub fn square_completions(p: u128, s: u32) -> u128 {
+pub(crate) fn square_completions(p: u128, s: u32) -> u128 {
     // The new cell x is the square's bottom-left: x+1, x+s, x+s+1 owned.
     let bl = (p >> 1) & (p >> s) & (p >> (s + 1));
     // Bottom-right: x+1, x-s, x-s+1.
@@ -79,7 +79,7 @@ pub fn square_completions(p: u128, s: u32) -> u128 {
 
 /// Bottom-left corners of the complete 2x2 squares of `p`.
 #[inline(always)]
-pub fn squares(p: u128, s: u32) -> u128 {
+pub(crate) fn squares(p: u128, s: u32) -> u128 {
     // A vertical pair at x (x and x+1): the sentinel keeps pairs in a column.
     let v = p & (p >> 1);
     v & (v >> s)
@@ -147,7 +147,7 @@ impl ConnectSquare {
     /// Errors if the size is unsupported, a coin floats above an empty cell
     /// (the message gives the 0-based grid row and column), or both seats
     /// have a square.
-    pub fn from_grid(g: &Grid, to_move: Player) -> Result<Self, String> {
+    pub(crate) fn from_grid(g: &Grid, to_move: Player) -> Result<Self, String> {
         let (rows, cols) = (g.rows(), g.cols());
         let mut pos = ConnectSquare::new(rows, cols, to_move)?;
         if g.cells.iter().any(|r| r.len() != cols) {
@@ -187,7 +187,7 @@ impl ConnectSquare {
     }
 
     /// The position as the brief's grid.
-    pub fn to_grid(&self) -> Grid {
+    pub(crate) fn to_grid(self) -> Grid {
         let mut g = Grid::empty(self.rows(), self.cols());
         let (r_bits, y_bits) = self.coins();
         let s = self.stride() as usize;
@@ -205,7 +205,7 @@ impl ConnectSquare {
     }
 
     /// R's and Y's coins.
-    pub fn coins(&self) -> (u128, u128) {
+    pub(crate) fn coins(&self) -> (u128, u128) {
         let other = self.cur ^ self.mask;
         match self.to_move {
             Player::One => (self.cur, other),
@@ -225,7 +225,7 @@ impl ConnectSquare {
     }
     /// Coins on the board.
     #[inline]
-    pub fn stones(&self) -> usize {
+    pub(crate) fn stones(&self) -> usize {
         self.stones as usize
     }
     /// Cells on the board.
@@ -235,7 +235,7 @@ impl ConnectSquare {
     }
     /// Bits per column (rows + sentinel).
     #[inline(always)]
-    pub fn stride(&self) -> u32 {
+    pub(crate) fn stride(&self) -> u32 {
         self.rows as u32 + 1
     }
     /// Coins of the side to move.
@@ -250,12 +250,12 @@ impl ConnectSquare {
     }
     /// All coins.
     #[inline(always)]
-    pub fn mask(&self) -> u128 {
+    pub(crate) fn mask(&self) -> u128 {
         self.mask
     }
     /// All cells of the board.
     #[inline(always)]
-    pub fn board_mask(&self) -> u128 {
+    pub(crate) fn board_mask(&self) -> u128 {
         self.board
     }
     /// The game's state.
@@ -269,44 +269,44 @@ impl ConnectSquare {
 
     /// Makes the evaluation weigh `seat`'s own open windows above the
     /// opponent's (see [`eval::evaluate`]); `None` restores the symmetric one.
-    pub fn set_ambitious(&mut self, seat: Option<Player>) {
+    pub(crate) fn set_ambitious(&mut self, seat: Option<Player>) {
         self.ambitious = seat;
     }
 
     /// The seat set by [`ConnectSquare::set_ambitious`].
-    pub fn ambitious(&self) -> Option<Player> {
+    pub(crate) fn ambitious(&self) -> Option<Player> {
         self.ambitious
     }
 
     /// The cell a coin dropped now in each column would take (one bit per
     /// non-full column).
     #[inline(always)]
-    pub fn playable(&self) -> u128 {
+    pub(crate) fn playable(&self) -> u128 {
         (self.mask + self.bottom) & self.board
     }
 
     /// Every cell of column `col`.
     #[inline(always)]
-    pub fn column_mask(&self, col: usize) -> u128 {
+    pub(crate) fn column_mask(&self, col: usize) -> u128 {
         ((1u128 << self.rows) - 1) << (col as u32 * self.stride())
     }
 
     /// Whether a coin can go in `col`.
     #[inline]
-    pub fn can_play(&self, col: usize) -> bool {
+    pub(crate) fn can_play(&self, col: usize) -> bool {
         col < self.cols() && self.mask & (1u128 << (col as u32 * self.stride() + self.rows as u32 - 1)) == 0
     }
 
     /// Empty cells where a coin of `p` would complete a square of `p`.
     #[inline(always)]
-    pub fn winning_cells(&self, p: u128) -> u128 {
+    pub(crate) fn winning_cells(&self, p: u128) -> u128 {
         square_completions(p, self.stride()) & self.board & !self.mask
     }
 
     /// Drops a coin of the side to move in `col` (which must be playable);
     /// returns the cell it took.
     #[inline]
-    pub fn play_col(&mut self, col: usize) -> u128 {
+    pub(crate) fn play_col(&mut self, col: usize) -> u128 {
         debug_assert!(self.can_play(col));
         let cell = self.playable() & self.column_mask(col);
         self.play_cell(cell);
@@ -315,7 +315,7 @@ impl ConnectSquare {
 
     /// Drops a coin of the side to move on `cell` (a bit of `playable()`).
     #[inline(always)]
-    pub fn play_cell(&mut self, cell: u128) {
+    pub(crate) fn play_cell(&mut self, cell: u128) {
         let mover = self.cur | cell;
         self.cur ^= self.mask; // the opponent's coins become the side to move's
         self.mask |= cell;
@@ -331,7 +331,7 @@ impl ConnectSquare {
 
     /// The column of a single-bit cell.
     #[inline(always)]
-    pub fn column_of(&self, cell: u128) -> usize {
+    pub(crate) fn column_of(&self, cell: u128) -> usize {
         (cell.trailing_zeros() / self.stride()) as usize
     }
 
@@ -343,7 +343,7 @@ impl ConnectSquare {
     }
 
     /// The key of the left-right mirror image.
-    pub fn mirror_key(&self) -> u128 {
+    pub(crate) fn mirror_key(&self) -> u128 {
         let k = self.key();
         let s = self.stride();
         let col = (1u128 << s) - 1;
@@ -358,7 +358,7 @@ impl ConnectSquare {
 
 /// Folds a 128-bit key into a well-mixed 64-bit hash.
 #[inline(always)]
-pub fn hash128(k: u128) -> u64 {
+pub(crate) fn hash128(k: u128) -> u64 {
     let lo = k as u64;
     let hi = (k >> 64) as u64;
     let mut x = lo ^ hi.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);

@@ -13,7 +13,7 @@ use super::*;
 
 /// The brief's greedy choice: the column whose resulting board has the
 /// highest brief heuristic for the mover; ties to the lowest column.
-pub fn brief_greedy(pos: &ConnectSquare) -> Option<Move> {
+pub(crate) fn brief_greedy(pos: &ConnectSquare) -> Option<Move> {
     if pos.status() != Status::Playing {
         return None;
     }
@@ -35,7 +35,7 @@ pub fn brief_greedy(pos: &ConnectSquare) -> Option<Move> {
 
 /// Playable cells after which the opponent cannot complete a square at once
 /// (a winning cell of the side to move counts as safe: the game ends).
-pub fn safe_cells(pos: &ConnectSquare) -> u128 {
+pub(crate) fn safe_cells(pos: &ConnectSquare) -> u128 {
     let playable = pos.playable();
     let wins = pos.winning_cells(pos.current()) & playable;
     if wins != 0 {
@@ -57,7 +57,7 @@ pub fn safe_cells(pos: &ConnectSquare) -> u128 {
 
 /// The safety net: the move itself if it is safe (or nothing is), else the
 /// safe move the ordering likes best.
-pub fn make_safe(pos: &ConnectSquare, mv: Move) -> Move {
+pub(crate) fn make_safe(pos: &ConnectSquare, mv: Move) -> Move {
     let safe = safe_cells(pos);
     let cell = pos.playable() & pos.column_mask(mv as usize);
     if safe == 0 || safe & cell != 0 {
@@ -79,9 +79,9 @@ pub fn make_safe(pos: &ConnectSquare, mv: Move) -> Move {
 
 /// Positions with at most this many empty cells are handed to the exact
 /// solver first (it gives up when its time share runs out).
-pub const SOLVE_MAX_EMPTY: usize = 30;
+pub(crate) const SOLVE_MAX_EMPTY: usize = 30;
 /// Share of the soft budget the solver may use before alpha-beta takes over.
-pub const SOLVE_SHARE: f64 = 0.5;
+pub(crate) const SOLVE_SHARE: f64 = 0.5;
 
 /// CPU seconds of alpha-beta run before the solver, so that a search move
 /// reaches `output.txt` early: the solver reports nothing until it is done.
@@ -90,7 +90,7 @@ const PROBE_SECONDS: f64 = 0.3;
 /// The default agent's move within `limits` (CPU seconds from now), calling
 /// `on_improve` with every move it would play at that point (each finished
 /// alpha-beta iteration; the solver's answer).
-pub fn best_move(pos: &ConnectSquare, limits: &Limits, on_improve: &mut dyn FnMut(Move)) -> Option<Move> {
+pub(crate) fn best_move(pos: &ConnectSquare, limits: &Limits, on_improve: &mut dyn FnMut(Move)) -> Option<Move> {
     if pos.status() != Status::Playing {
         return None;
     }

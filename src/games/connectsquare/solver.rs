@@ -8,7 +8,7 @@
 //! Scores, for the side to move, with `n` cells on the board: a win whose
 //! winning coin is the `m`-th coin of the game scores `n + 1 - m` (faster
 //! wins score more), a loss the negation, a draw (full board) 0. The sign is
-//! the game's result; [`Solver::solve`] settles only the sign, with two
+//! the game's result; `Solver::solve` settles only the sign, with two
 //! null-window searches at 0 (is it a win? is it a loss?), which is what play
 //! needs. [`Solver::solve_exact`] then narrows the window on the magnitude to
 //! get the plies to the end as well.
@@ -201,14 +201,15 @@ impl Solver {
 
     /// A table size (bits) that fits a search of `seconds` at a few million
     /// nodes per second, within `12..=max_bits`.
-    pub fn bits_for(seconds: f64, max_bits: u32) -> u32 {
+    pub(crate) fn bits_for(seconds: f64, max_bits: u32) -> u32 {
         let nodes = (seconds.max(0.0) * 4.0e6).max(1.0);
         (nodes.log2().ceil() as u32).clamp(12, max_bits)
     }
 
+    #[cfg(test)]
     /// Win, draw or loss of `pos` (plies only for draws), or `None` if
     /// `seconds` of CPU (from now) ran out.
-    pub fn solve(&mut self, pos: &ConnectSquare, seconds: f64) -> Option<Value> {
+    pub(crate) fn solve(&mut self, pos: &ConnectSquare, seconds: f64) -> Option<Value> {
         self.start(pos, seconds);
         let sign = self.sign(pos)?;
         Some(Value::from_sign(pos, sign))
@@ -224,7 +225,7 @@ impl Solver {
 
     /// Win/draw/loss and a move that keeps it (a column; `None` when the
     /// game is over), or `None` if time ran out.
-    pub fn best_move(&mut self, pos: &ConnectSquare, seconds: f64) -> Option<(Value, Option<usize>)> {
+    pub(crate) fn best_move(&mut self, pos: &ConnectSquare, seconds: f64) -> Option<(Value, Option<usize>)> {
         self.start(pos, seconds);
         let sign = self.sign(pos)?;
         // A child at most this keeps the sign (a loss: any move, the longest
@@ -251,7 +252,7 @@ impl Solver {
     /// side to move (`None` if `seconds` ran out). `col` must be playable.
     /// With `target` 1 the question is "does it win", with 0 "does it not
     /// lose".
-    pub fn move_reaches(&mut self, pos: &ConnectSquare, col: usize, target: i32, seconds: f64) -> Option<bool> {
+    pub(crate) fn move_reaches(&mut self, pos: &ConnectSquare, col: usize, target: i32, seconds: f64) -> Option<bool> {
         self.start(pos, seconds);
         let mut child = *pos;
         child.play_col(col);
@@ -260,7 +261,7 @@ impl Solver {
 
     /// Whether the value of `pos` for its side to move is at least
     /// `target` (`None` if `seconds` ran out).
-    pub fn value_at_least(&mut self, pos: &ConnectSquare, target: i32, seconds: f64) -> Option<bool> {
+    pub(crate) fn value_at_least(&mut self, pos: &ConnectSquare, target: i32, seconds: f64) -> Option<bool> {
         self.start(pos, seconds);
         Some(!self.at_most(pos, target - 1)?)
     }

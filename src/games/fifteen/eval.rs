@@ -8,10 +8,10 @@ use crate::protocol::{ByPlayer, Player};
 use super::*;
 
 /// One point of score margin.
-pub const POINT: i32 = 16;
+pub(crate) const POINT: i32 = 16;
 /// The tie-break (highest card) at the end of the game: less than a point,
 /// so that it only decides between equal margins.
-pub const TIE_BREAK: i32 = 4;
+pub(crate) const TIE_BREAK: i32 = 4;
 
 /// Tunable weights (sixteenths of a card's value).
 #[derive(Clone, Copy, Debug)]
@@ -133,7 +133,7 @@ pub fn last_placement_value(g: &Fifteen) -> i32 {
 }
 
 /// Evaluation with explicit weights (for tuning).
-pub fn evaluate_with(g: &Fifteen, w: &Weights) -> i32 {
+pub(crate) fn evaluate_with(g: &Fifteen, w: &Weights) -> i32 {
     if g.is_over() {
         return terminal(g);
     }
@@ -196,7 +196,7 @@ pub fn evaluate_with(g: &Fifteen, w: &Weights) -> i32 {
 /// the mover: the placed card if it stays, minus own cards it knocks off,
 /// plus opponent cards it knocks off. Used to order moves.
 #[inline]
-pub fn move_gain(g: &Fifteen, mv: Move) -> i32 {
+pub(crate) fn move_gain(g: &Fifteen, mv: Move) -> i32 {
     let me = g.side();
     let cell = mv.cell as usize;
     let marked = g.removals_if(cell, mv.card);

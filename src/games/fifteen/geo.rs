@@ -8,7 +8,7 @@ pub const VALUES: [u8; 5] = [2, 3, 5, 8, 13];
 
 /// Index of a card value in [`VALUES`], or None for a value that is not a card.
 #[inline]
-pub fn value_index(v: u8) -> Option<usize> {
+pub(crate) fn value_index(v: u8) -> Option<usize> {
     match v {
         2 => Some(0),
         3 => Some(1),
@@ -20,14 +20,12 @@ pub fn value_index(v: u8) -> Option<usize> {
 }
 
 /// Largest board side.
-pub const MAX_N: usize = 6;
+pub(crate) const MAX_N: usize = 6;
 /// Largest cell count.
-pub const MAX_CELLS: usize = MAX_N * MAX_N;
+pub(crate) const MAX_CELLS: usize = MAX_N * MAX_N;
 
 /// Tables for one board size.
-pub struct Geo {
-    /// Side length.
-    pub n: usize,
+pub(crate) struct Geo {
     /// n*n.
     pub cells: usize,
     /// Mask of all cells.
@@ -91,7 +89,6 @@ const fn make_geo(n: usize) -> Geo {
         r += 1;
     }
     Geo {
-        n,
         cells,
         full,
         block,
@@ -101,13 +98,13 @@ const fn make_geo(n: usize) -> Geo {
 }
 
 /// The 4x4 board.
-pub static GEO4: Geo = make_geo(4);
+pub(crate) static GEO4: Geo = make_geo(4);
 /// The 6x6 board.
-pub static GEO6: Geo = make_geo(6);
+pub(crate) static GEO6: Geo = make_geo(6);
 
 /// Tables for side `n` (4 or 6).
 #[inline]
-pub fn geo(n: u8) -> &'static Geo {
+pub(crate) fn geo(n: u8) -> &'static Geo {
     if n == 4 {
         &GEO4
     } else {
@@ -124,7 +121,7 @@ const fn splitmix(state: u64) -> (u64, u64) {
 }
 
 /// Zobrist keys.
-pub struct Zobrist {
+pub(crate) struct Zobrist {
     /// A card of owner `o` and value index `v` on cell `c`: `card[c][o][v]`.
     pub card: [ByPlayer<[u64; 5]>; MAX_CELLS],
     /// A removed cell.
@@ -194,7 +191,7 @@ const fn make_zobrist() -> Zobrist {
 }
 
 /// The keys.
-pub static ZOBRIST: Zobrist = make_zobrist();
+pub(crate) static ZOBRIST: Zobrist = make_zobrist();
 
 #[cfg(test)]
 mod tests {

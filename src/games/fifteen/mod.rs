@@ -29,10 +29,10 @@ use crate::search::{Evaluator, SearchHints, Game, Limits, Outcome, Strategy};
 use geo::{geo, value_index, Geo, MAX_CELLS, VALUES, ZOBRIST};
 
 /// Sums above this remove a card.
-pub const LIMIT: u8 = 15;
+pub(crate) const LIMIT: u8 = 15;
 
 /// Start hand (counts per value of [`VALUES`]) for board side `n`.
-pub fn start_hand(n: u8) -> [u8; 5] {
+pub(crate) fn start_hand(n: u8) -> [u8; 5] {
     if n == 4 {
         [1, 1, 1, 1, 1]
     } else {
@@ -125,7 +125,7 @@ impl Fifteen {
 
     /// Occupied cells.
     #[inline]
-    pub fn occupied(&self) -> u64 {
+    pub(crate) fn occupied(&self) -> u64 {
         self.occ
     }
 
@@ -149,13 +149,13 @@ impl Fifteen {
 
     /// Card value on a cell (0 when there is none).
     #[inline]
-    pub fn value_at(&self, cell: usize) -> u8 {
+    pub(crate) fn value_at(&self, cell: usize) -> u8 {
         self.val[cell]
     }
 
     /// Block sum of a cell (its card and its neighbours' cards).
     #[inline]
-    pub fn block_sum(&self, cell: usize) -> u8 {
+    pub(crate) fn block_sum(&self, cell: usize) -> u8 {
         self.bsum[cell]
     }
 
@@ -167,13 +167,13 @@ impl Fifteen {
 
     /// Number of cards in player `p`'s hand.
     #[inline]
-    pub fn hand_len(&self, p: Player) -> u32 {
+    pub(crate) fn hand_len(&self, p: Player) -> u32 {
         self.hand[p].iter().map(|&k| k as u32).sum()
     }
 
     /// Highest card value in player `p`'s hand (0 if empty).
     #[inline]
-    pub fn hand_max(&self, p: Player) -> u8 {
+    pub(crate) fn hand_max(&self, p: Player) -> u8 {
         for v in (0..5).rev() {
             if self.hand[p][v] > 0 {
                 return VALUES[v];
@@ -184,13 +184,13 @@ impl Fifteen {
 
     /// Plies left until the game ends (both hands empty).
     #[inline]
-    pub fn plies_left(&self) -> u32 {
+    pub(crate) fn plies_left(&self) -> u32 {
         self.hand_len(Player::One) + self.hand_len(Player::Two)
     }
 
     /// True when both hands are empty.
     #[inline]
-    pub fn is_over(&self) -> bool {
+    pub(crate) fn is_over(&self) -> bool {
         self.hand[Player::One] == [0; 5] && self.hand[Player::Two] == [0; 5]
     }
 
@@ -206,7 +206,7 @@ impl Fifteen {
     }
 
     /// Highest of player `p`'s cards on the board (0 if none).
-    pub fn max_card(&self, p: Player) -> u8 {
+    pub(crate) fn max_card(&self, p: Player) -> u8 {
         let mut m = self.own[p];
         let mut best = 0;
         while m != 0 {
@@ -216,7 +216,7 @@ impl Fifteen {
         best
     }
 
-    /// The winner under the scoring rule and its tie-break (SPEC §5), judged
+    /// The winner under the scoring rule and its tie-break (docs/protocol.md#fifteen), judged
     /// on the board as it stands; None for a draw.
     pub fn leader(&self) -> Option<Player> {
         let (a, b) = (self.score(Player::One), self.score(Player::Two));
@@ -232,14 +232,14 @@ impl Fifteen {
 
     /// Hash of the position with the board seen through symmetry `s`.
     #[inline]
-    pub fn hash_sym(&self, s: usize) -> u64 {
+    pub(crate) fn hash_sym(&self, s: usize) -> u64 {
         self.sym_hash[s] ^ self.rest_hash
     }
 
     /// The symmetry-folded hash and the symmetry that maps this board to
     /// its canonical form.
     #[inline]
-    pub fn canonical(&self) -> (u64, usize) {
+    pub(crate) fn canonical(&self) -> (u64, usize) {
         let mut best = (self.sym_hash[0], 0);
         for s in 1..8 {
             if self.sym_hash[s] < best.0 {
@@ -252,7 +252,7 @@ impl Fifteen {
     /// Bitmask over symmetries (bit s) that leave the board unchanged. Equal
     /// 64-bit Zobrist hashes stand for equal boards.
     #[inline]
-    pub fn stabilizer(&self) -> u8 {
+    pub(crate) fn stabilizer(&self) -> u8 {
         let mut m = 1u8;
         for s in 1..8 {
             if self.sym_hash[s] == self.sym_hash[0] {
@@ -325,7 +325,7 @@ impl Fifteen {
     /// (the placed card included if it goes too), without playing it. Only
     /// valid on a stable position (every position reached by play is).
     #[inline]
-    pub fn removals_if(&self, cell: usize, card: u8) -> u64 {
+    pub(crate) fn removals_if(&self, cell: usize, card: u8) -> u64 {
         let g = self.geo();
         let mut marked = 0u64;
         let mut b = g.block[cell] & (self.occ | 1 << cell);
@@ -382,7 +382,7 @@ impl Fifteen {
     }
 
     /// The legality check behind `parse_move`.
-    pub fn check_move(&self, row: usize, col: usize, card: u8) -> Result<Move, String> {
+    pub(crate) fn check_move(&self, row: usize, col: usize, card: u8) -> Result<Move, String> {
         let n = self.n as usize;
         if row >= n || col >= n {
             return Err(format!("cell {row} {col} is off the {n}x{n} board"));
@@ -404,7 +404,7 @@ impl Fifteen {
     }
 
     /// (row, col) of a cell.
-    pub fn row_col(&self, cell: u8) -> (usize, usize) {
+    pub(crate) fn row_col(&self, cell: u8) -> (usize, usize) {
         (cell as usize / self.n as usize, cell as usize % self.n as usize)
     }
 }

@@ -29,13 +29,13 @@ use crate::search::Limits;
 pub const SIX_SOLVE_CARDS: u32 = 8;
 
 /// Whether the agent tries the exact solver on `g` before searching.
-pub fn solver_applies(g: &Fifteen) -> bool {
+pub(crate) fn solver_applies(g: &Fifteen) -> bool {
     g.size() == 4 || g.plies_left() <= SIX_SOLVE_CARDS
 }
 
 /// Table size for a search of `hard` CPU seconds (about 2 M nodes/s, one
 /// 16-byte entry per node), kept small for tiny budgets so zeroing it is cheap.
-pub fn tt_bytes_for(hard: f64) -> usize {
+pub(crate) fn tt_bytes_for(hard: f64) -> usize {
     let want = hard * 2.0e6 * 16.0;
     want.clamp(256.0 * 1024.0, 128.0 * 1024.0 * 1024.0) as usize
 }

@@ -30,11 +30,11 @@ const fn build_level_ge() -> [Bitboard; TOP_LEVEL + 2] {
 }
 
 /// `LEVEL_GE[l]`: the cells at level `>= l` (`LEVEL_GE[31]` is empty).
-pub static LEVEL_GE: [Bitboard; TOP_LEVEL + 2] = build_level_ge();
+pub(crate) static LEVEL_GE: [Bitboard; TOP_LEVEL + 2] = build_level_ge();
 
 /// Lowest level of a non-empty set ([`TOP_LEVEL`] for the empty set).
 #[inline]
-pub fn min_level(b: Bitboard) -> u32 {
+pub(crate) fn min_level(b: Bitboard) -> u32 {
     // The largest l with every cell at level >= l.
     let (mut lo, mut hi) = (0usize, TOP_LEVEL);
     while lo < hi {
@@ -50,7 +50,7 @@ pub fn min_level(b: Bitboard) -> u32 {
 
 /// Highest level of a non-empty set (0 for the empty set).
 #[inline]
-pub fn max_level(b: Bitboard) -> u32 {
+pub(crate) fn max_level(b: Bitboard) -> u32 {
     // The largest l with some cell at level >= l.
     let (mut lo, mut hi) = (0usize, TOP_LEVEL);
     while lo < hi {
@@ -67,7 +67,7 @@ pub fn max_level(b: Bitboard) -> u32 {
 /// Board side length.
 pub const N: usize = 16;
 /// Number of cells.
-pub const CELLS: usize = N * N;
+pub(crate) const CELLS: usize = N * N;
 
 /// A set of cells.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -106,9 +106,9 @@ pub const fn row(c: u8) -> usize {
 
 impl Bitboard {
     /// No cell.
-    pub const EMPTY: Bitboard = Bitboard([0; 4]);
+    pub(crate) const EMPTY: Bitboard = Bitboard([0; 4]);
     /// Every cell.
-    pub const FULL: Bitboard = Bitboard([!0; 4]);
+    pub(crate) const FULL: Bitboard = Bitboard([!0; 4]);
 
     /// The set holding only `c`.
     #[inline]
@@ -180,7 +180,7 @@ impl Bitboard {
 
     /// All cells moved by `+n` (0 < n < 64) indices; cells past 255 drop off.
     #[inline]
-    pub fn shift_up(self, n: u32) -> Bitboard {
+    pub(crate) fn shift_up(self, n: u32) -> Bitboard {
         // As two u128 halves: the compiler turns these into double shifts.
         let w = self.0;
         let lo = (w[0] as u128) | ((w[1] as u128) << 64);
@@ -192,7 +192,7 @@ impl Bitboard {
 
     /// All cells moved by `-n` (0 < n < 64) indices; cells below 0 drop off.
     #[inline]
-    pub fn shift_down(self, n: u32) -> Bitboard {
+    pub(crate) fn shift_down(self, n: u32) -> Bitboard {
         let w = self.0;
         let lo = (w[0] as u128) | ((w[1] as u128) << 64);
         let hi = (w[2] as u128) | ((w[3] as u128) << 64);
@@ -235,7 +235,7 @@ impl Bitboard {
     /// Moves every cell two steps in direction `d` (a jump's displacement);
     /// cells that would leave the board vanish.
     #[inline(always)]
-    pub fn step2(self, d: usize) -> Bitboard {
+    pub(crate) fn step2(self, d: usize) -> Bitboard {
         const NOT_X01: u64 = 0xFFFC_FFFC_FFFC_FFFC;
         const NOT_X1415: u64 = 0x3FFF_3FFF_3FFF_3FFF;
         let w = self.0;
@@ -297,7 +297,7 @@ pub const DIRS: [(i32, i32, i32); 8] = [
 ];
 
 /// The direction opposite to each of [`DIRS`].
-pub const OPPOSITE: [usize; 8] = [1, 0, 3, 2, 7, 6, 5, 4];
+pub(crate) const OPPOSITE: [usize; 8] = [1, 0, 3, 2, 7, 6, 5, 4];
 
 macro_rules! binop {
     ($tr:ident, $f:ident, $op:tt, $tra:ident, $fa:ident) => {

@@ -31,7 +31,7 @@ pub const fn diag_distance(colour: Player, c: u8) -> i32 {
 }
 
 /// Number of evaluation terms (features, weights).
-pub const FEATURES: usize = 8;
+pub(crate) const FEATURES: usize = 8;
 
 /// The terms' names, in [`Weights::to_array`] order (the data files' header).
 pub const FEATURE_NAMES: [&str; FEATURES] = [
@@ -89,10 +89,11 @@ impl Weights {
     }
 }
 
+#[cfg(test)]
 /// The hand-set weights the Halma agent played with before the fit:
 /// progress `-(20 d + d*d/2)`, drift 6 a cell beyond 3, goal +40, own camp
 /// -60, endgame 12 a cell, no straggler term.
-pub const HAND_SET: Weights = Weights {
+pub(crate) const HAND_SET: Weights = Weights {
     progress: -20.0,
     progress_sq: -1.0,
     drift: -6.0,
@@ -114,7 +115,7 @@ pub const HAND_SET: Weights = Weights {
 /// those features are non-zero only in early or late positions). The
 /// progress curve comes out nearly linear, its convexity taken over by the
 /// straggler term, and the drift penalty grows tenfold.
-pub const FITTED: Weights = Weights {
+pub(crate) const FITTED: Weights = Weights {
     progress: -29.0,
     progress_sq: 0.0,
     drift: -62.4,
@@ -126,7 +127,7 @@ pub const FITTED: Weights = Weights {
 };
 
 /// The weights the agent plays with.
-pub const WEIGHTS: Weights = FITTED;
+pub(crate) const WEIGHTS: Weights = FITTED;
 
 /// Nearest integer (halves away from zero), usable in a const table.
 const fn round(v: f64) -> i32 {
@@ -177,7 +178,7 @@ pub const fn build_table(colour: Player, w: &Weights) -> [i32; CELLS] {
 }
 
 /// Value of a piece of each colour on each cell (higher is better for its owner).
-pub static TABLE: ByPlayer<[i32; CELLS]> =
+pub(crate) static TABLE: ByPlayer<[i32; CELLS]> =
     ByPlayer::new(build_table(Player::One, &WEIGHTS), build_table(Player::Two, &WEIGHTS));
 
 /// [`WEIGHTS`]' straggler and endgame weights as the search adds them.
@@ -200,7 +201,7 @@ fn at_distance_ge(colour: Player, k: usize) -> Bitboard {
 /// Distance to the far corner of `colour`'s rearmost piece in `own` (0 for
 /// none): the lowest or highest level of the set.
 #[inline]
-pub fn rearmost(colour: Player, own: Bitboard) -> i32 {
+pub(crate) fn rearmost(colour: Player, own: Bitboard) -> i32 {
     match colour {
         Player::One => (TOP_LEVEL as u32 - min_level(own)) as i32,
         Player::Two => max_level(own) as i32,
@@ -210,7 +211,7 @@ pub fn rearmost(colour: Player, own: Bitboard) -> i32 {
 /// What one play of a `colour` piece does to that colour's straggler term
 /// (`STRAGGLER_WEIGHT` times [`rearmost`]), for the search's one-ply
 /// frontier, which scores every play without making it.
-pub struct StragglerDelta {
+pub(crate) struct StragglerDelta {
     colour: Player,
     rear: i32,
     /// The rearmost piece when it is alone at its distance: moving it
@@ -240,7 +241,7 @@ impl StragglerDelta {
     /// The change of the colour's straggler term when its piece on `from`
     /// moves to `to`.
     #[inline]
-    pub fn delta(&self, from: u8, to: u8) -> i32 {
+    pub(crate) fn delta(&self, from: u8, to: u8) -> i32 {
         if STRAGGLER_WEIGHT == 0 {
             return 0;
         }
@@ -253,7 +254,7 @@ impl StragglerDelta {
 /// distance to the nearest goal cell that is still free (or held by an
 /// opponent piece that must leave); 0 in the middle game (more than
 /// [`ENDGAME_PIECES`] outside) or with no free goal cell.
-pub fn endgame_distance(colour: Player, own: Bitboard, occ: Bitboard) -> i32 {
+pub(crate) fn endgame_distance(colour: Player, own: Bitboard, occ: Bitboard) -> i32 {
     let goal = CAMP[colour.other()];
     let outside = own & !goal;
     let n = outside.count();
@@ -281,7 +282,7 @@ pub fn endgame_distance(colour: Player, own: Bitboard, occ: Bitboard) -> i32 {
 /// The non-table part of `colour`'s evaluation under [`WEIGHTS`]: the
 /// straggler and endgame terms (the table sum is kept by `play`).
 #[inline]
-pub fn extra_terms(colour: Player, own: Bitboard, occ: Bitboard) -> i32 {
+pub(crate) fn extra_terms(colour: Player, own: Bitboard, occ: Bitboard) -> i32 {
     let straggler = if STRAGGLER_WEIGHT != 0 {
         STRAGGLER_WEIGHT * rearmost(colour, own)
     } else {

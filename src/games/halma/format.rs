@@ -1,4 +1,4 @@
-//! The contest text formats for Halma (SPEC §1-2): `input.txt` parsing with
+//! The contest text formats for Halma (docs/protocol.md): `input.txt` parsing with
 //! line-numbered errors, writing, move printing (with a hop path that is
 //! legal under every reading) and the referee's judgement of move texts.
 
@@ -310,7 +310,7 @@ struct Hop {
     line: String,
 }
 
-/// The referee's judgement of a move text for the side to move (SPEC §2,
+/// The referee's judgement of a move text for the side to move (docs/protocol.md#halma,
 /// the wider reading). Malformed: not the shape of a move (empty, a line that
 /// is not `E|J x,y x,y`, several `E` lines, `E` mixed with `J`, hops not
 /// chained). Illegal: well formed but against the rules.

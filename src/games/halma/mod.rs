@@ -25,7 +25,7 @@ use crate::search::{Evaluator, SearchHints, Game, Limits, Outcome, Strategy, Tim
 use bitboard::{col, row, Bitboard, CELLS, DIRS};
 
 /// Pieces per side.
-pub const PIECES: u32 = 19;
+pub(crate) const PIECES: u32 = 19;
 
 const fn in_black_camp(x: usize, y: usize) -> bool {
     match y {
@@ -55,7 +55,7 @@ const fn build_camp(colour: Player) -> Bitboard {
 }
 
 /// The camps: black's (`Player::One`, top-left) and white's.
-pub const CAMP: ByPlayer<Bitboard> = ByPlayer::new(build_camp(Player::One), build_camp(Player::Two));
+pub(crate) const CAMP: ByPlayer<Bitboard> = ByPlayer::new(build_camp(Player::One), build_camp(Player::Two));
 
 const fn build_further(colour: Player) -> [Bitboard; CELLS] {
     let mut t = [Bitboard([0; 4]); CELLS];
@@ -170,7 +170,7 @@ impl HMove {
     }
 }
 
-/// Which legality notion move generation follows (SPEC §2 rule 4 and 3).
+/// Which legality notion move generation follows (docs/protocol.md#halma rule 4 and 3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reading {
     /// The agent's: jump chains of a piece in the opposing camp never leave
@@ -223,7 +223,7 @@ fn push_nonempty(
 
 impl Halma {
     /// A position from the two piece sets and the colour to move.
-    pub fn from_pieces(black: Bitboard, white: Bitboard, side: Player) -> Halma {
+    pub(crate) fn from_pieces(black: Bitboard, white: Bitboard, side: Player) -> Halma {
         let pieces = ByPlayer::new(black, white);
         let mut hash = if side == Player::Two { ZOBRIST_WHITE } else { 0 };
         let mut table_sum = ByPlayer::new(0, 0);
@@ -258,19 +258,19 @@ impl Halma {
 
     /// Every occupied cell.
     #[inline]
-    pub fn occupied(&self) -> Bitboard {
+    pub(crate) fn occupied(&self) -> Bitboard {
         self.pieces[Player::One] | self.pieces[Player::Two]
     }
 
     /// The colour of the piece on `c`, if any.
-    pub fn piece_at(&self, c: u8) -> Option<Player> {
+    pub(crate) fn piece_at(&self, c: u8) -> Option<Player> {
         Player::ALL.into_iter().find(|&k| self.pieces[k].has(c))
     }
 
     /// Whether `colour` has won: every cell of its goal camp is occupied
     /// and at least one holds its piece (rule 5).
     #[inline]
-    pub fn has_won(&self, colour: Player) -> bool {
+    pub(crate) fn has_won(&self, colour: Player) -> bool {
         let goal = CAMP[colour.other()];
         (self.occupied() & goal) == goal && !(self.pieces[colour] & goal).is_empty()
     }
@@ -278,7 +278,7 @@ impl Halma {
     /// For each direction d, the cells whose neighbour in direction d is
     /// occupied: the cells a jump in direction d can start from.
     #[inline]
-    pub fn jump_sources(&self) -> [Bitboard; 8] {
+    pub(crate) fn jump_sources(&self) -> [Bitboard; 8] {
         let occ = self.occupied();
         let mut r = [Bitboard::EMPTY; 8];
         for (d, slot) in r.iter_mut().enumerate() {
@@ -293,7 +293,7 @@ impl Halma {
     /// piece's own start cell counts as empty during the chain, so no hop
     /// goes over it. `sources` comes from [`Halma::jump_sources`].
     #[inline]
-    pub fn jump_reach_with(&self, from: u8, allowed: Bitboard, sources: &[Bitboard; 8]) -> Bitboard {
+    pub(crate) fn jump_reach_with(&self, from: u8, allowed: Bitboard, sources: &[Bitboard; 8]) -> Bitboard {
         let start = Bitboard::single(from);
         let mut src = *sources;
         for (d, s) in src.iter_mut().enumerate() {
@@ -325,16 +325,11 @@ impl Halma {
         reached & !start
     }
 
-    /// [`Halma::jump_reach_with`] for one piece.
-    pub fn jump_reach(&self, from: u8, allowed: Bitboard) -> Bitboard {
-        self.jump_reach_with(from, allowed, &self.jump_sources())
-    }
-
     /// The pieces of `set` that have at least one single jump, for all of
     /// them at once: a piece can jump in direction d when the cell beyond
     /// its neighbour in d is empty and the neighbour is occupied.
     #[inline]
-    pub fn jumpers(&self, set: Bitboard) -> Bitboard {
+    pub(crate) fn jumpers(&self, set: Bitboard) -> Bitboard {
         let occ = self.occupied();
         let empty = !occ;
         let mut r = Bitboard::EMPTY;
@@ -456,7 +451,7 @@ impl Halma {
 
     /// Number of legal moves of the side to move (the agent's reading),
     /// without listing them: perft's bulk count at the last ply.
-    pub fn count_moves(&self) -> u64 {
+    pub(crate) fn count_moves(&self) -> u64 {
         let mut n = 0u64;
         self.for_each_legal(Reading::Narrow, |_, t| {
             n += t.count() as u64;
@@ -477,7 +472,7 @@ impl Halma {
 
     /// Whether the side to move has any legal move (both readings agree on
     /// this: the free case falls back to any play that rules 2-3 allow).
-    pub fn has_move(&self) -> bool {
+    pub(crate) fn has_move(&self) -> bool {
         let side = self.side;
         let own = self.pieces[side];
         let camp = CAMP[side];
@@ -492,7 +487,7 @@ impl Halma {
     }
 
     /// Whether (from, to) is a legal play under `reading`.
-    pub fn is_legal(&self, mv: HMove, reading: Reading) -> bool {
+    pub(crate) fn is_legal(&self, mv: HMove, reading: Reading) -> bool {
         let mut found = false;
         self.for_each_legal(reading, |s, t| {
             if s == mv.from && t.has(mv.to) {
@@ -506,7 +501,7 @@ impl Halma {
 
     /// Total remaining anti-diagonal distance of `colour`'s pieces beyond
     /// what a full goal camp needs: 0 when all are home.
-    pub fn remaining_distance(&self, colour: Player) -> i32 {
+    pub(crate) fn remaining_distance(&self, colour: Player) -> i32 {
         let total: i32 = self.pieces[colour].iter().map(|p| eval::diag_distance(colour, p)).sum();
         let home: i32 = CAMP[colour.other()]
             .iter()
@@ -517,7 +512,7 @@ impl Halma {
 
     /// A simple progress score for the reference agent: minus the sum of
     /// distances to the far corner, own minus opponent's, side-to-move view.
-    pub fn simple_eval(&self) -> i32 {
+    pub(crate) fn simple_eval(&self) -> i32 {
         let s = self.side;
         let d = |c: Player| -> i32 { self.pieces[c].iter().map(|p| eval::diag_distance(c, p)).sum() };
         d(s.other()) - d(s)
@@ -567,7 +562,7 @@ impl Game for Halma {
 }
 
 /// Colour name as the contest writes it.
-pub fn colour_name(c: Player) -> &'static str {
+pub(crate) fn colour_name(c: Player) -> &'static str {
     match c {
         Player::One => "BLACK",
         Player::Two => "WHITE",
@@ -601,7 +596,7 @@ fn perft_rec(pos: &Halma, depth: u32, bufs: &mut [Vec<HMove>]) -> u64 {
 }
 
 /// A cell as the contest prints it: `x,y`.
-pub fn cell_text(c: u8) -> String {
+pub(crate) fn cell_text(c: u8) -> String {
     format!("{},{}", col(c), row(c))
 }
 

@@ -11,12 +11,11 @@ impl Policy for Halma {
     const NO_MOVE_SETTLED_BY_TIME: bool = true;
 
     fn moves_left_estimate(&self) -> f64 {
-        // Observed in 100 s games against the reference agent: 73-84 moves
-        // for the 450 anti-diagonals of a whole game, the last 15-20 of them
-        // spent filling the last holes while the distance is nearly zero. The
-        // floor is 10, not 20: once the armies separate the race solver plays
-        // those moves in milliseconds, and a floor of 20 left ~2.9 s of a 10 s
-        // game unused.
+        // About one move per five anti-diagonals still to go, plus a floor
+        // for the last holes, which are filled while the distance is nearly
+        // zero. The floor is low because once the armies separate the race
+        // solver plays those moves in milliseconds (figures behind both
+        // numbers: `docs/results.md`).
         let d = self.remaining_distance(self.side) as f64;
         10.0 + d / 5.0
     }

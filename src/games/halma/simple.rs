@@ -1,5 +1,5 @@
 //! A deliberately simple implementation of the same Halma rules on a plain
-//! 16x16 array with a recursive jump search, written straight from SPEC §2
+//! 16x16 array with a recursive jump search, written straight from docs/protocol.md#halma
 //! without sharing code with the bitboard version. Tests cross-check the two;
 //! `agent halma simple-perft` times it for the side-by-side speed figure.
 
@@ -15,7 +15,7 @@ pub struct SimpleBoard {
 }
 
 /// Whether (x, y) is in `colour`'s camp (black top-left, white bottom-right).
-pub fn in_camp(colour: Player, x: i32, y: i32) -> bool {
+pub(crate) fn in_camp(colour: Player, x: i32, y: i32) -> bool {
     let (x, y) = match colour {
         Player::One => (x, y),
         Player::Two => (15 - x, 15 - y),
@@ -181,7 +181,7 @@ impl SimpleBoard {
     }
 
     /// Rule 5 for `colour`: its goal camp full, with at least one of its pieces.
-    pub fn has_won(&self, colour: Player) -> bool {
+    pub(crate) fn has_won(&self, colour: Player) -> bool {
         let mut mine = false;
         for y in 0..16 {
             for x in 0..16 {
@@ -197,10 +197,11 @@ impl SimpleBoard {
         mine
     }
 
+    #[cfg(test)]
     /// The referee's verdict on a hop path for the side to move: `Some(end)`
     /// when every hop is legal and (start, end) is a legal play under the wide
     /// reading; `None` otherwise. `path` is the list of visited cells.
-    pub fn judge_jumps(&self, path: &[(i32, i32)]) -> Option<(i32, i32)> {
+    pub(crate) fn judge_jumps(&self, path: &[(i32, i32)]) -> Option<(i32, i32)> {
         let me = self.side.index() as u8 + 1;
         let start = *path.first()?;
         if !on_board(start.0, start.1) || self.at(start.0, start.1) != me {

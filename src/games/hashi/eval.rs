@@ -8,7 +8,7 @@ use super::{Hashi, HashiMove};
 use super::*;
 
 /// Weight of one point of score difference.
-pub const POINT: i32 = 100;
+pub(crate) const POINT: i32 = 100;
 
 /// The agent's evaluation, side-to-move view.
 pub fn evaluate(h: &Hashi) -> i32 {

@@ -1,4 +1,4 @@
-//! The `HASHI` file format (SPEC §6), moves as text, the board drawn for a
+//! The `HASHI` file format (docs/protocol.md#hashi), moves as text, the board drawn for a
 //! person, and the [`FileGame`] implementation.
 
 use super::{Hashi, HashiMove, Topology};

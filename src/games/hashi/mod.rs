@@ -26,9 +26,9 @@ use crate::search::{Evaluator, SearchHints, Game, Outcome};
 use std::sync::Arc;
 
 /// Largest board side (one 16-bit lane per row/column in the bitboards).
-pub const MAX_N: usize = 16;
+pub(crate) const MAX_N: usize = 16;
 /// Most islands a board may hold (bridge counts are packed for 2 per island).
-pub const MAX_ISLANDS: usize = 128;
+pub(crate) const MAX_ISLANDS: usize = 128;
 /// Most pairs of facing islands: each island starts at most two (right, down).
 const MAX_PAIRS: usize = 2 * MAX_ISLANDS;
 /// "No pair" in [`Topology::island_pairs`].
@@ -129,7 +129,7 @@ impl Topology {
     }
 
     /// The island at (row, col), if any.
-    pub fn island_at(&self, r: usize, c: usize) -> Option<usize> {
+    pub(crate) fn island_at(&self, r: usize, c: usize) -> Option<usize> {
         if r < self.n && c < self.n {
             (self.cell[r * self.n + c] as usize).checked_sub(1)
         } else {
@@ -138,7 +138,7 @@ impl Topology {
     }
 
     /// The pair joining islands `i` and `j`, if they face each other.
-    pub fn pair_between(&self, i: usize, j: usize) -> Option<usize> {
+    pub(crate) fn pair_between(&self, i: usize, j: usize) -> Option<usize> {
         self.island_pairs[i]
             .iter()
             .filter(|&&p| p != NO_PAIR)
@@ -231,7 +231,7 @@ impl Hashi {
     }
 
     /// The fixed layout.
-    pub fn topology(&self) -> &Topology {
+    pub(crate) fn topology(&self) -> &Topology {
         &self.topo
     }
 
@@ -243,7 +243,7 @@ impl Hashi {
 
     /// Bridges at island `i`.
     #[inline]
-    pub fn degree(&self, i: usize) -> u8 {
+    pub(crate) fn degree(&self, i: usize) -> u8 {
         self.isl[i] & 15
     }
 
@@ -259,7 +259,7 @@ impl Hashi {
     }
 
     /// Sets both scores (as read from a file).
-    pub fn set_points(&mut self, points: ByPlayer<i32>) {
+    pub(crate) fn set_points(&mut self, points: ByPlayer<i32>) {
         self.points = points;
     }
 
@@ -269,7 +269,7 @@ impl Hashi {
     }
 
     /// Sets the side to move.
-    pub fn set_side(&mut self, side: Player) {
+    pub(crate) fn set_side(&mut self, side: Player) {
         self.side = side;
     }
 
@@ -277,7 +277,7 @@ impl Hashi {
     /// below their label, fewer than two bridges, and (for the first) no
     /// crossing. O(1).
     #[inline]
-    pub fn can_bridge(&self, p: usize) -> bool {
+    pub(crate) fn can_bridge(&self, p: usize) -> bool {
         let q = self.topo.pairs[p];
         let (a, b) = (self.isl[q.a as usize], self.isl[q.b as usize]);
         // Unlabelled islands have label 0 and degree 0, so they fail here too.
@@ -301,7 +301,7 @@ impl Hashi {
 
     /// Points a bridge on pair `p` would score: the labels of the ends it completes.
     #[inline]
-    pub fn bridge_gain(&self, p: usize) -> i32 {
+    pub(crate) fn bridge_gain(&self, p: usize) -> i32 {
         let q = self.topo.pairs[p];
         let mut g = 0;
         for i in [q.a as usize, q.b as usize] {
@@ -351,12 +351,12 @@ impl Hashi {
     }
 
     /// Whether the side to move has any legal move.
-    pub fn has_move(&self) -> bool {
+    pub(crate) fn has_move(&self) -> bool {
         self.unlabelled > 0 || (0..self.topo.pairs.len()).any(|p| self.can_bridge(p))
     }
 
     /// Whether a bridge on pair `p` would cross one already placed (ignoring labels).
-    pub fn crosses(&self, p: usize) -> bool {
+    pub(crate) fn crosses(&self, p: usize) -> bool {
         let q = self.topo.pairs[p];
         let cover = if q.horizontal {
             self.vrows[q.line as usize]
@@ -393,7 +393,7 @@ impl Game for Hashi {
                 debug_assert!(self.can_bridge(p), "illegal bridge {p}");
                 let gain = self.bridge_gain(p);
                 self.add_bridge(p);
-                // Mover gains, opponent loses the same (SPEC §6).
+                // Mover gains, opponent loses the same (docs/protocol.md#hashi).
                 self.points[self.side] += gain;
                 self.points[self.side.other()] -= gain;
             }

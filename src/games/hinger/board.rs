@@ -1,4 +1,4 @@
-//! The Hinger board on a 128-bit bitboard of active cells (SPEC §3).
+//! The Hinger board on a 128-bit bitboard of active cells (docs/protocol.md#hinger).
 //!
 //! Cell `(r, c)` is bit `r * stride + c` with `stride = cols + 1`: the extra
 //! guard column is never on the board, so a one-bit shift that runs off the
@@ -8,12 +8,12 @@
 
 use std::fmt;
 
-/// Largest pile a cell may hold: 2^24 = 16,777,216. SPEC allows any pile
+/// Largest pile a cell may hold: 2^24 = 16,777,216. The rules allow any pile
 /// size; this one keeps the total of a full board (at most 128 cells) below
 /// 2^31, so counter sums fit a `u32` with room to spare.
 pub const MAX_PILE: u32 = 1 << 24;
 /// The board-size limit in words, for messages.
-pub const SIZE_LIMIT: &str = "rows * (cols + 1) must be at most 128 (10x10 fits)";
+pub(crate) const SIZE_LIMIT: &str = "rows * (cols + 1) must be at most 128 (10x10 fits)";
 
 /// A Hinger board: pile sizes plus bitboards of the active cells and of the
 /// cells holding two or more counters.
@@ -73,8 +73,9 @@ impl Board {
         })
     }
 
+    #[cfg(test)]
     /// A board from rows of pile sizes (all rows `cols` long).
-    pub fn from_grid(grid: &[Vec<u32>]) -> Result<Board, String> {
+    pub(crate) fn from_grid(grid: &[Vec<u32>]) -> Result<Board, String> {
         let rows = grid.len();
         let cols = grid.first().map_or(0, |r| r.len());
         let mut b = Board::new(rows, cols)?;
@@ -104,23 +105,18 @@ impl Board {
     }
     /// `(row, col)` of a bit index.
     #[inline]
-    pub fn coords(&self, i: usize) -> (usize, usize) {
+    pub(crate) fn coords(&self, i: usize) -> (usize, usize) {
         (i / self.stride as usize, i % self.stride as usize)
     }
     /// The bitboard of active cells.
     #[inline]
-    pub fn active(&self) -> u128 {
+    pub(crate) fn active(&self) -> u128 {
         self.active
     }
     /// The bitboard of cells with two or more counters.
     #[inline]
     pub fn multi(&self) -> u128 {
         self.multi
-    }
-    /// The bitboard of all cells.
-    #[inline]
-    pub fn mask(&self) -> u128 {
-        self.mask
     }
     /// Pile size at a bit index.
     #[inline]
@@ -135,8 +131,9 @@ impl Board {
     pub fn counters(&self) -> u32 {
         iter_bits(self.active).map(|i| self.pile(i)).sum()
     }
+    #[cfg(test)]
     /// True when every pile is 0 or 1.
-    pub fn is_binary(&self) -> bool {
+    pub(crate) fn is_binary(&self) -> bool {
         self.multi == 0
     }
 
@@ -181,7 +178,7 @@ impl Board {
     }
 
     /// A copy holding only the cells of `keep` (every other cell emptied).
-    pub fn restrict(&self, keep: u128) -> Board {
+    pub(crate) fn restrict(&self, keep: u128) -> Board {
         let mut b = self.clone();
         for i in iter_bits(self.active & !keep) {
             b.piles[i] = 0;
@@ -193,7 +190,7 @@ impl Board {
 
     /// Counters on the cells of `cells`.
     #[inline]
-    pub fn counters_in(&self, cells: u128) -> u32 {
+    pub(crate) fn counters_in(&self, cells: u128) -> u32 {
         let cells = cells & self.active;
         if cells & self.multi == 0 {
             cells.count_ones()
@@ -204,7 +201,7 @@ impl Board {
 
     /// The cells at king distance <= 1 from any cell of `b` (including `b`).
     #[inline]
-    pub fn dilate(&self, b: u128) -> u128 {
+    pub(crate) fn dilate(&self, b: u128) -> u128 {
         let m = self.mask;
         let s = self.stride as u32;
         let h = b | ((b << 1) & m) | ((b >> 1) & m);
@@ -226,7 +223,7 @@ impl Board {
     }
 
     /// Number of 8-connected components of `cells`.
-    pub fn count_components(&self, mut cells: u128) -> u32 {
+    pub(crate) fn count_components(&self, mut cells: u128) -> u32 {
         let mut n = 0;
         while cells != 0 {
             let seed = cells & cells.wrapping_neg();
@@ -237,7 +234,7 @@ impl Board {
     }
 
     /// Number of active regions.
-    pub fn regions(&self) -> u32 {
+    pub(crate) fn regions(&self) -> u32 {
         self.count_components(self.active)
     }
 
@@ -271,7 +268,7 @@ impl Board {
     /// to each other inside their 3x3 ring: the only cells that can be (or,
     /// away from a removed cell, become) hingers. One ring test per cell.
     #[inline]
-    pub fn ring_split(&self) -> u128 {
+    pub(crate) fn ring_split(&self) -> u128 {
         let mut out = 0;
         for i in iter_bits(self.active & !self.multi) {
             let bit = 1u128 << i;
@@ -283,13 +280,14 @@ impl Board {
         out
     }
 
+    #[cfg(test)]
     /// Whether the board after one counter is removed at bit `i` contains a
     /// hinger, for a board that has none now (and `i` active). Cheaper than
     /// building the child: a pile of three or more changes no bitboard, a pile
     /// of two only makes `i` itself a candidate, and emptying a (non-hinger)
     /// cell can only affect the cells of its own region.
     #[inline]
-    pub fn hinger_after_removal(&self, i: usize) -> bool {
+    pub(crate) fn hinger_after_removal(&self, i: usize) -> bool {
         self.hinger_after_removal_with(i, self.ring_split())
     }
 
@@ -300,7 +298,7 @@ impl Board {
     /// region can change: the candidates are `(ring | neighbours of i)` in
     /// that region.
     #[inline]
-    pub fn hinger_after_removal_with(&self, i: usize, ring: u128) -> bool {
+    pub(crate) fn hinger_after_removal_with(&self, i: usize, ring: u128) -> bool {
         debug_assert!(!self.has_hinger() && ring == self.ring_split());
         let bit = 1u128 << i;
         match self.pile(i) {
@@ -318,7 +316,7 @@ impl Board {
 
     /// Bitboard of the safe moves of a hinger-free board: the cells whose
     /// move leaves no hinger.
-    pub fn safe_moves(&self) -> u128 {
+    pub(crate) fn safe_moves(&self) -> u128 {
         let ring = self.ring_split();
         let mut s = 0;
         for i in iter_bits(self.active) {
@@ -332,13 +330,13 @@ impl Board {
     /// Whether the cell at bit `i` is a hinger: one counter whose removal
     /// increases the number of active regions.
     #[inline]
-    pub fn is_hinger(&self, i: usize) -> bool {
+    pub(crate) fn is_hinger(&self, i: usize) -> bool {
         let bit = 1u128 << i;
         self.active & bit != 0 && self.multi & bit == 0 && self.splits(i)
     }
 
     /// Bitboard of all hingers.
-    pub fn hingers(&self) -> u128 {
+    pub(crate) fn hingers(&self) -> u128 {
         let mut h = 0;
         for i in iter_bits(self.active & !self.multi) {
             if self.splits(i) {
@@ -348,14 +346,15 @@ impl Board {
         h
     }
 
+    #[cfg(test)]
     /// Number of hingers.
-    pub fn num_hingers(&self) -> u32 {
+    pub(crate) fn num_hingers(&self) -> u32 {
         self.hingers().count_ones()
     }
 
     /// Whether any cell is a hinger (stops at the first).
     #[inline]
-    pub fn has_hinger(&self) -> bool {
+    pub(crate) fn has_hinger(&self) -> bool {
         iter_bits(self.active & !self.multi).any(|i| self.splits(i))
     }
 
@@ -369,7 +368,7 @@ impl Board {
     /// A hash of the piles above one (exact state = active bitboard + this;
     /// 0 for binary boards, so binary states have exact keys).
     #[inline]
-    pub fn multi_hash(&self) -> u64 {
+    pub(crate) fn multi_hash(&self) -> u64 {
         let mut h = 0u64;
         for i in iter_bits(self.multi) {
             h ^= mix(i, self.pile(i));
@@ -383,8 +382,9 @@ impl Board {
         (self.active, self.multi_hash())
     }
 
+    #[cfg(test)]
     /// Rows of pile sizes.
-    pub fn to_grid(&self) -> Vec<Vec<u32>> {
+    pub(crate) fn to_grid(&self) -> Vec<Vec<u32>> {
         (0..self.rows())
             .map(|r| (0..self.cols()).map(|c| self.get(r, c)).collect())
             .collect()
@@ -392,7 +392,7 @@ impl Board {
 
     /// The grid lines (space-separated pile sizes), one per row, each ending
     /// with a newline.
-    pub fn grid_text(&self) -> String {
+    pub(crate) fn grid_text(&self) -> String {
         let mut s = String::new();
         for r in 0..self.rows() {
             let row: Vec<String> = (0..self.cols()).map(|c| self.get(r, c).to_string()).collect();
@@ -431,7 +431,7 @@ pub(crate) mod tests {
 
     /// Deliberately simple reference: regions by recursive flood fill over a
     /// plain grid, hingers by removing the counter and recounting.
-    pub fn simple_regions(g: &[Vec<u32>]) -> u32 {
+    pub(crate) fn simple_regions(g: &[Vec<u32>]) -> u32 {
         let rows = g.len();
         let cols = g[0].len();
         let mut seen = vec![vec![false; cols]; rows];
@@ -461,7 +461,7 @@ pub(crate) mod tests {
         n
     }
 
-    pub fn simple_hingers(g: &[Vec<u32>]) -> Vec<(usize, usize)> {
+    pub(crate) fn simple_hingers(g: &[Vec<u32>]) -> Vec<(usize, usize)> {
         let before = simple_regions(g);
         let mut out = Vec::new();
         for r in 0..g.len() {

@@ -52,7 +52,7 @@ pub struct Hinger {
 }
 
 /// A move: the bit index of the cell to take a counter from.
-pub type HingerMove = u8;
+pub(crate) type HingerMove = u8;
 
 impl Hinger {
     /// A position with `to_move` to play on `board`.
@@ -77,18 +77,18 @@ impl Hinger {
     }
 
     /// The move at `(r, c)` (no legality check).
-    pub fn move_at(&self, r: usize, c: usize) -> HingerMove {
+    pub(crate) fn move_at(&self, r: usize, c: usize) -> HingerMove {
         self.board.index(r, c) as HingerMove
     }
 
     /// `(row, col)` of a move.
-    pub fn coords(&self, mv: HingerMove) -> (usize, usize) {
+    pub(crate) fn coords(&self, mv: HingerMove) -> (usize, usize) {
         self.board.coords(mv as usize)
     }
 
     /// A uniformly random binary board of `rows x cols` where each cell is
     /// active with probability `density`.
-    pub fn random_board(rows: usize, cols: usize, density: f64, rng: &mut SmallRng) -> Result<Board, String> {
+    pub(crate) fn random_board(rows: usize, cols: usize, density: f64, rng: &mut SmallRng) -> Result<Board, String> {
         let mut b = Board::new(rows, cols)?;
         for r in 0..rows {
             for c in 0..cols {
@@ -102,7 +102,7 @@ impl Hinger {
 }
 
 /// Reads a `rows cols` line and the grid below it from `lines`.
-pub fn parse_board(lines: &mut Lines<'_>) -> Result<Board, ParseError> {
+pub(crate) fn parse_board(lines: &mut Lines<'_>) -> Result<Board, ParseError> {
     let dims = lines.next_line("the board size `rows cols`")?;
     let rc = dims.parse_sizes(
         2,

@@ -26,7 +26,7 @@ pub enum Value {
 
 impl Value {
     /// The value for the other side.
-    pub fn negate(self) -> Value {
+    pub(crate) fn negate(self) -> Value {
         match self {
             Value::Loss => Value::Win,
             Value::Draw => Value::Draw,
@@ -103,12 +103,6 @@ impl Solver {
         }
     }
 
-    /// Sets the memo cap (entries); reaching it abandons the solve.
-    pub fn with_max_entries(mut self, n: usize) -> Self {
-        self.max_entries = n;
-        self
-    }
-
     /// Positions searched by the last solve (also when it gave up).
     pub fn nodes(&self) -> u64 {
         self.nodes
@@ -119,9 +113,10 @@ impl Solver {
         self.memo.len()
     }
 
+    #[cfg(test)]
     /// Solves `board` with no time limit (still bounded by the memo cap:
     /// None when it is reached).
-    pub fn solve(&mut self, board: &Board) -> Option<Solution> {
+    pub(crate) fn solve(&mut self, board: &Board) -> Option<Solution> {
         self.solve_within(board, f64::INFINITY)
     }
 
@@ -191,28 +186,6 @@ impl Solver {
             nodes: self.nodes,
             memo_entries: self.memo.len(),
         })
-    }
-
-    /// The move to play from a solved `board` against a fallible opponent.
-    /// A win is played as solved. Otherwise every move that keeps the solved
-    /// value is scored by how the opponent fares if it picks uniformly among
-    /// its replies that do not hand over a hinger (any two-ply search sees
-    /// those): the share of replies after which we win, plus half the share
-    /// after which a lost position becomes a draw. The best trap is played.
-    /// None when `seconds` run out first (the solved move is then as good).
-    pub fn practical_move(&mut self, board: &Board, solved: &Solution, seconds: f64) -> Option<usize> {
-        if solved.value == Value::Win || !Self::accepts(board) {
-            return solved.best;
-        }
-        self.timer = CpuTimer::start();
-        self.seconds = seconds;
-        self.nodes = 0;
-        self.aborted = false;
-        trap_move(board, solved.value, |b| {
-            let v = self.value(b);
-            (!self.aborted).then_some(v)
-        })
-        .and_then(|m| m.or(solved.best))
     }
 
     /// Value of a board for the side to move (the board's previous mover

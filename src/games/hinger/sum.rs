@@ -234,19 +234,13 @@ impl SumSolver {
         }
     }
 
-    /// Sets the memo cap (entries); reaching it abandons the solve.
-    pub fn with_max_entries(mut self, n: usize) -> Self {
-        self.max_entries = n;
-        self
-    }
-
     /// Positions searched by the last call (also when it gave up).
     pub fn nodes(&self) -> u64 {
         self.nodes
     }
 
     /// Entries in the memos.
-    pub fn memo_len(&self) -> usize {
+    pub(crate) fn memo_len(&self) -> usize {
         self.grundy.len() + self.np.len() + self.wins.len()
     }
 
@@ -255,8 +249,9 @@ impl SumSolver {
         board.counters() <= MAX_COUNTERS
     }
 
+    #[cfg(test)]
     /// Solves `board` with no time limit (None only at the memo cap).
-    pub fn solve(&mut self, board: &Board) -> Option<Solution> {
+    pub(crate) fn solve(&mut self, board: &Board) -> Option<Solution> {
         self.solve_within(board, f64::INFINITY)
     }
 
@@ -271,7 +266,7 @@ impl SumSolver {
     /// to move and a move achieving it (as [`super::solver::Solver`] does).
     /// None when the time or the memo cap runs out first, or when the board
     /// has more than [`MAX_COUNTERS`] counters.
-    pub fn solve_within(&mut self, board: &Board, seconds: f64) -> Option<Solution> {
+    pub(crate) fn solve_within(&mut self, board: &Board, seconds: f64) -> Option<Solution> {
         if !Self::accepts(board) {
             return None;
         }
@@ -326,7 +321,7 @@ impl SumSolver {
     /// solved, otherwise the value-keeping move whose opponent replies (the
     /// safe ones, uniformly) most often turn into our win (or, from a loss,
     /// half as much into a draw). None when `seconds` run out first.
-    pub fn practical_move(&mut self, board: &Board, solved: &Solution, seconds: f64) -> Option<usize> {
+    pub(crate) fn practical_move(&mut self, board: &Board, solved: &Solution, seconds: f64) -> Option<usize> {
         if solved.value == Value::Win || !Self::accepts(board) || board.has_hinger() {
             return solved.best;
         }

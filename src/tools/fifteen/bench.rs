@@ -14,7 +14,7 @@ use rand::SeedableRng;
 const SIX_CAP: f64 = 5.0;
 
 /// Parses `A-B` (or a single number) into an inclusive range of card counts.
-pub fn parse_range(s: &str) -> Result<(u32, u32), String> {
+pub(crate) fn parse_range(s: &str) -> Result<(u32, u32), String> {
     let bad = || format!("expected a number of cards or a range such as 8-12, found {s:?}");
     let (a, b) = s.split_once('-').unwrap_or((s, s));
     let a: u32 = a.trim().parse().map_err(|_| bad())?;
@@ -39,7 +39,7 @@ fn join(v: &[f64]) -> String {
 /// Times `runs` win/draw/loss and margin solves of the 4x4 start (and the
 /// alpha-beta core's margin solve if `alphabeta`), each on a fresh table of
 /// `tt_bytes`, reporting every line through `out`.
-pub fn start4(runs: usize, alphabeta: bool, tt_bytes: usize, out: &mut dyn FnMut(String)) {
+pub(crate) fn start4(runs: usize, alphabeta: bool, tt_bytes: usize, out: &mut dyn FnMut(String)) {
     let g = Fifteen::new(4, Player::One);
     let mut wdl = Vec::new();
     let mut margin = Vec::new();
@@ -95,7 +95,7 @@ pub fn start4(runs: usize, alphabeta: bool, tt_bytes: usize, out: &mut dyn FnMut
 /// count of cards left in `from..=to` (one run each, at most 5 s), printing
 /// the median per count; the seeds depend only on the count and the index,
 /// so runs compare.
-pub fn six_endgames(from: u32, to: u32, positions: usize, tt_bytes: usize, out: &mut dyn FnMut(String)) {
+pub(crate) fn six_endgames(from: u32, to: u32, positions: usize, tt_bytes: usize, out: &mut dyn FnMut(String)) {
     let mut solver = Solver::new(tt_bytes);
     for left in from..=to {
         let mut times = Vec::new();

@@ -14,7 +14,7 @@ use clap::Subcommand;
 use std::path::{Path, PathBuf};
 
 /// Text of a solver value: the margin in points, and who wins.
-pub fn describe_value(score: i32) -> String {
+pub(crate) fn describe_value(score: i32) -> String {
     // score = 16 * margin + 4 * tie-break sign.
     let margin = (score as f64 / POINT as f64).round() as i32;
     let tb = (score - margin * POINT) / TIE_BREAK;
@@ -30,7 +30,7 @@ pub fn describe_value(score: i32) -> String {
 
 /// Which question `solve_file` answers, and with which engine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SolveKind {
+pub(crate) enum SolveKind {
     /// Win, draw or loss only (the exact solver).
     Wdl,
     /// The exact margin (the exact solver).
@@ -43,7 +43,7 @@ pub enum SolveKind {
 /// `agent fifteen solve FILE`: reads a FIFTEEN input file, solves it
 /// exactly and prints the result under perfect play, the best move, the CPU
 /// time and the positions searched. `tt_mb` sizes the table.
-pub fn solve_file(path: &Path, tt_mb: usize, kind: SolveKind) -> Result<String, String> {
+pub(crate) fn solve_file(path: &Path, tt_mb: usize, kind: SolveKind) -> Result<String, String> {
     let text = read_bounded(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let input = Fifteen::parse_input(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     let g = input.state;

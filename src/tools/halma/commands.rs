@@ -19,7 +19,7 @@ pub fn load(path: &Path) -> Result<Halma, String> {
 }
 
 /// `agent halma perft FILE DEPTH [--simple]`: the leaf count and its speed.
-pub fn perft_command(file: &Path, depth: u32, simple_impl: bool) -> Result<String, String> {
+pub(crate) fn perft_command(file: &Path, depth: u32, simple_impl: bool) -> Result<String, String> {
     let pos = load(file)?;
     let t = CpuTimer::start();
     let n = if simple_impl {
@@ -36,7 +36,7 @@ pub fn perft_command(file: &Path, depth: u32, simple_impl: bool) -> Result<Strin
 }
 
 /// Sample positions the bench runs on (file names under `samples/halma/`).
-pub const BENCH_SAMPLES: [&str; 4] = [
+pub(crate) const BENCH_SAMPLES: [&str; 4] = [
     "start_black.txt",
     "midgame_1.txt",
     "midgame_white.txt",
@@ -137,7 +137,7 @@ fn depth_in(pos: &Halma, seconds: f64) -> DepthIn {
 
 /// `agent halma check INPUT OUTPUT`: the referee's judgement of an
 /// `output.txt` for the position of an `input.txt`.
-pub fn check_command(input: &Path, output: &Path) -> Result<String, String> {
+pub(crate) fn check_command(input: &Path, output: &Path) -> Result<String, String> {
     let pos = load(input)?;
     let text = read_bounded(output).map_err(|e| format!("cannot read {}: {e}", output.display()))?;
     match pos.parse_move(&text) {

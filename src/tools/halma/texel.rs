@@ -173,7 +173,7 @@ pub fn generate(o: &DataOptions, out: &Path) -> Result<String, String> {
 
 /// `agent halma texel-features`: rewrites the feature columns of a data
 /// file from its positions (after a change of the features), to `out`.
-pub fn refeature(input: &Path, out: &Path) -> Result<String, String> {
+pub(crate) fn refeature(input: &Path, out: &Path) -> Result<String, String> {
     let text = read_capped(input, MAX_DATA_BYTES).map_err(|e| format!("cannot read {}: {e}", input.display()))?;
     let mut lines = vec![header()];
     for (i, l) in text.lines().enumerate() {

@@ -59,7 +59,7 @@ fn start_board(rng: &mut SmallRng, n: usize, max_pile: u32) -> Board {
 /// The suite's pair `j` for an `n x n` board: END removes about half of
 /// START's counters, by a random safe walk (even `j`: a path exists) or at
 /// random (odd `j`: usually none).
-pub fn suite_pair(seed: u64, n: usize, j: usize, max_pile: u32) -> (Board, Board) {
+pub(crate) fn suite_pair(seed: u64, n: usize, j: usize, max_pile: u32) -> (Board, Board) {
     let mut rng = SmallRng::seed_from_u64(seed ^ (n as u64) << 32 ^ j as u64);
     let start = start_board(&mut rng, n, max_pile);
     let k = (start.counters() as usize).div_ceil(2);

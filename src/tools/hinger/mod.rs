@@ -232,13 +232,13 @@ fn exact_report<S: Exact>(file: &Path, seconds: Option<f64>) -> Result<String, S
 }
 
 /// `agent hinger solve FILE`: the report text.
-pub fn solve(file: &Path, seconds: Option<f64>) -> Result<String, String> {
+pub(crate) fn solve(file: &Path, seconds: Option<f64>) -> Result<String, String> {
     exact_report::<SumSolver>(file, seconds)
 }
 
 /// The benchmark boards: for seed `s`, random binary 7x7 boards of density
 /// 0.65 drawn from `SmallRng(s)` until one has 30-35 counters and no hinger.
-pub fn bench_board(seed: u64) -> Board {
+pub(crate) fn bench_board(seed: u64) -> Board {
     use rand::SeedableRng;
     let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
     loop {
