@@ -39,7 +39,7 @@ macro_rules! for_game {
 
 /// Every `--game` name the referee accepts: the registry's games (then the
 /// test fixture, in test builds).
-pub fn game_names() -> impl Iterator<Item = &'static str> {
+pub(crate) fn game_names() -> impl Iterator<Item = &'static str> {
     agent::games::GameKind::ALL
         .iter()
         .map(|k| k.name())
@@ -48,7 +48,7 @@ pub fn game_names() -> impl Iterator<Item = &'static str> {
 
 /// The message for a `--game` that names no game: the closest name when one
 /// is close, and the list of games.
-pub fn unknown_game(name: &str) -> String {
+pub(crate) fn unknown_game(name: &str) -> String {
     use agent::games::GameKind;
     let names: Vec<&str> = GameKind::ALL.iter().map(|k| k.name()).collect();
     let lower = name.to_ascii_lowercase();

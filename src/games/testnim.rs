@@ -135,12 +135,10 @@ impl Notation for TestNim {
 }
 
 impl Setup for TestNim {
-    const PARAMS: &'static [crate::protocol::Param] = &[crate::protocol::Param {
-        key: crate::protocol::ParamKey::Size,
-        about: "counters in the pile (default 21)",
-        prompt: None,
-        choices: &[],
-    }];
+    const PARAMS: &'static [crate::protocol::Param] = &[crate::protocol::Param::plain(
+        crate::protocol::ParamKey::Size,
+        "counters in the pile (default 21)",
+    )];
 
     fn generate(opts: &GenOptions) -> Result<Self, String> {
         let pile = opts.size.unwrap_or(21);

@@ -21,7 +21,7 @@ const ATTEMPTS: u64 = 1000;
 pub fn random_opening<G: FileGame>(gen: &GenOptions, plies: u32, seed: u64) -> Result<G, String> {
     let start = G::generate(gen)?;
     for attempt in 0..ATTEMPTS {
-        let mut rng = SmallRng::seed_from_u64(seed ^ attempt.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let mut rng = SmallRng::seed_from_u64(seed ^ attempt.wrapping_mul(crate::search::mix::GOLDEN));
         if let Some(pos) = random_plies(&start, plies as usize, &mut rng) {
             return Ok(pos);
         }

@@ -82,6 +82,35 @@ pub struct Param {
     pub choices: &'static [&'static str],
 }
 
+impl Param {
+    /// A parameter nobody is asked for: the game's default stands unless
+    /// the option is given.
+    pub const fn plain(key: ParamKey, about: &'static str) -> Param {
+        Param {
+            key,
+            about,
+            prompt: None,
+            choices: &[],
+        }
+    }
+
+    /// A parameter a person at `referee play` is asked for with `prompt`
+    /// when it is not given, among `choices` when they are a short list.
+    pub const fn asked(
+        key: ParamKey,
+        about: &'static str,
+        prompt: &'static str,
+        choices: &'static [&'static str],
+    ) -> Param {
+        Param {
+            key,
+            about,
+            prompt: Some(prompt),
+            choices,
+        }
+    }
+}
+
 /// The options among `opts` that a game with parameters `params` does not take.
 pub fn unused_params(params: &[Param], opts: &GenOptions) -> Vec<ParamKey> {
     ParamKey::ALL

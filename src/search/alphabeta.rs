@@ -781,12 +781,7 @@ pub(crate) mod tests {
 
     const SKIP_LEN: u32 = 7;
 
-    fn mix(x: u64) -> u64 {
-        let mut z = x.wrapping_add(0x9e3779b97f4a7c15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58476d1ce4e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d049bb133111eb);
-        z ^ (z >> 31)
-    }
+    use crate::search::mix::splitmix64 as mix;
 
     impl SkipTree {
         fn moves(&self) -> u8 {

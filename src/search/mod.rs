@@ -10,6 +10,7 @@ pub mod alphabeta;
 pub mod greedy;
 pub mod mcts;
 pub mod minimax;
+pub mod mix;
 pub mod pace;
 pub mod tt;
 

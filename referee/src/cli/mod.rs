@@ -137,7 +137,7 @@ pub fn agent_order(m: &clap::ArgMatches, positional: &[&str]) -> Vec<AgentSource
 
 /// Puts `positional` and `entries` in command-line `order`; without an
 /// order (a plan built in code), the positional ones first.
-pub fn in_order<T>(positional: Vec<T>, entries: Vec<T>, order: &[AgentSource]) -> Vec<T> {
+pub(crate) fn in_order<T>(positional: Vec<T>, entries: Vec<T>, order: &[AgentSource]) -> Vec<T> {
     let total = positional.len() + entries.len();
     if order.len() != total {
         return positional.into_iter().chain(entries).collect();

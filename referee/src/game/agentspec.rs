@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 /// One `--agent` entry.
 #[derive(Clone, Debug, PartialEq)]
-pub struct AgentSpec {
+pub(crate) struct AgentSpec {
     /// Name in tables and records.
     pub name: String,
     /// Shell command as given.
@@ -163,7 +163,7 @@ fn resolve_with_path(cmd: &str, home: &Path, path: Option<&std::ffi::OsStr>) -> 
 
 /// The program `name` as the search path `dirs` finds it (the path itself,
 /// links not followed: a venv's `bin/python` must stay in its venv).
-pub fn on_path(name: &str, dirs: &std::ffi::OsStr) -> Option<std::path::PathBuf> {
+pub(crate) fn on_path(name: &str, dirs: &std::ffi::OsStr) -> Option<std::path::PathBuf> {
     use std::os::unix::fs::PermissionsExt;
     std::env::split_paths(dirs)
         .filter(|d| d.is_absolute())

@@ -56,7 +56,7 @@ impl HumanIo {
 pub use crate::output::board_text::seat_label;
 
 /// What the person decided.
-pub enum HumanMove<M> {
+pub(crate) enum HumanMove<M> {
     /// A legal move.
     Move(M),
     /// Gave up (typed `resign`/`quit`, or the input ended).
@@ -65,7 +65,7 @@ pub enum HumanMove<M> {
 
 /// Turns a typed line into move text: several lines of a move (Halma jump
 /// hops) may be typed on one line separated by `|` or `;`.
-pub fn typed_to_move_text(line: &str) -> String {
+pub(crate) fn typed_to_move_text(line: &str) -> String {
     let mut s: String = line
         .split(['|', ';'])
         .map(|p| p.trim())
@@ -80,7 +80,7 @@ pub fn typed_to_move_text(line: &str) -> String {
 /// or the move as the referee prints it (Fifteen's `(1, 1, 13)`, Connect
 /// Square's `R in column 3`, Hashi's `B 0 0 0 2 (bridge ...)`), so that a
 /// person can type back what they were shown.
-pub fn parse_typed<G: FileGame>(state: &G, line: &str, buf: &mut Vec<G::Move>) -> Result<G::Move, MoveError> {
+pub(crate) fn parse_typed<G: FileGame>(state: &G, line: &str, buf: &mut Vec<G::Move>) -> Result<G::Move, MoveError> {
     let first = state.parse_move(&typed_to_move_text(line));
     if first.is_ok() {
         return first;
@@ -106,7 +106,7 @@ pub fn parse_typed<G: FileGame>(state: &G, line: &str, buf: &mut Vec<G::Move>) -
 }
 
 /// Draws the board and asks the person for a move until a legal one is typed.
-pub fn ask_move<G: FileGame>(
+pub(crate) fn ask_move<G: FileGame>(
     state: &G,
     io: &mut HumanIo,
     names: ByPlayer<&str>,

@@ -34,7 +34,7 @@ pub struct Played<M> {
 
 impl<M> Played<M> {
     /// A move that ran no agent process.
-    pub fn without_process(judged: Judged<M>, wall: f64) -> Self {
+    pub(crate) fn without_process(judged: Judged<M>, wall: f64) -> Self {
         Played {
             judged,
             cpu: 0.0,
@@ -46,7 +46,7 @@ impl<M> Played<M> {
 }
 
 /// Runs one agent move and judges it.
-pub fn run_agent_move<G: FileGame>(
+pub(crate) fn run_agent_move<G: FileGame>(
     state: &G,
     cmd: &str,
     homes: Homes<'_>,
@@ -123,10 +123,10 @@ pub fn run_agent_move<G: FileGame>(
 
 /// Free bytes below which an agent's failure is put down to a full disk:
 /// room for a move, a `playdata.txt` and the captured output.
-pub const DISK_FULL_BELOW: u64 = 1 << 20;
+pub(crate) const DISK_FULL_BELOW: u64 = 1 << 20;
 
 /// Bytes an unprivileged process can still write on the file system of `dir`.
-pub fn free_bytes(dir: &Path) -> Option<u64> {
+pub(crate) fn free_bytes(dir: &Path) -> Option<u64> {
     use std::os::unix::ffi::OsStrExt;
     let c = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
     // SAFETY: statvfs fills the struct we own from a NUL-terminated path.
@@ -142,7 +142,7 @@ fn disk_full(dir: &Path) -> GameError {
 }
 
 /// What the organiser reads when the disk holding `dir` filled up.
-pub fn disk_full_message(dir: &Path) -> String {
+pub(crate) fn disk_full_message(dir: &Path) -> String {
     let free = free_bytes(dir).unwrap_or(0);
     format!(
         "the disk holding {} is full ({free} bytes free): this game is void and not recorded; free some space (or move --out to a larger disk) and continue with --resume",
@@ -243,7 +243,7 @@ fn judge_output<G: FileGame>(state: &G, r: &runner::RunResult, output_cap: usize
 
 /// When an agent left no `output.txt` but printed a legal move on stdout
 /// (the commonest first mistake), a sentence that says so.
-pub fn stdout_move_hint<G: FileGame>(state: &G, stdout_tail: &[u8]) -> Option<String> {
+pub(crate) fn stdout_move_hint<G: FileGame>(state: &G, stdout_tail: &[u8]) -> Option<String> {
     let text = String::from_utf8_lossy(stdout_tail);
     let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
     // A move may take several lines (a Halma jump chain): try the last

@@ -377,7 +377,7 @@ fn by_time(clocks: ByPlayer<f64>, names: &ByPlayer<String>) -> (Option<Player>, 
 }
 
 /// Seat names with the agents in them, for messages.
-pub fn seat_line(rec: &GameRecord) -> String {
+pub(crate) fn seat_line(rec: &GameRecord) -> String {
     format!(
         "{} {} vs {} {}",
         rec.seat_names[0], rec.agents[0], rec.seat_names[1], rec.agents[1]

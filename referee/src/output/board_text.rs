@@ -81,7 +81,7 @@ pub fn legend(view: &BoardView) -> String {
 }
 
 /// "Result: ..." for a finished game, from the record alone.
-pub fn result_line(rec: &GameRecord) -> String {
+pub(crate) fn result_line(rec: &GameRecord) -> String {
     match rec.winner {
         Some(w) => format!(
             "Result: {} ({}) wins: {}",
@@ -96,7 +96,7 @@ pub fn result_line(rec: &GameRecord) -> String {
 /// The result as a heading: who won and, when the game's rules decided it,
 /// the game's own account (the hinger taken, the square completed, the
 /// scores and tie-break) and what the last move did.
-pub fn result_heading(rec: &GameRecord, view: &BoardView, last: Option<&MoveView>) -> String {
+pub(crate) fn result_heading(rec: &GameRecord, view: &BoardView, last: Option<&MoveView>) -> String {
     let outcome = view
         .outcome
         .as_deref()
@@ -123,7 +123,7 @@ pub fn result_heading(rec: &GameRecord, view: &BoardView, last: Option<&MoveView
 /// Every line fits 80 columns: boards and per-ply lines use the short seat
 /// names, and with `--show moves` the plies go two to a line (a full move),
 /// so a whole Halma game fits about a hundred lines.
-pub struct Narrator<G: FileGame> {
+pub(crate) struct Narrator<G: FileGame> {
     show: Show,
     /// Plies between boards with `--show moves`; 0: start and end only.
     every: usize,
@@ -141,7 +141,7 @@ const CELL: usize = 29;
 
 /// A move text in few columns: a chain of hops of one piece (`J 1,1 3,3`,
 /// `J 3,3 5,5`) as `J 1,1>3,3>5,5`; other multi-line moves joined by ` | `.
-pub fn compact_move(text: &str) -> String {
+pub(crate) fn compact_move(text: &str) -> String {
     let lines: Vec<Vec<&str>> = text.lines().map(|l| l.split_whitespace().collect()).collect();
     let chain = lines.len() > 1
         && lines.iter().all(|w| w.len() == 3 && w[0] == lines[0][0])
@@ -169,7 +169,7 @@ fn fit(text: &str, width: usize) -> String {
 
 /// Every line of `text` wrapped at 80 columns on spaces (continuations
 /// indented by two), so agent names and long reasons never overflow.
-pub fn wrap80(text: &str) -> String {
+pub(crate) fn wrap80(text: &str) -> String {
     let mut out = Vec::new();
     for line in text.lines() {
         let mut cur = String::new();

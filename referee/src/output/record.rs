@@ -202,7 +202,7 @@ impl GameRecord {
     }
 
     /// Score of the named agent in this game: 1, 0.5 or 0 (`None` if it did not play).
-    pub fn score_of(&self, name: &str) -> Option<f64> {
+    pub(crate) fn score_of(&self, name: &str) -> Option<f64> {
         let seat = self.agents.iter().position(|a| a == name)?;
         Some(match self.winner {
             None => 0.5,

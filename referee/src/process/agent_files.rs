@@ -79,7 +79,7 @@ pub fn read_capped(dir: &Path, name: &str, cap: usize) -> Output {
 
 /// Bytes of disk the files under `dir` take (links not followed; at
 /// most 100,000 entries are counted).
-pub fn usage(dir: &Path) -> u64 {
+pub(crate) fn usage(dir: &Path) -> u64 {
     use std::os::unix::fs::MetadataExt;
     let mut total = 0;
     let mut seen = 0;
@@ -103,7 +103,7 @@ pub fn usage(dir: &Path) -> u64 {
 /// Empties `dir` but for the files the referee itself reads or writes
 /// there (input, output and the captured streams): what an agent left
 /// beyond its disk allowance must not stay on the organiser's disk.
-pub fn clear_but_referees(dir: &Path) {
+pub(crate) fn clear_but_referees(dir: &Path) {
     const KEEP: [&str; 4] = ["input.txt", "output.txt", "stdout.txt", "stderr.txt"];
     for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
         let name = e.file_name();
@@ -128,7 +128,7 @@ pub fn remove(dir: &Path, name: &str) -> std::io::Result<()> {
 /// Creates `dir/name` afresh (whatever was there is removed first, so a
 /// link the agent planted cannot redirect the write) and opens it for
 /// writing; `mode` as for open(2).
-pub fn create_fresh(dir: &Path, name: &str, mode: u32) -> std::io::Result<File> {
+pub(crate) fn create_fresh(dir: &Path, name: &str, mode: u32) -> std::io::Result<File> {
     remove(dir, name)?;
     OpenOptions::new()
         .write(true)
@@ -139,16 +139,16 @@ pub fn create_fresh(dir: &Path, name: &str, mode: u32) -> std::io::Result<File> 
 }
 
 /// Writes `dir/name` afresh with `data` (see [`create_fresh`]).
-pub fn write_fresh(dir: &Path, name: &str, data: &[u8]) -> std::io::Result<()> {
+pub(crate) fn write_fresh(dir: &Path, name: &str, data: &[u8]) -> std::io::Result<()> {
     create_fresh(dir, name, 0o644)?.write_all(data)
 }
 
 /// Cap on a file copied into agent directories (`calibration.txt`).
-pub const COPY_CAP: usize = 1 << 20;
+pub(crate) const COPY_CAP: usize = 1 << 20;
 
 /// Copies the regular file `src` (an agent's own output, so read as in
 /// [`read_capped`]) to `dir/name`.
-pub fn copy_in(src: &Path, dir: &Path, name: &str) -> Result<(), String> {
+pub(crate) fn copy_in(src: &Path, dir: &Path, name: &str) -> Result<(), String> {
     let (from_dir, from_name) = match (src.parent(), src.file_name().and_then(|n| n.to_str())) {
         (Some(d), Some(n)) => (d, n),
         _ => return Err(format!("{} is not a file name", src.display())),
@@ -165,7 +165,7 @@ pub fn copy_in(src: &Path, dir: &Path, name: &str) -> Result<(), String> {
 
 /// Bytes of a stream's end kept in memory: enough for a few lines of a
 /// verdict, and a 1 GB stream costs no more than a small one.
-pub const TAIL_BYTES: usize = 4096;
+pub(crate) const TAIL_BYTES: usize = 4096;
 
 /// One captured output stream of an agent: a pipe whose bytes go to a file
 /// up to a cap; the rest is read and counted but not kept, so a flood costs
@@ -173,7 +173,7 @@ pub const TAIL_BYTES: usize = 4096;
 /// also kept in memory: the referee quotes an agent's output from what came
 /// through its own pipe, never by reading back a file the agent could have
 /// replaced (with a link to a secret, or a FIFO that blocks).
-pub struct Capture {
+pub(crate) struct Capture {
     pipe: Option<File>,
     file: File,
     cap: u64,
@@ -211,7 +211,7 @@ impl Capture {
     }
 
     /// Reads what is available now; closes the pipe at end of file.
-    pub fn drain(&mut self) {
+    pub(crate) fn drain(&mut self) {
         let mut buf = [0u8; 16384];
         while let Some(p) = self.pipe.as_mut() {
             match p.read(&mut buf) {

@@ -26,7 +26,7 @@ pub struct AgentInfo {
 impl AgentInfo {
     /// Parses one `info ...` line; `None` when the line is not one or
     /// carries none of the known pairs.
-    pub fn parse_line(line: &str) -> Option<AgentInfo> {
+    pub(crate) fn parse_line(line: &str) -> Option<AgentInfo> {
         let mut words = line.split_whitespace();
         if words.next() != Some("info") {
             return None;
@@ -47,7 +47,7 @@ impl AgentInfo {
     }
 
     /// The report in the last non-empty line of `stderr`, if it is one.
-    pub fn from_stderr(stderr: &str) -> Option<AgentInfo> {
+    pub(crate) fn from_stderr(stderr: &str) -> Option<AgentInfo> {
         stderr
             .lines()
             .rev()
@@ -59,7 +59,7 @@ impl AgentInfo {
 /// The last `lines` non-empty lines of a captured stream's tail (see
 /// [`crate::process::agent_files::Capture::tail`]), lossily decoded, with control
 /// characters escaped so that agent text cannot drive a terminal.
-pub fn last_lines(tail: &[u8], lines: usize) -> String {
+pub(crate) fn last_lines(tail: &[u8], lines: usize) -> String {
     let text = String::from_utf8_lossy(tail);
     let kept: Vec<String> = text.lines().filter(|l| !l.trim().is_empty()).map(printable).collect();
     kept[kept.len().saturating_sub(lines)..].join("\n")
@@ -67,7 +67,7 @@ pub fn last_lines(tail: &[u8], lines: usize) -> String {
 
 /// `line` with every control character (escape sequences, carriage returns,
 /// bells, bidi overrides) written as a visible `\u{..}` escape; tabs stay.
-pub fn printable(line: &str) -> String {
+pub(crate) fn printable(line: &str) -> String {
     let mut out = String::with_capacity(line.len());
     for c in line.chars() {
         let bidi = matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');

@@ -10,10 +10,10 @@ use serde::Serialize;
 pub type PieceData = (usize, usize, i8, String, u8);
 
 /// A cell whose ground differs from the game's start: `[row, col, ground code]`.
-pub type GroundData = (usize, usize, &'static str);
+pub(crate) type GroundData = (usize, usize, &'static str);
 
 /// A bridge: `[row1, col1, row2, col2, count]`.
-pub type LinkData = (usize, usize, usize, usize, u8);
+pub(crate) type LinkData = (usize, usize, usize, usize, u8);
 
 /// The board after one ply (ply 0: the start).
 #[derive(Serialize, Debug, Clone, PartialEq)]
@@ -192,7 +192,7 @@ pub fn legend_data(legend: &[LegendEntry]) -> Vec<LegendData> {
 }
 
 /// Short code of a ground kind, read by the script.
-pub fn ground_code(g: Ground) -> &'static str {
+pub(crate) fn ground_code(g: Ground) -> &'static str {
     match g {
         Ground::Plain => "p",
         Ground::Camp(p) if p.index() == 0 => "c0",
@@ -242,7 +242,7 @@ fn ply_data(view: &BoardView, base: &[&'static str], m: Vec<(usize, usize)>, n: 
 }
 
 /// Replays a record of game `G` into page data.
-pub fn game_data<G: FileGame>(rec: &GameRecord) -> Result<GameData, String> {
+pub(crate) fn game_data<G: FileGame>(rec: &GameRecord) -> Result<GameData, String> {
     let states = crate::game::replay_states::<G>(rec)?;
     let first = states[0].board_view();
     let ground: Vec<&'static str> = first.cells.iter().map(|c| ground_code(c.ground)).collect();

@@ -27,7 +27,7 @@ pub struct ReportArgs {
 }
 
 /// The records file named by a directory or file argument.
-pub fn records_path(input: &Path) -> PathBuf {
+pub(crate) fn records_path(input: &Path) -> PathBuf {
     if input.is_dir() {
         input.join("records.jsonl")
     } else {
@@ -36,14 +36,14 @@ pub fn records_path(input: &Path) -> PathBuf {
 }
 
 /// Replays every record into page data, each through its own game's rules.
-pub fn games_data(recs: &[GameRecord]) -> Result<Vec<data::GameData>, String> {
+pub(crate) fn games_data(recs: &[GameRecord]) -> Result<Vec<data::GameData>, String> {
     recs.iter()
         .map(|r| for_game!(&r.game, |G| data::game_data::<G>(r)))
         .collect()
 }
 
 /// Writes the report of the records in `records` to `out`.
-pub fn write_report(records: &Path, out: &Path) -> Result<(), String> {
+pub(crate) fn write_report(records: &Path, out: &Path) -> Result<(), String> {
     if !records.exists() {
         return Err(format!(
             "{} does not exist (give a run's --out directory or its records.jsonl)",
@@ -59,7 +59,7 @@ pub fn write_report(records: &Path, out: &Path) -> Result<(), String> {
 
 /// Writes the report of `recs` to `out`, naming `source` as where they are
 /// recorded.
-pub fn write_report_of(recs: &[GameRecord], source: &str, out: &Path) -> Result<(), String> {
+pub(crate) fn write_report_of(recs: &[GameRecord], source: &str, out: &Path) -> Result<(), String> {
     let games = games_data(recs)?;
     let mut kinds: Vec<&str> = Vec::new();
     for r in recs {

@@ -13,7 +13,7 @@ const SCRIPT: &str = include_str!("report.js");
 const STYLE: &str = include_str!("report.css");
 
 /// Escapes text for HTML element content and attribute values.
-pub fn esc(s: &str) -> String {
+pub(crate) fn esc(s: &str) -> String {
     let mut o = String::with_capacity(s.len());
     for ch in s.chars() {
         match ch {
@@ -230,7 +230,7 @@ fn game_list(recs: &[GameRecord]) -> String {
 /// occur inside JSON strings, where `\u003c` (and so on) mean the same, so
 /// agent text such as `<!--<script>` or `</script>` can neither end the
 /// element nor put the HTML parser into a state where it does not end.
-pub fn script_safe(json: &str) -> String {
+pub(crate) fn script_safe(json: &str) -> String {
     json.replace('<', "\\u003c")
         .replace('>', "\\u003e")
         .replace('&', "\\u0026")

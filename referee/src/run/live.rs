@@ -11,7 +11,7 @@ use crate::stats::summary::{self, SprtReport};
 use std::path::PathBuf;
 
 /// A run in progress: what each finished game updates.
-pub struct Live<'a> {
+pub(crate) struct Live<'a> {
     /// The run's kind, game and agents.
     pub view: RunView<'a>,
     /// Its schedule (numbers the games in the log).

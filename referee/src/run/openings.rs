@@ -17,14 +17,14 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 /// Separator line between positions in a multi-position file.
-pub const SEPARATOR: &str = "---";
+pub(crate) const SEPARATOR: &str = "---";
 /// The most bytes read from one file of openings (tens of thousands of
 /// positions); it is opened without blocking and must be a regular file.
-pub const MAX_OPENINGS_BYTES: u64 = 64 << 20;
+pub(crate) const MAX_OPENINGS_BYTES: u64 = 64 << 20;
 
 /// Where openings come from, as given on the command line.
 #[derive(Clone, Debug, PartialEq)]
-pub enum OpeningSpec {
+pub(crate) enum OpeningSpec {
     /// `FILE` or `DIR`.
     Path(PathBuf),
     /// `random:PLIES`.

@@ -94,11 +94,11 @@ pub fn lock(out: &Path) -> Result<OutLock, String> {
 
 /// The settings that decide a run's games, by option name (`--time`, ...),
 /// as text so that they can be stored in a manifest and compared.
-pub type Conditions = BTreeMap<String, String>;
+pub(crate) type Conditions = BTreeMap<String, String>;
 
 /// The differences between the conditions a run was started with and those
 /// asked for now, one phrase each (empty if they agree).
-pub fn differences(then: &Conditions, now: &Conditions) -> Vec<String> {
+pub(crate) fn differences(then: &Conditions, now: &Conditions) -> Vec<String> {
     let none = String::from("(not set)");
     let keys: std::collections::BTreeSet<&String> = then.keys().chain(now.keys()).collect();
     keys.into_iter()

@@ -39,12 +39,12 @@ impl GameOpts {
     }
 
     /// The options for generated start positions (the first mover is set per game).
-    pub fn gen_options(&self) -> GenOptions {
+    pub(crate) fn gen_options(&self) -> GenOptions {
         self.board.gen(self.seed)
     }
 
     /// Takes the board parameters of `gen` (e.g. answers a person gave).
-    pub fn set_gen_options(&mut self, gen: &GenOptions) {
+    pub(crate) fn set_gen_options(&mut self, gen: &GenOptions) {
         self.board.rows = gen.rows;
         self.board.cols = gen.cols;
         self.board.size = gen.size;
@@ -54,18 +54,18 @@ impl GameOpts {
 
 /// The most CPU seconds `--time`, `--time-a/-b` and `--move-time` accept
 /// (about 11.6 days): every move keeps a finite kill limit.
-pub const MAX_SECONDS: f64 = 1_000_000.0;
+pub(crate) const MAX_SECONDS: f64 = 1_000_000.0;
 /// The most `--grace` seconds accepted (one hour).
-pub const MAX_GRACE: f64 = 3600.0;
+pub(crate) const MAX_GRACE: f64 = 3600.0;
 /// Games an SPRT without `--games` may play before it stops undecided (as
 /// fastchess bounds a run by its rounds): enough for differences of a few
 /// Elo at the usual bounds.
-pub const SPRT_GAME_CAP: u64 = 20_000;
+pub(crate) const SPRT_GAME_CAP: u64 = 20_000;
 
 /// The most games played at once (each is a thread and two agent processes).
-pub const MAX_CONCURRENCY: usize = 256;
+pub(crate) const MAX_CONCURRENCY: usize = 256;
 /// The largest `--wall-factor` accepted.
-pub const MAX_WALL_FACTOR: f64 = 100.0;
+pub(crate) const MAX_WALL_FACTOR: f64 = 100.0;
 
 /// The clock of a game when `--time` is not given: the contest's 100 s for
 /// Halma (the one game in the contest's own format, without a tag line),
@@ -127,7 +127,7 @@ impl TimeOpts {
 }
 
 /// A time in seconds that must be above zero and at most [`MAX_SECONDS`].
-pub fn positive_seconds(v: f64, what: &str) -> Result<(), String> {
+pub(crate) fn positive_seconds(v: f64, what: &str) -> Result<(), String> {
     if v.is_finite() && v > 0.0 && v <= MAX_SECONDS {
         Ok(())
     } else {

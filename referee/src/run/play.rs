@@ -114,7 +114,7 @@ fn ask_game_options<G: FileGame>(opts: &mut GameOpts, rules: &mut Rules, io: &mu
 
 /// CPU seconds an agent gets per move against a person when neither the
 /// game nor `--move-time` says otherwise.
-pub const HUMAN_GAME_MOVE_SECONDS: f64 = 3.0;
+pub(crate) const HUMAN_GAME_MOVE_SECONDS: f64 = 3.0;
 
 /// Asks for one parameter until the game can generate a position with it.
 fn ask_param<G: FileGame>(p: &Param, question: &str, gen: GenOptions, io: &mut HumanIo) -> Result<GenOptions, String> {

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
 /// Lines of stderr shown for a failing agent.
-pub const STDERR_LINES: usize = 8;
+pub(crate) const STDERR_LINES: usize = 8;
 
 /// Which pre-flight move an agent is making: its seat and the position.
 struct Trial<'a, G> {
@@ -224,7 +224,7 @@ impl Drop for Waiting {
 /// side) from the position after its own first move, so an agent that
 /// breaks only on the second side (a mirrored camp, a flipped board) is
 /// caught before any game.
-pub fn check_all<G: FileGame>(
+pub(crate) fn check_all<G: FileGame>(
     contestants: &[Contestant],
     times: &[f64],
     start: &G,

@@ -13,13 +13,13 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 /// The per-game log and the progress bar, or the heartbeat, of one run.
-pub struct Progress {
+pub(crate) struct Progress {
     bar: Option<ProgressBar>,
     heart: Option<Heartbeat>,
 }
 
 /// Longest silence of an unattended log.
-pub const HEARTBEAT: Duration = Duration::from_secs(60);
+pub(crate) const HEARTBEAT: Duration = Duration::from_secs(60);
 
 /// What the heartbeat says, kept current by the run.
 struct Beat {
@@ -127,11 +127,6 @@ fn minutes(secs: f64) -> String {
     }
 }
 
-/// True when stdout is a terminal.
-pub fn stdout_is_terminal() -> bool {
-    std::io::stdout().is_terminal()
-}
-
 impl Progress {
     /// A run of `total` games of which `done` are already recorded; the bar
     /// is drawn on stderr only when stderr is a terminal.
@@ -154,7 +149,7 @@ impl Progress {
     }
 
     /// Logs a finished game (`line` on stdout) and moves the bar, showing `status`.
-    pub fn game_finished(&mut self, line: &str, status: &str) {
+    pub(crate) fn game_finished(&mut self, line: &str, status: &str) {
         let print = || {
             let mut out = std::io::stdout().lock();
             let _ = writeln!(out, "{line}");
@@ -188,7 +183,7 @@ impl Progress {
 /// first mover's side, the winner by agent and colour (colours swap between
 /// games, so a colour alone does not say who won), and the referee's reason
 /// in braces.
-pub fn finished_line(number: u64, rec: &GameRecord, opening: Option<&str>) -> String {
+pub(crate) fn finished_line(number: u64, rec: &GameRecord, opening: Option<&str>) -> String {
     // The record keeps seats as indices (its JSON format); here they are seats.
     let first = Player::from_index(rec.first);
     let agents = ByPlayer::from(rec.agents.clone());

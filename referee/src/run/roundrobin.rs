@@ -7,7 +7,7 @@ use crate::run::shard::Shard;
 /// A round robin: every pair of contestants plays `games` games. The games
 /// are produced lazily (a run of 10^18 games allocates nothing up front).
 #[derive(Clone, Debug)]
-pub struct RoundRobin {
+pub(crate) struct RoundRobin {
     /// Pairings `(a, b, "A-vs-B")` in schedule order.
     pairings: Vec<(usize, usize, String)>,
     /// Games per pairing.
@@ -41,7 +41,7 @@ impl RoundRobin {
 
     /// The number of games shard `shard` plays, or `None` when it does not
     /// fit in 64 bits.
-    pub fn total_in(&self, shard: Option<Shard>) -> Option<u64> {
+    pub(crate) fn total_in(&self, shard: Option<Shard>) -> Option<u64> {
         let Some(shard) = shard else {
             return self.total();
         };
@@ -68,7 +68,7 @@ impl RoundRobin {
     }
 
     /// The games in schedule order: pairing by pairing.
-    pub fn jobs(&self) -> impl Iterator<Item = Job> + Send + '_ {
+    pub(crate) fn jobs(&self) -> impl Iterator<Item = Job> + Send + '_ {
         let per = self.pairs_per_pairing();
         self.pairings.iter().enumerate().flat_map(move |(i, (a, b, pairing))| {
             (0..self.games).map(move |number| Job {
@@ -82,7 +82,7 @@ impl RoundRobin {
     }
 
     /// The game with this key, if it belongs to the schedule.
-    pub fn job_of(&self, key: &str) -> Option<Job> {
+    pub(crate) fn job_of(&self, key: &str) -> Option<Job> {
         let (pairing, n) = key.rsplit_once("-g")?;
         if n.len() < 4 || !n.bytes().all(|b| b.is_ascii_digit()) {
             return None;

@@ -13,7 +13,7 @@ use std::sync::{mpsc, Mutex};
 /// One game to play: contestants `a` and `b` (indices), and the game's
 /// number within their pairing, which decides who moves first.
 #[derive(Clone, Debug)]
-pub struct Job {
+pub(crate) struct Job {
     /// Unique key (recorded; `--resume` skips keys already recorded).
     pub key: String,
     /// The first-named contestant of the pairing.
@@ -28,7 +28,7 @@ pub struct Job {
 }
 
 /// Settings shared by all games of a run.
-pub struct RunConfig<'a> {
+pub(crate) struct RunConfig<'a> {
     /// The contestants.
     pub contestants: &'a [Contestant],
     /// CPU seconds per game, by contestant.
@@ -94,14 +94,14 @@ impl Kept {
 
 impl RunConfig<'_> {
     /// The JSON-lines record file.
-    pub fn records_path(&self) -> PathBuf {
+    pub(crate) fn records_path(&self) -> PathBuf {
         self.out.join("records.jsonl")
     }
 }
 
 /// Seats for a job (contestant indices): the agent moving first takes the
 /// start's side to move.
-pub fn seats_for(job: &Job, to_move: Player) -> ByPlayer<usize> {
+pub(crate) fn seats_for(job: &Job, to_move: Player) -> ByPlayer<usize> {
     let first = if job.number.is_multiple_of(2) { job.a } else { job.b };
     let second = if first == job.a { job.b } else { job.a };
     let mut seats = ByPlayer::default();
@@ -127,7 +127,7 @@ fn sanitize(s: &str) -> String {
 /// true to stop scheduling new games (a decided SPRT). Games in progress
 /// when `stop` is raised are discarded, not recorded. Returns the number of
 /// games recorded.
-pub fn run_jobs<G: FileGame>(
+pub(crate) fn run_jobs<G: FileGame>(
     cfg: &RunConfig<'_>,
     jobs: impl Iterator<Item = Job> + Send,
     stop: &AtomicBool,

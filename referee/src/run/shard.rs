@@ -30,7 +30,7 @@ impl Shard {
     }
 
     /// True when game pair `pair` (its index in the run's schedule) is this shard's.
-    pub fn has_pair(&self, pair: usize) -> bool {
+    pub(crate) fn has_pair(&self, pair: usize) -> bool {
         pair % self.count == self.index
     }
 }

@@ -5,13 +5,13 @@
 const Z95: f64 = 1.959_963_984_540_054;
 
 /// Elo difference for an expected score in (0, 1).
-pub fn elo_from_score(s: f64) -> f64 {
+pub(crate) fn elo_from_score(s: f64) -> f64 {
     let s = s.clamp(1e-9, 1.0 - 1e-9);
     -400.0 * (1.0 / s - 1.0).log10()
 }
 
 /// Expected score for an Elo difference.
-pub fn score_from_elo(elo: f64) -> f64 {
+pub(crate) fn score_from_elo(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
 
@@ -43,7 +43,7 @@ impl Wdl {
 
 /// Elo difference and its 95% interval.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct EloEstimate {
+pub(crate) struct EloEstimate {
     /// Elo difference (positive: the side is stronger).
     pub elo: f64,
     /// Half-width of the 95% interval (infinite when undetermined).
@@ -52,7 +52,7 @@ pub struct EloEstimate {
 
 /// Elo from W/D/L: the score's per-game variance gives a normal interval on
 /// the score, mapped to Elo; the half-width is half the mapped interval.
-pub fn elo(r: Wdl) -> EloEstimate {
+pub(crate) fn elo(r: Wdl) -> EloEstimate {
     let n = r.n() as f64;
     if n == 0.0 {
         return EloEstimate {
@@ -77,7 +77,7 @@ pub fn elo(r: Wdl) -> EloEstimate {
 
 /// Likelihood of superiority: the probability that the side is the stronger,
 /// from wins and losses (draws carry no information).
-pub fn los(r: Wdl) -> f64 {
+pub(crate) fn los(r: Wdl) -> f64 {
     let decisive = (r.w + r.l) as f64;
     if decisive == 0.0 {
         return 0.5;

@@ -66,13 +66,13 @@ pub struct Results<'a> {
 }
 
 /// The pairing and game number of a record (`A-vs-B-g0007`).
-pub fn pair_of(r: &GameRecord) -> Option<(String, usize)> {
+pub(crate) fn pair_of(r: &GameRecord) -> Option<(String, usize)> {
     let (pairing, n) = r.key.rsplit_once("-g")?;
     Some((pairing.to_string(), n.parse::<usize>().ok()?))
 }
 
 /// Pentanomial counts of every pairing that has records, in agent order.
-pub fn pentanomial(view: &RunView<'_>, recs: &[GameRecord]) -> Vec<PairCounts> {
+pub(crate) fn pentanomial(view: &RunView<'_>, recs: &[GameRecord]) -> Vec<PairCounts> {
     let mut out = Vec::new();
     for (i, (a, _)) in view.ids.iter().enumerate() {
         for (b, _) in view.ids.iter().skip(i + 1) {
@@ -115,7 +115,7 @@ pub fn tables(view: &RunView<'_>, recs: &[GameRecord]) -> String {
 }
 
 /// The SPRT line under the tables.
-pub fn sprt_line(r: &SprtReport) -> String {
+pub(crate) fn sprt_line(r: &SprtReport) -> String {
     let pairs = r.pairs.map(|c| c.to_string()).join("/");
     format!(
         "SPRT [{}, {}] ({}): pairs scoring 0/0.5/1/1.5/2: {pairs}, LLR {:.3} in [{:.3}, {:.3}]: {}",

@@ -96,7 +96,7 @@ impl Sprt {
     /// test keeps asking for games until the evidence is real. An outcome never
     /// observed counts as 0.001 observations (as fastchess and fishtest
     /// regularise) so every ML distribution stays strictly positive.
-    pub fn llr_pentanomial(&self, pairs: [u32; 5]) -> f64 {
+    pub(crate) fn llr_pentanomial(&self, pairs: [u32; 5]) -> f64 {
         if pairs.iter().all(|&c| c == 0) {
             return 0.0;
         }

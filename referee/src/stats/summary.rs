@@ -1,7 +1,7 @@
 //! Standings computed from game records: per agent, per gauntlet opponent,
 //! and the game-pair counts of the SPRT (their tables: [`crate::stats::tables`]).
 
-use crate::output::record::{GameRecord, LossReason};
+use crate::output::record::GameRecord;
 use crate::stats::rating::{self, Wdl};
 use crate::stats::sprt::{Sprt, SprtDecision};
 use serde::Serialize;
@@ -53,7 +53,7 @@ impl AgentSummary {
 }
 
 /// Per-agent summaries, in the order of `names`.
-pub fn summarize(names: &[(String, String)], records: &[GameRecord]) -> Vec<AgentSummary> {
+pub(crate) fn summarize(names: &[(String, String)], records: &[GameRecord]) -> Vec<AgentSummary> {
     names.iter().map(|(n, c)| summarize_one(n, c, records.iter())).collect()
 }
 
@@ -82,7 +82,11 @@ pub fn gauntlet(base: &str, names: &[(String, String)], records: &[GameRecord]) 
 }
 
 /// One agent's results over `records` (games it did not play are skipped).
-pub fn summarize_one<'a>(name: &str, command: &str, records: impl Iterator<Item = &'a GameRecord>) -> AgentSummary {
+pub(crate) fn summarize_one<'a>(
+    name: &str,
+    command: &str,
+    records: impl Iterator<Item = &'a GameRecord>,
+) -> AgentSummary {
     let mut s = AgentSummary {
         name: name.to_string(),
         command: command.to_string(),
@@ -130,7 +134,7 @@ pub fn summarize_one<'a>(name: &str, command: &str, records: impl Iterator<Item 
 /// Game-pair counts for the pentanomial SPRT: records with keys ending in
 /// game numbers 2k and 2k+1 of the same pairing form a pair; `agent`'s
 /// points in the pair (0..=2, in halves) index the result.
-pub fn pentanomial(
+pub(crate) fn pentanomial(
     agent: &str,
     records: &[GameRecord],
     pair_of: impl Fn(&GameRecord) -> Option<(String, usize)>,
@@ -178,7 +182,7 @@ pub struct SprtReport {
 /// Evaluates an SPRT from complete game pairs (pentanomial): the two games
 /// of a pair share a start with the agents swapped, so pairs cancel the
 /// first-move advantage. An unpaired last game waits for its partner.
-pub fn sprt_report(t: &Sprt, penta: [u32; 5]) -> SprtReport {
+pub(crate) fn sprt_report(t: &Sprt, penta: [u32; 5]) -> SprtReport {
     let llr = t.llr_pentanomial(penta);
     let (lower, upper) = t.bounds();
     let decision = match t.decide(llr) {
@@ -200,27 +204,10 @@ pub fn sprt_report(t: &Sprt, penta: [u32; 5]) -> SprtReport {
     }
 }
 
-/// Loss reasons are also counted under their enum names in records; this
-/// keeps the label list in one place for documentation.
-pub fn all_loss_labels() -> Vec<&'static str> {
-    [
-        LossReason::IllegalMove,
-        LossReason::Malformed,
-        LossReason::NoOutput,
-        LossReason::Crash,
-        LossReason::OverTime,
-        LossReason::Resigned,
-        LossReason::Disk,
-    ]
-    .iter()
-    .map(|r| r.label())
-    .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::output::record::GameRecord;
+    use crate::output::record::{GameRecord, LossReason};
     use crate::stats::tables::table;
 
     #[test]

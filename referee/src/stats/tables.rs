@@ -11,7 +11,7 @@ pub fn table(rows: &[AgentSummary]) -> String {
 
 /// Gauntlet standings as a text table: each row is the base agent's result
 /// against the opponent named in it (see [`crate::stats::summary::gauntlet`]).
-pub fn gauntlet_table(base: &str, rows: &[AgentSummary]) -> String {
+pub(crate) fn gauntlet_table(base: &str, rows: &[AgentSummary]) -> String {
     table_headed(&format!("{base} vs"), rows)
 }
 
@@ -68,7 +68,7 @@ fn elo_cell(r: &AgentSummary) -> String {
 }
 
 /// What stands for the half-width of an Elo interval that is not defined.
-pub const UNDEFINED_INTERVAL: &str = "n/a";
+pub(crate) const UNDEFINED_INTERVAL: &str = "n/a";
 
 /// A whole number with its sign, never `-0` or `+0`.
 pub fn signed(v: f64) -> String {
@@ -82,7 +82,7 @@ pub fn signed(v: f64) -> String {
 
 /// Head-to-head matrix: row agent's wins-losses-draws against the column
 /// agent (`.` on the diagonal, `-` for a pairing with no games).
-pub fn head_to_head(names: &[(String, String)], records: &[GameRecord]) -> String {
+pub(crate) fn head_to_head(names: &[(String, String)], records: &[GameRecord]) -> String {
     let cells: Vec<Vec<String>> = names
         .iter()
         .map(|(row, _)| {

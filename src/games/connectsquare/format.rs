@@ -133,18 +133,8 @@ impl Notation for ConnectSquare {
 
 impl Setup for ConnectSquare {
     const PARAMS: &'static [crate::protocol::Param] = &[
-        crate::protocol::Param {
-            key: crate::protocol::ParamKey::Rows,
-            about: "board rows (default 6)",
-            prompt: None,
-            choices: &[],
-        },
-        crate::protocol::Param {
-            key: crate::protocol::ParamKey::Cols,
-            about: "board columns (default 7)",
-            prompt: None,
-            choices: &[],
-        },
+        crate::protocol::Param::plain(crate::protocol::ParamKey::Rows, "board rows (default 6)"),
+        crate::protocol::Param::plain(crate::protocol::ParamKey::Cols, "board columns (default 7)"),
     ];
 
     fn generate(opts: &GenOptions) -> Result<Self, String> {

@@ -361,12 +361,7 @@ impl ConnectSquare {
 pub(crate) fn hash128(k: u128) -> u64 {
     let lo = k as u64;
     let hi = (k >> 64) as u64;
-    let mut x = lo ^ hi.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
-    x ^= x >> 30;
-    x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x ^= x >> 27;
-    x = x.wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
+    crate::search::mix::finalise(lo ^ hi.wrapping_mul(crate::search::mix::GOLDEN).rotate_left(29))
 }
 
 impl Game for ConnectSquare {

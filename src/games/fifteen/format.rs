@@ -106,12 +106,7 @@ impl Notation for Fifteen {
 }
 
 impl Setup for Fifteen {
-    const PARAMS: &'static [crate::protocol::Param] = &[crate::protocol::Param {
-        key: crate::protocol::ParamKey::Size,
-        about: "board size, 4 or 6 (default 6)",
-        prompt: Some("Board size, 4 or 6? "),
-        choices: &["4", "6"],
-    }];
+    const PARAMS: &'static [crate::protocol::Param] = &[crate::protocol::Param::asked(crate::protocol::ParamKey::Size, "board size, 4 or 6 (default 6)", "Board size, 4 or 6? ", &["4", "6"])];
 
     fn generate(opts: &GenOptions) -> Result<Self, String> {
         match opts.size.unwrap_or(6) {

@@ -207,57 +207,36 @@ impl Bitboard {
     /// wrapped bits are removed by masking the destination column.
     #[inline(always)]
     pub fn step(self, d: usize) -> Bitboard {
-        const NOT_X0: u64 = 0xFFFE_FFFE_FFFE_FFFE;
-        const NOT_X15: u64 = 0x7FFF_7FFF_7FFF_7FFF;
-        let w = self.0;
-        match d {
-            0 => Bitboard([
-                (w[0] << 1) & NOT_X0,
-                (w[1] << 1) & NOT_X0,
-                (w[2] << 1) & NOT_X0,
-                (w[3] << 1) & NOT_X0,
-            ]),
-            1 => Bitboard([
-                (w[0] >> 1) & NOT_X15,
-                (w[1] >> 1) & NOT_X15,
-                (w[2] >> 1) & NOT_X15,
-                (w[3] >> 1) & NOT_X15,
-            ]),
-            2 => self.shift_up(16),
-            3 => self.shift_down(16),
-            4 => self.shift_up(17) & Bitboard([NOT_X0; 4]),
-            5 => self.shift_up(15) & Bitboard([NOT_X15; 4]),
-            6 => self.shift_down(15) & Bitboard([NOT_X0; 4]),
-            _ => self.shift_down(17) & Bitboard([NOT_X15; 4]),
-        }
+        self.shift_cells::<1>(d)
     }
 
     /// Moves every cell two steps in direction `d` (a jump's displacement);
     /// cells that would leave the board vanish.
     #[inline(always)]
     pub(crate) fn step2(self, d: usize) -> Bitboard {
-        const NOT_X01: u64 = 0xFFFC_FFFC_FFFC_FFFC;
-        const NOT_X1415: u64 = 0x3FFF_3FFF_3FFF_3FFF;
+        self.shift_cells::<2>(d)
+    }
+
+    /// [`Bitboard::step`] (`N` = 1) and [`Bitboard::step2`] (`N` = 2): every
+    /// cell moved `N` cells in direction `d`. The masks keep, in every 16-bit
+    /// row, the columns a moved cell may land on; with `N` a constant they
+    /// fold at compile time.
+    #[inline(always)]
+    fn shift_cells<const N: u32>(self, d: usize) -> Bitboard {
+        const ROWS: u64 = 0x0001_0001_0001_0001;
+        // Landing columns after N to the right (x >= N) or to the left (x <= 15 - N).
+        let right = ROWS * ((0xFFFF << N) & 0xFFFF);
+        let left = ROWS * (0xFFFF >> N);
         let w = self.0;
         match d {
-            0 => Bitboard([
-                (w[0] << 2) & NOT_X01,
-                (w[1] << 2) & NOT_X01,
-                (w[2] << 2) & NOT_X01,
-                (w[3] << 2) & NOT_X01,
-            ]),
-            1 => Bitboard([
-                (w[0] >> 2) & NOT_X1415,
-                (w[1] >> 2) & NOT_X1415,
-                (w[2] >> 2) & NOT_X1415,
-                (w[3] >> 2) & NOT_X1415,
-            ]),
-            2 => self.shift_up(32),
-            3 => self.shift_down(32),
-            4 => self.shift_up(34) & Bitboard([NOT_X01; 4]),
-            5 => self.shift_up(30) & Bitboard([NOT_X1415; 4]),
-            6 => self.shift_down(30) & Bitboard([NOT_X01; 4]),
-            _ => self.shift_down(34) & Bitboard([NOT_X1415; 4]),
+            0 => Bitboard([(w[0] << N) & right, (w[1] << N) & right, (w[2] << N) & right, (w[3] << N) & right]),
+            1 => Bitboard([(w[0] >> N) & left, (w[1] >> N) & left, (w[2] >> N) & left, (w[3] >> N) & left]),
+            2 => self.shift_up(16 * N),
+            3 => self.shift_down(16 * N),
+            4 => self.shift_up(17 * N) & Bitboard([right; 4]),
+            5 => self.shift_up(15 * N) & Bitboard([left; 4]),
+            6 => self.shift_down(15 * N) & Bitboard([right; 4]),
+            _ => self.shift_down(17 * N) & Bitboard([left; 4]),
         }
     }
 

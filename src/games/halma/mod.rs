@@ -129,12 +129,7 @@ static BEHIND: [[u8; 8]; CELLS] = build_behind();
 /// The 8-neighbourhood of each cell.
 static NEIGHBOURS: [Bitboard; CELLS] = build_neighbours();
 
-const fn splitmix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+use crate::search::mix::splitmix64 as splitmix;
 
 const fn build_zobrist() -> [[u64; CELLS]; 2] {
     let mut t = [[0u64; CELLS]; 2];

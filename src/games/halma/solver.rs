@@ -127,12 +127,7 @@ const fn build_neighbours() -> [Bitboard; CELLS] {
 const NEIGHBOURS_CONST: [Bitboard; CELLS] = build_neighbours();
 static NEIGHBOURS: [Bitboard; CELLS] = NEIGHBOURS_CONST;
 
-const fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+use crate::search::mix::splitmix64 as mix;
 
 const fn build_keys() -> [u64; CELLS] {
     let mut t = [0u64; CELLS];

@@ -303,12 +303,7 @@ impl Notation for Hashi {
 }
 
 impl Setup for Hashi {
-    const PARAMS: &'static [crate::protocol::Param] = &[crate::protocol::Param {
-        key: crate::protocol::ParamKey::Size,
-        about: "board size n for an n x n grid (default 7)",
-        prompt: Some("Board size (e.g. 7)? "),
-        choices: &[],
-    }];
+    const PARAMS: &'static [crate::protocol::Param] = &[crate::protocol::Param::asked(crate::protocol::ParamKey::Size, "board size n for an n x n grid (default 7)", "Board size (e.g. 7)? ", &[])];
 
     fn generate(opts: &GenOptions) -> Result<Self, String> {
         let mut h = super::gen::generate(opts.size.unwrap_or(7), opts.seed)?;

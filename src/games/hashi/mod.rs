@@ -191,10 +191,7 @@ pub struct Hashi {
 /// A fixed pseudo-random key: Zobrist keys without a table.
 #[inline]
 fn key(kind: u64, index: usize, value: u64) -> u64 {
-    let mut x = kind.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ ((index as u64) << 8 | value);
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
+    crate::search::mix::finalise(kind.wrapping_mul(crate::search::mix::GOLDEN) ^ ((index as u64) << 8 | value))
 }
 
 const K_PAIR: u64 = 1;

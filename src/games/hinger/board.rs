@@ -36,10 +36,7 @@ pub struct Board {
 /// on the fly because piles are unbounded.
 #[inline]
 pub fn mix(cell: usize, pile: u32) -> u64 {
-    let mut z = ((cell as u64) << 32 | pile as u64).wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    crate::search::mix::splitmix64((cell as u64) << 32 | pile as u64)
 }
 
 impl Board {

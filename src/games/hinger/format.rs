@@ -78,24 +78,9 @@ impl Notation for Hinger {
 
 impl Setup for Hinger {
     const PARAMS: &'static [crate::protocol::Param] = &[
-        crate::protocol::Param {
-            key: crate::protocol::ParamKey::Rows,
-            about: "board rows (default 5)",
-            prompt: None,
-            choices: &[],
-        },
-        crate::protocol::Param {
-            key: crate::protocol::ParamKey::Cols,
-            about: "board columns (default 5)",
-            prompt: None,
-            choices: &[],
-        },
-        crate::protocol::Param {
-            key: crate::protocol::ParamKey::Density,
-            about: "share of cells holding counters, 0 to 1 (default 0.6)",
-            prompt: None,
-            choices: &[],
-        },
+        crate::protocol::Param::plain(crate::protocol::ParamKey::Rows, "board rows (default 5)"),
+        crate::protocol::Param::plain(crate::protocol::ParamKey::Cols, "board columns (default 5)"),
+        crate::protocol::Param::plain(crate::protocol::ParamKey::Density, "share of cells holding counters, 0 to 1 (default 0.6)"),
     ];
 
     /// A random binary board (default 5x5, density 0.6). Boards that start

@@ -74,14 +74,7 @@ struct RegionKey {
     piles: u64,
 }
 
-/// SplitMix64 finaliser.
-#[inline]
-fn mix64(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+use crate::search::mix::splitmix64 as mix64;
 
 impl RegionKey {
     /// The canonical key of region `reg` (a connected set of active cells).

@@ -116,7 +116,7 @@ fn selfplay_races(seed: u64) -> Result<Vec<Bitboard>, String> {
 }
 
 /// Multiplier that scatters the realistic races before they are taken.
-const KEYS_MIX: u64 = 0x9E37_79B9_7F4A_7C15;
+const KEYS_MIX: u64 = crate::search::mix::GOLDEN;
 
 /// The median CPU time of an exact solve per number of pieces outside the
 /// goal over the races `races(n, rng)` gives, and the largest count whose

@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// The cgroup v2 directory this process belongs to, or why there is none.
-pub fn own_cgroup() -> Result<PathBuf, String> {
+pub(crate) fn own_cgroup() -> Result<PathBuf, String> {
     let info = std::fs::read_to_string("/proc/self/mountinfo")
         .map_err(|e| format!("cannot read /proc/self/mountinfo: {e}"))?;
     // mountinfo: id parent major:minor root mountpoint opts ... - fstype source superopts

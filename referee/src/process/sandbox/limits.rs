@@ -40,7 +40,7 @@ impl Default for Limits {
 
 /// Parses a byte count with an optional binary suffix: `512M`, `2G`, `65536`,
 /// `16MiB`.
-pub fn parse_bytes(s: &str) -> Result<u64, String> {
+pub(crate) fn parse_bytes(s: &str) -> Result<u64, String> {
     let t = s.trim();
     let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
     let (num, unit) = t.split_at(split);
@@ -65,7 +65,7 @@ pub fn parse_bytes(s: &str) -> Result<u64, String> {
 /// counts them all, so where agents run as the referee's own user (the
 /// `rlimits` level) the limit must be this plus the move's allowance, or a
 /// desktop with a busy browser leaves an agent no room to fork.
-pub fn user_tasks() -> u64 {
+pub(crate) fn user_tasks() -> u64 {
     // Counted at most once a second: a scan of /proc per move would cost
     // more than the move, and the count drifts slowly.
     static LAST: std::sync::Mutex<Option<(std::time::Instant, u64)>> = std::sync::Mutex::new(None);

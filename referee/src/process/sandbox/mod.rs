@@ -206,11 +206,11 @@ fn base_env(private_tmp: bool) -> Vec<(String, String)> {
 }
 
 /// The least `--memory` accepted: below it not even `sh` starts.
-pub const MIN_MEMORY: u64 = 32 << 20;
+pub(crate) const MIN_MEMORY: u64 = 32 << 20;
 /// The least `--disk` accepted.
-pub const MIN_DISK: u64 = 1 << 20;
+pub(crate) const MIN_DISK: u64 = 1 << 20;
 /// The least `--max-procs` accepted: the shell, the agent and a helper.
-pub const MIN_PROCS: u64 = 8;
+pub(crate) const MIN_PROCS: u64 = 8;
 
 /// The `full` levels' machinery, created once per run.
 #[derive(Debug)]
@@ -268,7 +268,7 @@ impl Default for Sandbox {
 
 /// What this machine offers, for `auto` and `referee doctor`.
 #[derive(Debug)]
-pub struct Support {
+pub(crate) struct Support {
     /// Running as root (needed for namespaces without a user namespace and for setuid).
     pub root: bool,
     /// A cgroup v2 parent could be created (or why not).
@@ -293,7 +293,7 @@ impl Support {
     }
 
     /// Why `full` is impossible here, or `None` if it is possible.
-    pub fn full_missing(&self) -> Option<String> {
+    pub(crate) fn full_missing(&self) -> Option<String> {
         let mut why = Vec::new();
         if !self.root {
             why.push("the referee is not running as root".to_string());
@@ -308,7 +308,7 @@ impl Support {
     }
 
     /// Why `full-rootless` is impossible here, or `None` if it is possible.
-    pub fn rootless_missing(&self) -> Option<String> {
+    pub(crate) fn rootless_missing(&self) -> Option<String> {
         if self.root {
             // A user namespace can map only the referee's own user: root
             // outside would give agents root's access to every file shown.

@@ -78,7 +78,7 @@ impl Step {
 
 /// Everything [`enter`] needs, prepared in the referee.
 #[derive(Debug)]
-pub struct MountPlan {
+pub(crate) struct MountPlan {
     root: CString,
     steps: Vec<Step>,
     workdir: CString,
@@ -95,7 +95,7 @@ fn cstr(p: &Path) -> CString {
 /// alternatives link); a program in a Python venv's `bin/` brings the
 /// whole venv (its `pyvenv.cfg` and `lib/`), so it runs as on the user's
 /// shell.
-pub fn command_paths(cmd: &str) -> Vec<PathBuf> {
+pub(crate) fn command_paths(cmd: &str) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = Vec::new();
     let mut add = |dir: PathBuf| {
         if let Ok(dir) = dir.canonicalize() {

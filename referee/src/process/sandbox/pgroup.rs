@@ -11,7 +11,7 @@ use std::io::Read;
 use std::sync::Once;
 
 /// Makes this process a child subreaper (once).
-pub fn become_subreaper() {
+pub(crate) fn become_subreaper() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         // SAFETY: prctl with PR_SET_CHILD_SUBREAPER only sets a process flag.
@@ -36,7 +36,7 @@ fn clock_ticks() -> f64 {
 }
 
 /// CPU seconds in a `wait4` rusage.
-pub fn rusage_seconds(ru: &libc::rusage) -> f64 {
+pub(crate) fn rusage_seconds(ru: &libc::rusage) -> f64 {
     let tv = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
     tv(ru.ru_utime) + tv(ru.ru_stime)
 }
@@ -72,7 +72,7 @@ fn read_stat(pid: i32, buf: &mut String) -> Option<ProcStat> {
 
 /// Processes belonging to one run: its process group, plus any descendant
 /// that left the group (found through parent links while it was visible).
-pub struct Tracker {
+pub(crate) struct Tracker {
     pgid: i32,
     members: HashSet<i32>,
     buf: String,
@@ -106,7 +106,7 @@ impl Tracker {
     /// scanned only to enforce the CPU limit on a long move (every tenth
     /// poll from the tenth on), so a move of a few milliseconds costs the
     /// referee no scan of all processes.
-    pub fn in_namespace(pid: i32) -> Tracker {
+    pub(crate) fn in_namespace(pid: i32) -> Tracker {
         Tracker {
             namespace: true,
             ..Tracker::new(pid)
@@ -116,7 +116,7 @@ impl Tracker {
     /// CPU seconds currently held by live (or zombie) members. Every
     /// [`FULL_SCAN_EVERY`]th call (and when `full`) reads all of `/proc` for
     /// new members; otherwise only known members are read.
-    pub fn scan(&mut self, full: bool) -> f64 {
+    pub(crate) fn scan(&mut self, full: bool) -> f64 {
         self.polls += 1;
         let full = if self.namespace {
             self.polls.is_multiple_of(FULL_SCAN_EVERY)

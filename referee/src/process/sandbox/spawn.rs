@@ -68,7 +68,7 @@ pub(crate) struct UserMaps {
 }
 
 /// The user and group ids the agent has inside its user namespace.
-pub const INNER_ID: u32 = 1000;
+pub(crate) const INNER_ID: u32 = 1000;
 
 impl UserMaps {
     /// Maps [`INNER_ID`] to the calling process's user and group.
