@@ -15,7 +15,7 @@ use agent::protocol::ByPlayer;
 use referee::game::agentspec::AgentCommand;
 use referee::game::{play_game, Contestant, GameSetup, Rules, SeatKind};
 use referee::output::record::{self, GameRecord, LossReason};
-use referee::process::sandbox::Choice;
+use referee::process::sandbox::LevelChoice;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::AtomicBool;
@@ -96,9 +96,9 @@ impl Drop for Arena {
 
 fn level_name() -> &'static str {
     match common::choice() {
-        Choice::Rlimits => "rlimits",
-        Choice::None => "none",
-        Choice::FullRootless => "full-rootless",
+        LevelChoice::Rlimits => "rlimits",
+        LevelChoice::None => "none",
+        LevelChoice::FullRootless => "full-rootless",
         _ => "full",
     }
 }
@@ -281,7 +281,7 @@ exec "$1" play
     let recs = record::load(&a.out.join("records.jsonl"), false).unwrap();
     assert_finished(&o, &recs, 2);
     let lost = forfeits_of(&recs, "bad");
-    if common::choice() == Choice::FullRootless {
+    if common::choice() == LevelChoice::FullRootless {
         // Its main process is not its namespace's init there (the
         // referee's reaper is), so `kill -KILL -1` ends it: its own doing.
         for r in lost {
@@ -764,8 +764,8 @@ fn doctor_reports_what_the_machine_offers_and_what_auto_does() {
         assert!(text.contains(line), "no {line:?} in {text}");
     }
     match common::choice() {
-        Choice::Full => assert!(text.contains("--sandbox auto will use:   full\n"), "{text}"),
-        Choice::FullRootless => assert!(text.contains("--sandbox auto will use:   full-rootless"), "{text}"),
+        LevelChoice::Full => assert!(text.contains("--sandbox auto will use:   full\n"), "{text}"),
+        LevelChoice::FullRootless => assert!(text.contains("--sandbox auto will use:   full-rootless"), "{text}"),
         _ => {}
     }
 }

@@ -625,8 +625,8 @@ fn processes_are_charged_and_ended_for_an_unprivileged_referee_too() {
 
 #[test]
 fn a_jail_root_swept_from_the_temp_directory_is_made_again() {
-    use referee::process::sandbox::{Limits, Sandbox};
-    let sb = Sandbox::new(common::choice(), Limits::default(), Vec::new(), Vec::new()).unwrap();
+    use referee::process::sandbox::{Sandbox, SandboxLimits};
+    let sb = Sandbox::new(common::choice(), SandboxLimits::default(), Vec::new(), Vec::new()).unwrap();
     let Some(jail) = &sb.jail else {
         eprintln!("SKIPPED the jail-root check: no full sandbox at {:?}", common::choice());
         return;

@@ -238,7 +238,7 @@ const CHOWN_MAX: usize = 10_000;
 /// The limits of one move. At `rlimits` the agent is the referee's own
 /// user, whose every task counts against RLIMIT_NPROC: the move gets its
 /// allowance on top of what the user already runs.
-fn move_limits(sb: &Sandbox) -> crate::process::sandbox::Limits {
+fn move_limits(sb: &Sandbox) -> crate::process::sandbox::SandboxLimits {
     let mut l = sb.limits;
     if sb.level == Level::Rlimits {
         l.max_procs = l

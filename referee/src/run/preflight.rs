@@ -114,7 +114,7 @@ fn check<G: FileGame>(
 /// agent: its process limit, or (at the full levels) a file the sandbox
 /// hides, found by playing the same move again with limits only.
 fn hints(stderr: &str, spec: &RunSpec<'_>, stop: &AtomicBool, problem: &str) -> String {
-    use crate::process::sandbox::{Choice, Level, Sandbox};
+    use crate::process::sandbox::{Level, LevelChoice, Sandbox};
     let sb = spec.sandbox;
     let mut out = String::new();
     let lower = stderr.to_ascii_lowercase();
@@ -130,7 +130,7 @@ fn hints(stderr: &str, spec: &RunSpec<'_>, stop: &AtomicBool, problem: &str) -> 
     if !matches!(sb.level, Level::Full | Level::FullRootless) {
         return out;
     }
-    let Ok(mut plain) = Sandbox::new(Choice::Rlimits, sb.limits, Vec::new(), sb.hide.clone()) else {
+    let Ok(mut plain) = Sandbox::new(LevelChoice::Rlimits, sb.limits, Vec::new(), sb.hide.clone()) else {
         return out;
     };
     plain.env = sb.env.clone();

@@ -1,7 +1,7 @@
 //! Shared by the process-level test files: the sandbox the tests run under.
 #![allow(dead_code)]
 
-use referee::process::sandbox::{Choice, Limits, Sandbox};
+use referee::process::sandbox::{LevelChoice, Sandbox, SandboxLimits};
 use std::io::Write;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
@@ -16,7 +16,7 @@ pub const LEVEL_VAR: &str = "REFEREE_SANDBOX";
 /// writable cgroup v2, e.g. some containers), the tests run at the rlimits
 /// level and every check that needs the full sandbox prints that it is
 /// skipped and why, so a reduced run is visible in the log, never silent.
-pub fn choice() -> Choice {
+pub fn choice() -> LevelChoice {
     setup().0
 }
 
@@ -31,19 +31,19 @@ extern "C" fn remove_jail_roots() {
     }
 }
 
-fn setup() -> &'static (Choice, Arc<Sandbox>) {
-    static SB: OnceLock<(Choice, Arc<Sandbox>)> = OnceLock::new();
+fn setup() -> &'static (LevelChoice, Arc<Sandbox>) {
+    static SB: OnceLock<(LevelChoice, Arc<Sandbox>)> = OnceLock::new();
     SB.get_or_init(|| {
         // SAFETY: registers a plain function with no preconditions.
         unsafe { libc::atexit(remove_jail_roots) };
         let out = std::env::temp_dir().join("referee-test-records");
-        let make = |c: Choice| Sandbox::new(c, Limits::default(), Vec::new(), vec![out.clone()]);
+        let make = |c: LevelChoice| Sandbox::new(c, SandboxLimits::default(), Vec::new(), vec![out.clone()]);
         let asked = match std::env::var(LEVEL_VAR).as_deref() {
             Err(_) => None,
-            Ok("full") => Some(Choice::Full),
-            Ok("full-rootless") => Some(Choice::FullRootless),
-            Ok("rlimits") => Some(Choice::Rlimits),
-            Ok("none") => Some(Choice::None),
+            Ok("full") => Some(LevelChoice::Full),
+            Ok("full-rootless") => Some(LevelChoice::FullRootless),
+            Ok("rlimits") => Some(LevelChoice::Rlimits),
+            Ok("none") => Some(LevelChoice::None),
             Ok(other) => panic!("{LEVEL_VAR}={other:?}: expected full, full-rootless, rlimits or none"),
         };
         match asked {
@@ -51,15 +51,15 @@ fn setup() -> &'static (Choice, Arc<Sandbox>) {
                 Ok(s) => (c, Arc::new(s)),
                 Err(e) => panic!("{e}\n{LEVEL_VAR} asks for this level; unset it or choose a weaker one."),
             },
-            None => match make(Choice::Full) {
-                Ok(s) => (Choice::Full, Arc::new(s)),
+            None => match make(LevelChoice::Full) {
+                Ok(s) => (LevelChoice::Full, Arc::new(s)),
                 Err(e) => {
                     let _ = writeln!(
                         std::io::stderr(),
                         "SKIPPED the full-sandbox checks on this machine: {e}\nRunning at the rlimits level; set {LEVEL_VAR}=full to make this an error."
                     );
-                    let s = make(Choice::Rlimits).unwrap_or_else(|e| panic!("even the rlimits sandbox failed: {e}"));
-                    (Choice::Rlimits, Arc::new(s))
+                    let s = make(LevelChoice::Rlimits).unwrap_or_else(|e| panic!("even the rlimits sandbox failed: {e}"));
+                    (LevelChoice::Rlimits, Arc::new(s))
                 }
             },
         }
@@ -69,7 +69,7 @@ fn setup() -> &'static (Choice, Arc<Sandbox>) {
 /// True when a full sandbox (as root or rootless) is in force; otherwise
 /// prints why `what` is skipped.
 pub fn full_or_skip(what: &str) -> bool {
-    if matches!(choice(), Choice::Full | Choice::FullRootless) {
+    if matches!(choice(), LevelChoice::Full | LevelChoice::FullRootless) {
         return true;
     }
     // Straight to the stream: the test harness hides eprintln! of passing tests.

@@ -9,7 +9,7 @@
 
 /// The limits of one agent move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Limits {
+pub struct SandboxLimits {
     /// Bytes of private writable memory per process (RLIMIT_DATA), and of
     /// memory for the whole move where the cgroup memory controller is
     /// available.
@@ -26,9 +26,9 @@ pub struct Limits {
     pub disk: u64,
 }
 
-impl Default for Limits {
+impl Default for SandboxLimits {
     fn default() -> Self {
-        Limits {
+        SandboxLimits {
             memory: 2 << 30,
             file_size: 16 << 20,
             max_procs: 256,
@@ -103,7 +103,7 @@ fn count_user_tasks() -> u64 {
 /// Sets the limits on the calling process. Runs in the child between clone
 /// and exec: only raw system calls, no allocation. Returns the failing
 /// resource's name on error (errno is left set).
-pub(crate) fn apply(l: &Limits) -> Result<(), &'static str> {
+pub(crate) fn apply(l: &SandboxLimits) -> Result<(), &'static str> {
     let set = |res, v: u64, name: &'static str| {
         let r = libc::rlimit {
             rlim_cur: v as libc::rlim_t,

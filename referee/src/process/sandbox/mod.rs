@@ -34,12 +34,12 @@ pub mod namespaces;
 pub mod pgroup;
 pub(crate) mod spawn;
 
-pub use limits::Limits;
+pub use limits::SandboxLimits;
 use std::path::{Path, PathBuf};
 
 /// The level asked for on the command line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Choice {
+pub enum LevelChoice {
     /// The strongest level this machine allows.
     Auto,
     /// cgroup + namespaces + unprivileged user + limits (root, cgroup v2).
@@ -55,13 +55,13 @@ pub enum Choice {
 /// The level in force.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Level {
-    /// See [`Choice::Full`].
+    /// See [`LevelChoice::Full`].
     Full,
-    /// See [`Choice::FullRootless`].
+    /// See [`LevelChoice::FullRootless`].
     FullRootless,
-    /// See [`Choice::Rlimits`].
+    /// See [`LevelChoice::Rlimits`].
     Rlimits,
-    /// See [`Choice::None`].
+    /// See [`LevelChoice::None`].
     None,
 }
 
@@ -69,8 +69,8 @@ pub enum Level {
 #[derive(clap::Args, Clone, Debug)]
 pub struct SandboxOpts {
     /// Confinement of agents: auto (strongest available), full, full-rootless, rlimits or none.
-    #[arg(long, value_enum, default_value_t = Choice::Auto, env = "REFEREE_SANDBOX")]
-    pub sandbox: Choice,
+    #[arg(long, value_enum, default_value_t = LevelChoice::Auto, env = "REFEREE_SANDBOX")]
+    pub sandbox: LevelChoice,
     /// Memory per agent process (private writable memory; the whole move where cgroups allow), e.g. 2G.
     #[arg(long, default_value = "2G", value_parser = limits::parse_bytes)]
     pub memory: u64,
@@ -118,12 +118,12 @@ impl SandboxOpts {
                 MIN_DISK >> 20
             ));
         }
-        let limits = Limits {
+        let limits = SandboxLimits {
             disk: self.disk,
             memory: self.memory,
             file_size: self.file_size,
             max_procs: self.max_procs,
-            ..Limits::default()
+            ..SandboxLimits::default()
         };
         let out = out.canonicalize().unwrap_or_else(|_| out.to_path_buf());
         let mut ro = Vec::new();
@@ -248,8 +248,8 @@ impl Drop for Jail {
 pub struct Sandbox {
     /// The level in force.
     pub level: Level,
-    /// Limits (ignored at `none`).
-    pub limits: Limits,
+    /// The limits (ignored at `none`).
+    pub limits: SandboxLimits,
     /// Extra read-only directories.
     pub read_only: Vec<PathBuf>,
     /// Directories covered in the agent's view (`--out`).
@@ -432,7 +432,7 @@ impl Sandbox {
     pub fn none() -> Sandbox {
         Sandbox {
             level: Level::None,
-            limits: Limits::default(),
+            limits: SandboxLimits::default(),
             read_only: Vec::new(),
             hide: Vec::new(),
             jail: None,
@@ -442,7 +442,12 @@ impl Sandbox {
 
     /// The sandbox for `choice`; `full` and `full-rootless` fail with
     /// what the machine lacks.
-    pub fn new(choice: Choice, limits: Limits, read_only: Vec<PathBuf>, hide: Vec<PathBuf>) -> Result<Sandbox, String> {
+    pub fn new(
+        choice: LevelChoice,
+        limits: SandboxLimits,
+        read_only: Vec<PathBuf>,
+        hide: Vec<PathBuf>,
+    ) -> Result<Sandbox, String> {
         let mut sb = Sandbox {
             level: Level::Rlimits,
             limits,
@@ -452,13 +457,13 @@ impl Sandbox {
             env: base_env(false),
         };
         match choice {
-            Choice::None => sb.level = Level::None,
-            Choice::Rlimits => {}
-            Choice::Full | Choice::FullRootless | Choice::Auto => {
+            LevelChoice::None => sb.level = Level::None,
+            LevelChoice::Rlimits => {}
+            LevelChoice::Full | LevelChoice::FullRootless | LevelChoice::Auto => {
                 let support = Support::probe();
                 let full_missing = support.full_missing();
                 let rootless_missing = support.rootless_missing();
-                if choice != Choice::FullRootless {
+                if choice != LevelChoice::FullRootless {
                     if let (None, Ok(cgroup)) = (&full_missing, support.cgroup) {
                         sb.jail = Some(Jail::new(Some(cgroup), Some(Ids::new()))?);
                         sb.level = Level::Full;
@@ -466,25 +471,25 @@ impl Sandbox {
                         return Ok(sb);
                     }
                 }
-                if choice != Choice::Full && rootless_missing.is_none() {
+                if choice != LevelChoice::Full && rootless_missing.is_none() {
                     sb.jail = Some(Jail::new(None, None)?);
                     sb.level = Level::FullRootless;
                     sb.env = base_env(true);
                     return Ok(sb);
                 }
-                let why = if choice == Choice::FullRootless {
+                let why = if choice == LevelChoice::FullRootless {
                     rootless_missing
                 } else {
                     full_missing
                 };
                 let why = why.unwrap_or_default();
                 match choice {
-                    Choice::Full => {
+                    LevelChoice::Full => {
                         return Err(format!(
                             "--sandbox full is not available here: {why} (see `referee doctor`)"
                         ))
                     }
-                    Choice::FullRootless => {
+                    LevelChoice::FullRootless => {
                         return Err(format!(
                             "--sandbox full-rootless is not available here: {why} (see `referee doctor`)"
                         ))

@@ -15,7 +15,7 @@
 //! only makes raw system calls on data prepared here; failures travel back
 //! through a close-on-exec pipe as (stage, step, errno).
 
-use super::limits::{self, Limits};
+use super::limits::{self, SandboxLimits};
 use super::namespaces::{self, MountPlan};
 use std::ffi::{c_char, CString};
 use std::fs::File;
@@ -103,8 +103,8 @@ pub(crate) struct Launch<'a> {
     pub stdio: [RawFd; 3],
     /// The agent's whole environment, as `NAME=VALUE`.
     pub env: Vec<CString>,
-    /// Limits to set (none at the `none` level).
-    pub limits: Option<Limits>,
+    /// The limits to set (none at the `none` level).
+    pub limits: Option<SandboxLimits>,
     /// Namespaces, cgroup and user (the `full` levels).
     pub confine: Option<Confine<'a>>,
 }
@@ -151,7 +151,7 @@ impl Started {
 enum Stage {
     Ready = 0,
     Mounts,
-    Limits,
+    SandboxLimits,
     User,
     Stdio,
     Chdir,
@@ -241,7 +241,7 @@ fn child(l: &Launch<'_>, err: RawFd, envp: &[*const c_char], status: RawFd) -> !
         }
         if let Some(lim) = &l.limits {
             if limits::apply(lim).is_err() {
-                report(err, Stage::Limits, 0);
+                report(err, Stage::SandboxLimits, 0);
             }
         }
         if let Some(c) = &l.confine {
