@@ -1,6 +1,7 @@
 //! A 256-cell bitboard for the 16x16 Halma board: four `u64` words, cell
 //! `y*16 + x` at bit `cell % 64` of word `cell / 64`.
 
+use crate::protocol::{ByPlayer, Player};
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
 /// Highest level (`x + y`, the anti-diagonal; 30 at cell (15,15)).
@@ -306,6 +307,36 @@ impl Not for Bitboard {
         Bitboard([!self.0[0], !self.0[1], !self.0[2], !self.0[3]])
     }
 }
+
+const fn in_black_camp(x: usize, y: usize) -> bool {
+    match y {
+        0 | 1 => x <= 4,
+        2 => x <= 3,
+        3 => x <= 2,
+        4 => x <= 1,
+        _ => false,
+    }
+}
+
+const fn build_camp(colour: Player) -> Bitboard {
+    let mut b = [0u64; 4];
+    let mut c = 0;
+    while c < CELLS {
+        let (x, y) = (c % 16, c / 16);
+        let inside = match colour {
+            Player::One => in_black_camp(x, y),
+            Player::Two => in_black_camp(15 - x, 15 - y),
+        };
+        if inside {
+            b[c / 64] |= 1u64 << (c % 64);
+        }
+        c += 1;
+    }
+    Bitboard(b)
+}
+
+/// The camps: black's (`Player::One`, top-left) and white's.
+pub(crate) const CAMP: ByPlayer<Bitboard> = ByPlayer::new(build_camp(Player::One), build_camp(Player::Two));
 
 #[cfg(test)]
 mod tests {

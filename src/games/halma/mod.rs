@@ -17,45 +17,17 @@ pub mod format;
 pub mod solver;
 pub mod player;
 pub mod simple;
+pub mod table;
 
 use crate::protocol::{
     ByPlayer, Notation, Policy, Setup, View, GenOptions, Player,
 };
 use crate::search::{Evaluator, SearchHints, Game, Limits, Outcome, Strategy, TimeScores};
+pub(crate) use bitboard::CAMP;
 use bitboard::{col, row, Bitboard, CELLS, DIRS};
 
 /// Pieces per side.
 pub(crate) const PIECES: u32 = 19;
-
-const fn in_black_camp(x: usize, y: usize) -> bool {
-    match y {
-        0 | 1 => x <= 4,
-        2 => x <= 3,
-        3 => x <= 2,
-        4 => x <= 1,
-        _ => false,
-    }
-}
-
-const fn build_camp(colour: Player) -> Bitboard {
-    let mut b = [0u64; 4];
-    let mut c = 0;
-    while c < CELLS {
-        let (x, y) = (c % 16, c / 16);
-        let inside = match colour {
-            Player::One => in_black_camp(x, y),
-            Player::Two => in_black_camp(15 - x, 15 - y),
-        };
-        if inside {
-            b[c / 64] |= 1u64 << (c % 64);
-        }
-        c += 1;
-    }
-    Bitboard(b)
-}
-
-/// The camps: black's (`Player::One`, top-left) and white's.
-pub(crate) const CAMP: ByPlayer<Bitboard> = ByPlayer::new(build_camp(Player::One), build_camp(Player::Two));
 
 const fn build_further(colour: Player) -> [Bitboard; CELLS] {
     let mut t = [Bitboard([0; 4]); CELLS];
@@ -225,7 +197,7 @@ impl Halma {
         for (c, set) in pieces.iter() {
             for p in set.iter() {
                 hash ^= ZOBRIST[c][p as usize];
-                table_sum[c] += eval::TABLE[c][p as usize];
+                table_sum[c] += table::TABLE[c][p as usize];
             }
         }
         Halma {
@@ -497,10 +469,10 @@ impl Halma {
     /// Total remaining anti-diagonal distance of `colour`'s pieces beyond
     /// what a full goal camp needs: 0 when all are home.
     pub(crate) fn remaining_distance(&self, colour: Player) -> i32 {
-        let total: i32 = self.pieces[colour].iter().map(|p| eval::diag_distance(colour, p)).sum();
+        let total: i32 = self.pieces[colour].iter().map(|p| table::diag_distance(colour, p)).sum();
         let home: i32 = CAMP[colour.other()]
             .iter()
-            .map(|p| eval::diag_distance(colour, p))
+            .map(|p| table::diag_distance(colour, p))
             .sum();
         (total - home).max(0)
     }
@@ -509,7 +481,7 @@ impl Halma {
     /// distances to the far corner, own minus opponent's, side-to-move view.
     pub(crate) fn simple_eval(&self) -> i32 {
         let s = self.side;
-        let d = |c: Player| -> i32 { self.pieces[c].iter().map(|p| eval::diag_distance(c, p)).sum() };
+        let d = |c: Player| -> i32 { self.pieces[c].iter().map(|p| table::diag_distance(c, p)).sum() };
         d(s.other()) - d(s)
     }
 }
@@ -532,7 +504,7 @@ impl Game for Halma {
         self.pieces[s].clear(mv.from);
         self.pieces[s].set(mv.to);
         self.hash ^= ZOBRIST[s][mv.from as usize] ^ ZOBRIST[s][mv.to as usize] ^ ZOBRIST_WHITE;
-        self.table_sum[s] += eval::TABLE[s][mv.to as usize] - eval::TABLE[s][mv.from as usize];
+        self.table_sum[s] += table::TABLE[s][mv.to as usize] - table::TABLE[s][mv.from as usize];
         self.side = s.other();
     }
 

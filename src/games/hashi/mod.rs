@@ -19,7 +19,6 @@ mod format;
 mod gen;
 mod player;
 
-pub use format::write_board;
 
 use crate::protocol::{ByPlayer, Player};
 use crate::search::{Evaluator, SearchHints, Game, Outcome};
