@@ -127,12 +127,8 @@ pub(crate) const DISK_FULL_BELOW: u64 = 1 << 20;
 
 /// Bytes an unprivileged process can still write on the file system of `dir`.
 pub(crate) fn free_bytes(dir: &Path) -> Option<u64> {
-    use std::os::unix::ffi::OsStrExt;
-    let c = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
-    // SAFETY: statvfs fills the struct we own from a NUL-terminated path.
-    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
-    let r = unsafe { libc::statvfs(c.as_ptr(), &mut st) };
-    (r == 0).then(|| (st.f_bavail as u64).saturating_mul(st.f_frsize as u64))
+    let st = rustix::fs::statvfs(dir).ok()?;
+    Some(st.f_bavail.saturating_mul(st.f_frsize))
 }
 
 /// The error that stops a run whose disk filled up: the game in play is

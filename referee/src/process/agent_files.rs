@@ -189,11 +189,8 @@ impl Capture {
         let file = create_fresh(dir, name, 0o644)?;
         let (rd, wr) = std::io::pipe()?;
         let rd: OwnedFd = rd.into();
-        // SAFETY: fcntl on a descriptor we own.
-        unsafe {
-            let fl = libc::fcntl(rd.as_raw_fd(), libc::F_GETFL);
-            libc::fcntl(rd.as_raw_fd(), libc::F_SETFL, fl | libc::O_NONBLOCK);
-        }
+        let fl = rustix::fs::fcntl_getfl(&rd)?;
+        rustix::fs::fcntl_setfl(&rd, fl | rustix::fs::OFlags::NONBLOCK)?;
         let cap = Capture {
             pipe: Some(File::from(rd)),
             file,

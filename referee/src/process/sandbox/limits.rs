@@ -81,8 +81,7 @@ pub(crate) fn user_tasks() -> u64 {
 }
 
 fn count_user_tasks() -> u64 {
-    // SAFETY: getuid has no preconditions.
-    let uid = unsafe { libc::getuid() }.to_string();
+    let uid = rustix::process::getuid().as_raw().to_string();
     let mut tasks = 0;
     for e in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
         if !e.file_name().to_string_lossy().bytes().all(|b| b.is_ascii_digit()) {

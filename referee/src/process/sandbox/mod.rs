@@ -282,8 +282,7 @@ pub(crate) struct Support {
 impl Support {
     /// Probes the machine (creates and removes a cgroup, forks a child).
     pub fn probe() -> Support {
-        // SAFETY: geteuid has no preconditions.
-        let root = unsafe { libc::geteuid() } == 0;
+        let root = rustix::process::geteuid().is_root();
         Support {
             root,
             cgroup: cgroup::Parent::create(),
@@ -321,8 +320,7 @@ impl Support {
 /// Starts `exit 0` in a rootless sandbox: user namespaces can be switched
 /// off (a sysctl, AppArmor, seccomp in containers), so only trying tells.
 fn probe_rootless() -> Result<(), String> {
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } == 0 {
+    if rustix::process::geteuid().is_root() {
         return Err("not tried as root".into());
     }
     let base = std::env::temp_dir().join(format!("referee-probe-{}", std::process::id()));

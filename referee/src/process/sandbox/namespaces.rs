@@ -246,26 +246,22 @@ impl MountPlan {
 /// namespace may not clear read-only, noexec, nodev, nosuid or atime flags
 /// set by its parent (the kernel refuses the remount otherwise).
 fn locked_flags(p: &Path) -> libc::c_ulong {
-    let Ok(c) = CString::new(p.as_os_str().as_bytes()) else {
+    use rustix::fs::StatVfsMountFlags as St;
+    let Ok(st) = rustix::fs::statvfs(p) else {
         return 0;
     };
-    // SAFETY: statvfs fills a struct we own from a NUL-terminated path.
-    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
-    if unsafe { libc::statvfs(c.as_ptr(), &mut st) } != 0 {
-        return 0;
-    }
     let pairs = [
-        (libc::ST_RDONLY, libc::MS_RDONLY),
-        (libc::ST_NOEXEC, libc::MS_NOEXEC),
-        (libc::ST_NODEV, libc::MS_NODEV),
-        (libc::ST_NOSUID, libc::MS_NOSUID),
-        (libc::ST_NOATIME, libc::MS_NOATIME),
-        (libc::ST_NODIRATIME, libc::MS_NODIRATIME),
-        (libc::ST_RELATIME, libc::MS_RELATIME),
+        (St::RDONLY, libc::MS_RDONLY),
+        (St::NOEXEC, libc::MS_NOEXEC),
+        (St::NODEV, libc::MS_NODEV),
+        (St::NOSUID, libc::MS_NOSUID),
+        (St::NOATIME, libc::MS_NOATIME),
+        (St::NODIRATIME, libc::MS_NODIRATIME),
+        (St::RELATIME, libc::MS_RELATIME),
     ];
     pairs
         .iter()
-        .filter(|(st_flag, _)| st.f_flag & *st_flag != 0)
+        .filter(|(st_flag, _)| st.f_flag.contains(*st_flag))
         .fold(0, |acc, (_, ms)| acc | ms)
 }
 

@@ -73,8 +73,7 @@ pub(crate) const INNER_ID: u32 = 1000;
 impl UserMaps {
     /// Maps [`INNER_ID`] to the calling process's user and group.
     pub(crate) fn for_self() -> UserMaps {
-        // SAFETY: geteuid/getegid have no preconditions.
-        let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
+        let (uid, gid) = (rustix::process::geteuid().as_raw(), rustix::process::getegid().as_raw());
         let line = |outer: u32| CString::new(format!("{INNER_ID} {outer} 1\n")).unwrap_or_default();
         UserMaps {
             uid_map: line(uid),
@@ -354,13 +353,8 @@ fn clone_args(l: &Launch<'_>, pidfd: &mut RawFd) -> CloneArgs {
 }
 
 fn cloexec_pipe() -> std::io::Result<(File, OwnedFd)> {
-    let mut fds = [0 as RawFd; 2];
-    // SAFETY: pipe2 fills the array.
-    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
-        return Err(std::io::Error::last_os_error());
-    }
-    // SAFETY: both descriptors were just created and are owned here.
-    Ok(unsafe { (File::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+    let (rd, wr) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
+    Ok((File::from(rd), wr))
 }
 
 /// Starts the agent; returns once it has executed `sh` (or failed to).
@@ -419,13 +413,12 @@ pub(crate) fn spawn(l: &Launch<'_>) -> std::io::Result<Started> {
 
 /// Waits until `f` can be read (or the start timeout passes).
 fn wait_readable(f: &File) -> bool {
-    let mut ready = libc::pollfd {
-        fd: f.as_raw_fd(),
-        events: libc::POLLIN,
-        revents: 0,
+    use rustix::event::{poll, PollFd, PollFlags, Timespec};
+    let timeout = Timespec {
+        tv_sec: i64::from(START_TIMEOUT_MS / 1000),
+        tv_nsec: i64::from(START_TIMEOUT_MS % 1000) * 1_000_000,
     };
-    // SAFETY: poll on one descriptor we own.
-    unsafe { libc::poll(&mut ready, 1, START_TIMEOUT_MS) > 0 }
+    poll(&mut [PollFd::new(f, PollFlags::IN)], Some(&timeout)).is_ok_and(|n| n > 0)
 }
 
 fn word(msg: &[u8; 12], i: usize) -> u32 {
