@@ -462,7 +462,9 @@ static GOAL_DIST_GE: [Bitboard; 16] = build_goal_dist_ge();
 #[inline]
 fn isolation_plays(pieces: Bitboard) -> u32 {
     let mut best = 0;
-    let mut far = pieces & GOAL_DIST_GE[2];
+    // A piece next to another has `m` = 1 and adds nothing: one set
+    // operation leaves out most pieces before the ring search.
+    let mut far = pieces & GOAL_DIST_GE[2] & !pieces.neighbours();
     while let Some(p) = far.pop() {
         let g = u32::from(GOAL_DIST[p as usize]);
         if g <= best + 1 {
@@ -771,8 +773,8 @@ impl Solver {
         // and the others count as `outside + 1` towards this node's bound.
         let outside = counts.outside;
         let entering_only = g + 1 + outside > threshold;
-        if entering_only && (!holes_matched(pieces, region) || !all_can_enter(pieces, region)) {
-            let bound = h.max(outside + 1);
+        if let Some(bound) = tight_bound(pieces, region, outside, threshold - g) {
+            let bound = h.max(bound);
             self.table[slot] = Entry { key, bound: bound as u8 };
             return Pass::Bound(bound);
         }
@@ -827,6 +829,105 @@ impl Solver {
         };
         Pass::Bound(bound)
     }
+}
+
+/// Grows `reached` (cells a moving piece can stand on) from `frontier` by
+/// hops over `over` landing on `land`; stops early, with `true`, once a
+/// cell of `stop` is reached. The mover's start must not be in `over`.
+#[inline]
+fn chain_flood(mut reached: Bitboard, mut frontier: Bitboard, over: Bitboard, land: Bitboard, stop: Bitboard) -> (Bitboard, bool) {
+    while !frontier.is_empty() {
+        let mut next = Bitboard::EMPTY;
+        for (d, &back) in OPPOSITE.iter().enumerate() {
+            next |= (frontier & over.step(back)).step2(d);
+        }
+        next &= land & !reached;
+        reached |= next;
+        if !(next & stop).is_empty() {
+            return (reached, true);
+        }
+        frontier = next;
+    }
+    (reached, false)
+}
+
+/// Most candidate cells [`stuck_plays`] tries per stuck piece (beyond, it
+/// gives up with the weaker answer).
+const STUCK_TRIES: u32 = 24;
+
+/// Plays ending outside the goal that the *stuck* outsiders force (0, 1 or
+/// 2). An outsider is stuck when it cannot reach any goal cell in one play
+/// even with every goal cell both a stone and a landing cell and the cells
+/// of the other outsiders both too. Entering plays only take stones away
+/// outside the goal and plays inside the goal change nothing of this
+/// relaxation, so a stuck outsider stays stuck until a play ends outside
+/// the goal (1). One such play helps a stuck piece only by adding a stone
+/// (at its landing cell `b`) or by moving it; so if no single cell `b`
+/// unsticks all the stuck pieces at once, and no stuck piece can move to a
+/// cell from which it enters and that unsticks the others, two are needed.
+fn stuck_plays(pieces: Bitboard, region: Bitboard) -> u32 {
+    let stones = pieces | GOAL;
+    let land = region | GOAL;
+    // Hops reverse, so one flood back from the goal finds the cells with a
+    // chain into it; it may hop over the mover's own cell, so it clears
+    // some stuck pieces (a weaker answer, never a wrong one) and spares
+    // most pieces their own flood.
+    let (free, _) = chain_flood(GOAL, GOAL, stones, land, Bitboard::EMPTY);
+    let mut stuck = arrayvec::ArrayVec::<(u8, Bitboard), 19>::new();
+    for q in (pieces & !GOAL & !free).iter() {
+        if !(NEIGHBOURS[q as usize] & GOAL).is_empty() {
+            continue;
+        }
+        let start = Bitboard::single(q);
+        let (reach, entered) = chain_flood(start, start, stones & !start, land, GOAL);
+        if !entered {
+            stuck.push((q, reach));
+        }
+    }
+    if stuck.is_empty() {
+        return 0;
+    }
+    // helps[i]: the cells whose stone would unstick stuck piece i. With
+    // the stone on `b`, the new hops start from the cells next to it.
+    let mut helps = arrayvec::ArrayVec::<Bitboard, 19>::new();
+    for &(q, reach) in &stuck {
+        let candidates = grow1(reach) & land & !stones;
+        if candidates.count() > STUCK_TRIES {
+            return 1;
+        }
+        let over = stones & !Bitboard::single(q);
+        let mut h = Bitboard::EMPTY;
+        for b in candidates.iter() {
+            let frontier = reach & NEIGHBOURS[b as usize];
+            let with_b = over | Bitboard::single(b);
+            if chain_flood(reach, frontier, with_b, land & !Bitboard::single(b), GOAL).1 {
+                h.set(b);
+            }
+        }
+        helps.push(h);
+    }
+    let all = helps.iter().fold(!Bitboard::EMPTY, |a, &h| a & h);
+    if !all.is_empty() {
+        return 1;
+    }
+    for (i, &(p, reach)) in stuck.iter().enumerate() {
+        let others = helps
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| j != i)
+            .fold(!Bitboard::EMPTY, |a, (_, &h)| a & h);
+        let targets = (reach | NEIGHBOURS[p as usize]) & land & !stones & others;
+        if targets.count() > STUCK_TRIES {
+            return 1;
+        }
+        for b in targets.iter() {
+            let from = Bitboard::single(b);
+            if !(NEIGHBOURS[b as usize] & GOAL).is_empty() || chain_flood(from, from, stones, land, GOAL).1 {
+                return 1;
+            }
+        }
+    }
+    2
 }
 
 /// Whether the outsiders could all enter the goal one play each, in some
@@ -937,6 +1038,23 @@ fn reached_holes(r: u8, stones: Bitboard, land: Bitboard, holes: Bitboard) -> Bi
         frontier = next;
     }
     (reached | NEIGHBOURS[r as usize]) & holes
+}
+
+/// A bound above `room` (the plays left within the threshold) from the
+/// dearer arguments that only a node with little room pays for, `None` when
+/// they do not refute it. With room for one play beyond the outsiders', the
+/// stuck outsiders (plays ending outside the goal) and the goal database
+/// (plays inside it) may prove that one is not enough; with none, the
+/// necessary conditions of a finish in one play per outsider.
+fn tight_bound(pieces: Bitboard, region: Bitboard, outside: u32, room: u32) -> Option<u32> {
+    if room == outside + 1 {
+        let need = outside + stuck_plays(pieces, region) + goal_db::goal_plays(goal_db::table(), pieces);
+        return (need > room).then_some(need);
+    }
+    if room == outside && (!holes_matched(pieces, region) || !all_can_enter(pieces, region)) {
+        return Some(outside + 1);
+    }
+    None
 }
 
 /// Asks for the cache line of `entry` ahead of its use (a hint; nothing

@@ -520,7 +520,7 @@ fn goal_database_and_entry_checks_hold_against_breadth_first_search() {
     // more than the true minimum. Fails if either ever does.
     let mut rng = SmallRng::seed_from_u64(97);
     let mut solver = Solver::new(16);
-    let (mut checked, mut goal_raised, mut refuted) = (0, 0, 0);
+    let (mut checked, mut goal_raised, mut refuted, mut stuck_raised) = (0, 0, 0, 0);
     for _ in 0..400 {
         let outside = rng.gen_range(1..=4);
         let b = random_race(&mut rng, outside, 19);
@@ -531,6 +531,9 @@ fn goal_database_and_entry_checks_hold_against_breadth_first_search() {
         assert!(outside + goal <= want, "goal database {goal} above BFS {want}:{b:?}");
         goal_raised += u32::from(goal > 0);
         let region = LEVEL_GE[0] & !CAMP[Player::One];
+        let stuck = stuck_plays(b, region);
+        assert!(outside + stuck + goal <= want, "stuck {stuck} + goal {goal} above BFS {want}:{b:?}");
+        stuck_raised += u32::from(stuck > 0);
         let one_each = holes_matched(b, region) && all_can_enter(b, region);
         assert!(one_each || want > outside, "entry checks refute a finish in {want}:{b:?}");
         refuted += u32::from(!one_each);
@@ -538,7 +541,7 @@ fn goal_database_and_entry_checks_hold_against_breadth_first_search() {
         assert_eq!(got.bound(), want, "solver vs BFS on {b:?}");
         checked += 1;
     }
-    eprintln!("goal database: {checked} checked, {goal_raised} raised, {refuted} refuted");
+    eprintln!("goal database: {checked} checked, {goal_raised} raised, {refuted} refuted, {stuck_raised} stuck");
     assert!(checked >= 80, "only {checked} races were small enough for the BFS");
     assert!(goal_raised >= 5, "the goal database mattered in only {goal_raised} races");
     assert!(refuted >= 5, "the entry checks refuted only {refuted} races");
