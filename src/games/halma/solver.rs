@@ -56,12 +56,22 @@
 //! that bring no piece into the goal and that some argument forces: bands
 //! of empty levels, isolated pieces and groups, and parity (a hop keeps a
 //! piece's `(x % 2, y % 2)` class, so a class with more pieces than goal
-//! cells must send the surplus through steps). At a node whose threshold
-//! leaves no room beyond one play per outsider, only entering plays are
-//! generated; children that fail the cheap part of the bound (outsiders
-//! plus parity) are cut before they are visited. Moves are the narrow
+//! cells must send the surplus through steps). Plays of pieces already in
+//! the goal come from a pattern database over the goal's 19 cells
+//! (`goal_db`, outside cells as wildcards); they add to the plays that end
+//! outside the goal (bands, isolation), being different plays. At a node
+//! whose threshold leaves no room beyond one play per outsider, two
+//! necessary conditions for such a finish are checked first (a matching of
+//! outsiders to holes each can reach, and an entering order in which each
+//! hops only over the goal and later outsiders), then only entering plays
+//! are generated; children that fail the cheap part of the bound
+//! (outsiders plus parity) are cut before they are visited, and the table
+//! slots of the others are fetched ahead. A table hit stands in for the
+//! static bound (a stored bound is never below it). Moves are the narrow
 //! reading's (a piece in the goal keeps every hop inside it), so the first
 //! move of a solution is legal under every reading.
+
+mod goal_db;
 
 use super::bitboard::{level, max_level, min_level, Bitboard, CELLS, LEVEL_GE, OPPOSITE, TOP_LEVEL};
 use super::{HMove, Halma, Reading, CAMP, PIECES};
@@ -265,7 +275,11 @@ fn bound_with(pieces: Bitboard, counts: Counts) -> u32 {
         // No approach term: the deepest deficit is the whole goal's.
         best = GOAL_AT_LEAST[GOAL_LOW].saturating_sub(counts.in_goal);
     }
-    let wasted = band_plays(pieces).max(isolation_plays(pieces)).max(counts.parity());
+    // Plays ending outside the goal (band, isolation) and plays inside it
+    // (the goal database) are different plays, so their counts add.
+    let outside_plays = band_plays(pieces).max(isolation_plays(pieces));
+    let inside_plays = goal_db::goal_plays(goal_db::table(), pieces);
+    let wasted = (outside_plays + inside_plays).max(counts.parity());
     best.max(counts.outside + wasted)
 }
 
@@ -442,7 +456,9 @@ static GOAL_DIST_GE: [Bitboard; 16] = build_goal_dist_ge();
 #[inline]
 fn isolation_plays(pieces: Bitboard) -> u32 {
     let mut best = 0;
-    let mut far = pieces & GOAL_DIST_GE[2];
+    // A piece next to another has `m` = 1 and adds nothing: one set
+    // operation leaves out most pieces before the ring search.
+    let mut far = pieces & GOAL_DIST_GE[2] & !pieces.neighbours();
     while let Some(p) = far.pop() {
         let g = u32::from(GOAL_DIST[p as usize]);
         if g <= best + 1 {
@@ -457,7 +473,7 @@ fn isolation_plays(pieces: Bitboard) -> u32 {
                 m = r;
                 break;
             }
-            ball = ball.neighbours();
+            ball = grow1(ball);
         }
         best = best.max(m - 1);
     }
@@ -487,7 +503,7 @@ fn group_plays(pieces: Bitboard, floor: u32) -> u32 {
     while let Some(p) = left.pop() {
         let mut group = Bitboard::single(p);
         loop {
-            let grown = group | (group.neighbours().neighbours() & outside);
+            let grown = group | (grow2(group) & outside);
             if grown == group {
                 break;
             }
@@ -505,7 +521,7 @@ fn group_plays(pieces: Bitboard, floor: u32) -> u32 {
         let others = pieces & !group;
         let mut ball = group;
         for r in 1..m {
-            ball = ball.neighbours();
+            ball = grow1(ball);
             if !(ball & others).is_empty() {
                 m = r;
                 break;
@@ -514,6 +530,21 @@ fn group_plays(pieces: Bitboard, floor: u32) -> u32 {
         best = best.max(m.saturating_sub(2));
     }
     best
+}
+
+/// `b` and the cells next to it (fewer shifts than
+/// [`Bitboard::neighbours`]: along the rows, then along the columns).
+#[inline]
+fn grow1(b: Bitboard) -> Bitboard {
+    let h = b | b.step(0) | b.step(1);
+    h | h.shift_up(16) | h.shift_down(16)
+}
+
+/// `b` and the cells within 2 of it (Chebyshev), the same way.
+#[inline]
+fn grow2(b: Bitboard) -> Bitboard {
+    let h = b | b.step(0) | b.step(1) | b.step2(0) | b.step2(1);
+    h | h.shift_up(16) | h.shift_down(16) | h.shift_up(32) | h.shift_down(32)
 }
 
 /// Plays that must end outside the goal: one for each run of 4 empty levels
@@ -716,17 +747,17 @@ impl Solver {
             self.found_len = g;
             return Pass::Found;
         }
-        let mut h = bound_with(pieces, counts);
-        if g + h > threshold {
-            return Pass::Bound(h);
-        }
+        // A stored bound is never below the static one (it was the static
+        // bound or more when stored), so a hit spares computing the latter.
         let slot = key as usize & self.mask;
         let e = self.table[slot];
-        if e.key == key {
-            h = h.max(e.bound as u32);
-            if g + h > threshold {
-                return Pass::Bound(h);
-            }
+        let h = if e.key == key {
+            e.bound as u32
+        } else {
+            bound_with(pieces, counts)
+        };
+        if g + h > threshold {
+            return Pass::Bound(h);
         }
         self.expanded += 1;
         let ply = g as usize;
@@ -736,6 +767,11 @@ impl Solver {
         // and the others count as `outside + 1` towards this node's bound.
         let outside = counts.outside;
         let entering_only = g + 1 + outside > threshold;
+        if let Some(bound) = tight_bound(pieces, region, outside, threshold - g) {
+            let bound = h.max(bound);
+            self.table[slot] = Entry { key, bound: bound as u8 };
+            return Pass::Bound(bound);
+        }
         let mut best = if entering_only { outside + 1 } else { u32::MAX };
         let n = generate(
             pieces,
@@ -743,16 +779,13 @@ impl Solver {
             entering_only,
             &mut self.moves[ply * MOVE_CAP..(ply + 1) * MOVE_CAP],
         );
+        // The cheap part of each child's bound first: most children fail
+        // it, and it spares them the full bound and a table probe. The
+        // survivors' table slots are fetched now, well before their probes.
         let list = &mut self.moves[ply * MOVE_CAP..ply * MOVE_CAP + n];
-        // Most progress first: a finish is usually found among the first tries.
-        list.sort_unstable_by_key(|&(k, _)| std::cmp::Reverse(k));
+        let mut kept = 0;
         for i in 0..n {
-            let (_, mv) = self.moves[ply * MOVE_CAP + i];
-            let mut child = pieces;
-            child.clear(mv.from);
-            child.set(mv.to);
-            // The cheap part of the child's bound first: most children fail
-            // it, and it spares them the full bound and a table probe.
+            let (k, mv) = list[i];
             let ccounts = counts.after(mv);
             let quick = ccounts.outside + ccounts.parity();
             if g + 1 + quick > threshold {
@@ -760,8 +793,20 @@ impl Solver {
                 continue;
             }
             let ckey = key ^ KEYS[mv.from as usize] ^ KEYS[mv.to as usize];
-            // The child's probe comes after its bound: start the load now.
             prefetch(&self.table[ckey as usize & self.mask]);
+            list[kept] = (k, mv);
+            kept += 1;
+        }
+        let list = &mut list[..kept];
+        // Most progress first: a finish is usually found among the first tries.
+        list.sort_unstable_by_key(|&(k, _)| std::cmp::Reverse(k));
+        for i in 0..kept {
+            let (_, mv) = self.moves[ply * MOVE_CAP + i];
+            let mut child = pieces;
+            child.clear(mv.from);
+            child.set(mv.to);
+            let ccounts = counts.after(mv);
+            let ckey = key ^ KEYS[mv.from as usize] ^ KEYS[mv.to as usize];
             match self.dfs(child, ckey, ccounts, region, g + 1, threshold) {
                 Pass::Found => {
                     self.path[ply] = mv;
@@ -778,6 +823,232 @@ impl Solver {
         };
         Pass::Bound(bound)
     }
+}
+
+/// Grows `reached` (cells a moving piece can stand on) from `frontier` by
+/// hops over `over` landing on `land`; stops early, with `true`, once a
+/// cell of `stop` is reached. The mover's start must not be in `over`.
+#[inline]
+fn chain_flood(mut reached: Bitboard, mut frontier: Bitboard, over: Bitboard, land: Bitboard, stop: Bitboard) -> (Bitboard, bool) {
+    while !frontier.is_empty() {
+        let mut next = Bitboard::EMPTY;
+        for (d, &back) in OPPOSITE.iter().enumerate() {
+            next |= (frontier & over.step(back)).step2(d);
+        }
+        next &= land & !reached;
+        reached |= next;
+        if !(next & stop).is_empty() {
+            return (reached, true);
+        }
+        frontier = next;
+    }
+    (reached, false)
+}
+
+/// Most candidate cells [`stuck_plays`] tries per stuck piece (beyond, it
+/// gives up with the weaker answer).
+const STUCK_TRIES: u32 = 24;
+
+/// Plays ending outside the goal that the *stuck* outsiders force (0, 1 or
+/// 2). An outsider is stuck when it cannot reach any goal cell in one play
+/// even with every goal cell both a stone and a landing cell and the cells
+/// of the other outsiders both too. Entering plays only take stones away
+/// outside the goal and plays inside the goal change nothing of this
+/// relaxation, so a stuck outsider stays stuck until a play ends outside
+/// the goal (1). One such play helps a stuck piece only by adding a stone
+/// (at its landing cell `b`) or by moving it; so if no single cell `b`
+/// unsticks all the stuck pieces at once, and no stuck piece can move to a
+/// cell from which it enters and that unsticks the others, two are needed.
+fn stuck_plays(pieces: Bitboard, region: Bitboard) -> u32 {
+    let stones = pieces | GOAL;
+    let land = region | GOAL;
+    // Hops reverse, so one flood back from the goal finds the cells with a
+    // chain into it; it may hop over the mover's own cell, so it clears
+    // some stuck pieces (a weaker answer, never a wrong one) and spares
+    // most pieces their own flood.
+    let (free, _) = chain_flood(GOAL, GOAL, stones, land, Bitboard::EMPTY);
+    let mut stuck = arrayvec::ArrayVec::<(u8, Bitboard), 19>::new();
+    for q in (pieces & !GOAL & !free).iter() {
+        if !(NEIGHBOURS[q as usize] & GOAL).is_empty() {
+            continue;
+        }
+        let start = Bitboard::single(q);
+        let (reach, entered) = chain_flood(start, start, stones & !start, land, GOAL);
+        if !entered {
+            stuck.push((q, reach));
+        }
+    }
+    if stuck.is_empty() {
+        return 0;
+    }
+    // helps[i]: the cells whose stone would unstick stuck piece i. With
+    // the stone on `b`, the new hops start from the cells next to it.
+    let mut helps = arrayvec::ArrayVec::<Bitboard, 19>::new();
+    for &(q, reach) in &stuck {
+        let candidates = grow1(reach) & land & !stones;
+        if candidates.count() > STUCK_TRIES {
+            return 1;
+        }
+        let over = stones & !Bitboard::single(q);
+        let mut h = Bitboard::EMPTY;
+        for b in candidates.iter() {
+            let frontier = reach & NEIGHBOURS[b as usize];
+            let with_b = over | Bitboard::single(b);
+            if chain_flood(reach, frontier, with_b, land & !Bitboard::single(b), GOAL).1 {
+                h.set(b);
+            }
+        }
+        helps.push(h);
+    }
+    let all = helps.iter().fold(!Bitboard::EMPTY, |a, &h| a & h);
+    if !all.is_empty() {
+        return 1;
+    }
+    for (i, &(p, reach)) in stuck.iter().enumerate() {
+        let others = helps
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| j != i)
+            .fold(!Bitboard::EMPTY, |a, (_, &h)| a & h);
+        let targets = (reach | NEIGHBOURS[p as usize]) & land & !stones & others;
+        if targets.count() > STUCK_TRIES {
+            return 1;
+        }
+        for b in targets.iter() {
+            let from = Bitboard::single(b);
+            if !(NEIGHBOURS[b as usize] & GOAL).is_empty() || chain_flood(from, from, stones, land, GOAL).1 {
+                return 1;
+            }
+        }
+    }
+    2
+}
+
+/// Whether the outsiders could all enter the goal one play each, in some
+/// order, with no other play: a necessary condition for a finish in
+/// `outside` plays. In such a finish the pieces in the goal never move, and
+/// an outsider's chain hops over pieces in the goal, holes (filled or not
+/// by then) and the outsiders that enter after it, never over those that
+/// entered before it (gone by then). So the last to enter has only the goal
+/// to hop over, the one before it the goal and the last, and so on: built
+/// backwards, greedily (a later outsider is one more stone, so picking any
+/// that can enter never spoils the rest), the order exists iff the greedy
+/// order places them all. Landing is allowed on any cell but the goal's
+/// pieces and the mover's own start (cells of outsiders may be vacated).
+fn all_can_enter(pieces: Bitboard, region: Bitboard) -> bool {
+    let holes = GOAL & !pieces;
+    let land = (region & !GOAL) | holes;
+    let mut left = pieces & !GOAL;
+    // Outsiders placed later in the order: stones for the rest.
+    let mut later = Bitboard::EMPTY;
+    loop {
+        let mut progress = false;
+        for r in left.iter() {
+            if !reached_holes(r, GOAL | later, land, holes).is_empty() {
+                left.clear(r);
+                later.set(r);
+                progress = true;
+            }
+        }
+        if left.is_empty() {
+            return true;
+        }
+        if !progress {
+            return false;
+        }
+    }
+}
+
+/// Whether the outsiders can be matched to the holes so that each reaches
+/// its hole in one play: a necessary condition for a finish in `outside`
+/// plays, in which each outsider makes one play, into its own hole, from
+/// the cell it stands on now. Its chain hops over pieces standing now or
+/// holes (filled by then or not) and lands on empty cells, holes, or cells
+/// of outsiders gone meanwhile.
+fn holes_matched(pieces: Bitboard, region: Bitboard) -> bool {
+    let holes = GOAL & !pieces;
+    let land = (region & !GOAL) | holes;
+    let stones = pieces | GOAL;
+    let hole_cells: arrayvec::ArrayVec<u8, 19> = holes.iter().collect();
+    let mut reach = arrayvec::ArrayVec::<u32, 19>::new();
+    for r in (pieces & !GOAL).iter() {
+        let cells = reached_holes(r, stones, land, holes);
+        let mask = hole_cells
+            .iter()
+            .enumerate()
+            .filter(|(_, &c)| cells.has(c))
+            .fold(0u32, |m, (i, _)| m | 1 << i);
+        if mask == 0 {
+            return false;
+        }
+        reach.push(mask);
+    }
+    perfect_matching(&reach)
+}
+
+/// Whether every row of `reach` (a set of columns each) gets a column of its
+/// own (Kuhn's augmenting paths; at most 19 rows and columns).
+fn perfect_matching(reach: &[u32]) -> bool {
+    // owner[c]: the row holding column c, or u8::MAX.
+    let mut owner = [u8::MAX; 32];
+    for row in 0..reach.len() {
+        let mut seen = 0u32;
+        if !augment(reach, row, &mut owner, &mut seen) {
+            return false;
+        }
+    }
+    true
+}
+
+fn augment(reach: &[u32], row: usize, owner: &mut [u8; 32], seen: &mut u32) -> bool {
+    let mut cols = reach[row] & !*seen;
+    while cols != 0 {
+        let c = cols.trailing_zeros() as usize;
+        cols &= cols - 1;
+        *seen |= 1 << c;
+        if owner[c] == u8::MAX || augment(reach, owner[c] as usize, owner, seen) {
+            owner[c] = row as u8;
+            return true;
+        }
+    }
+    false
+}
+
+/// The holes the piece on `r` reaches by a step or by a chain over
+/// `stones` landing on `land`.
+#[inline]
+fn reached_holes(r: u8, stones: Bitboard, land: Bitboard, holes: Bitboard) -> Bitboard {
+    let start = Bitboard::single(r);
+    let over = stones & !start;
+    let mut reached = start;
+    let mut frontier = start;
+    while !frontier.is_empty() {
+        let mut next = Bitboard::EMPTY;
+        for (d, &back) in OPPOSITE.iter().enumerate() {
+            next |= (frontier & over.step(back)).step2(d);
+        }
+        next &= land & !reached;
+        reached |= next;
+        frontier = next;
+    }
+    (reached | NEIGHBOURS[r as usize]) & holes
+}
+
+/// A bound above `room` (the plays left within the threshold) from the
+/// dearer arguments that only a node with little room pays for, `None` when
+/// they do not refute it. With room for one play beyond the outsiders', the
+/// stuck outsiders (plays ending outside the goal) and the goal database
+/// (plays inside it) may prove that one is not enough; with none, the
+/// necessary conditions of a finish in one play per outsider.
+fn tight_bound(pieces: Bitboard, region: Bitboard, outside: u32, room: u32) -> Option<u32> {
+    if room == outside + 1 {
+        let need = outside + stuck_plays(pieces, region) + goal_db::goal_plays(goal_db::table(), pieces);
+        return (need > room).then_some(need);
+    }
+    if room == outside && (!holes_matched(pieces, region) || !all_can_enter(pieces, region)) {
+        return Some(outside + 1);
+    }
+    None
 }
 
 /// Asks for the cache line of `entry` ahead of its use (a hint; nothing

@@ -444,3 +444,105 @@ fn counts_follow_plays() {
         }
     }
 }
+
+/// The bench's realistic races; kept in the file `RACE_CACHE` names, if
+/// any, since the self-play that finds them takes minutes.
+#[cfg(feature = "cli")]
+fn selfplay_races_cached() -> Vec<Bitboard> {
+    let cache = std::env::var("RACE_CACHE").ok();
+    if let Some(text) = cache.as_ref().and_then(|p| std::fs::read_to_string(p).ok()) {
+        return text
+            .lines()
+            .map(|l| {
+                let w: Vec<u64> = l.split(' ').map(|x| u64::from_str_radix(x, 16).unwrap()).collect();
+                Bitboard([w[0], w[1], w[2], w[3]])
+            })
+            .collect();
+    }
+    let races = crate::tools::halma::race_bench::selfplay_races(1).unwrap();
+    if let Some(path) = cache {
+        let text: String = races
+            .iter()
+            .map(|b| format!("{:x} {:x} {:x} {:x}\n", b.0[0], b.0[1], b.0[2], b.0[3]))
+            .collect();
+        std::fs::write(path, text).unwrap();
+    }
+    races
+}
+
+/// Diagnostics, not a check: the bound's terms, the answer and the effort
+/// on the bench's realistic races of 7 to 9 outsiders
+/// (`RACE_CACHE=/tmp/races.txt cargo test --release -p agent
+/// hard_races_report -- --ignored --nocapture`).
+#[cfg(feature = "cli")]
+#[test]
+#[ignore]
+fn hard_races_report() {
+    let races = selfplay_races_cached();
+    let mut solver = Solver::new(20);
+    for n in 7..=9 {
+        for b in races.iter().filter(|b| (**b & !GOAL).count() == n).take(9) {
+            let t = crate::clock::CpuTimer::start();
+            let r = solver.solve(&RaceSide { pieces: *b, floor: 10 }, Budget::seconds(20.0));
+            let s = t.elapsed();
+            eprintln!(
+                "n={n} lb={} band={} iso={} par={} goal={} -> {:?} in {s:.3}s {} nodes {} expanded{:?}",
+                lower_bound(*b),
+                band_plays(*b),
+                isolation_plays(*b),
+                Counts::of(*b).parity(),
+                goal_db::goal_plays(goal_db::table(), *b),
+                r.bound(),
+                solver.nodes(),
+                solver.expanded(),
+                b
+            );
+        }
+    }
+}
+
+#[test]
+fn goal_pattern_is_the_goal_cells_in_order() {
+    let mut rng = SmallRng::seed_from_u64(11);
+    for _ in 0..2000 {
+        let b = Bitboard([rng.gen(), rng.gen(), rng.gen(), rng.gen()]);
+        assert_eq!(goal_db::pattern(b), goal_db::pattern_slow(b), "{b:?}");
+    }
+    assert_eq!(goal_db::pattern(GOAL), (1 << 19) - 1);
+    assert_eq!(goal_db::pattern(!GOAL), 0);
+}
+
+#[test]
+fn goal_database_and_entry_checks_hold_against_breadth_first_search() {
+    // Outsiders a few levels short of the goal and holes anywhere in it,
+    // deep ones included: the goal database's plays inside the goal and
+    // the checks of a finish in one play per outsider must never claim
+    // more than the true minimum. Fails if either ever does.
+    let mut rng = SmallRng::seed_from_u64(97);
+    let mut solver = Solver::new(16);
+    let (mut checked, mut goal_raised, mut refuted, mut stuck_raised) = (0, 0, 0, 0);
+    for _ in 0..400 {
+        let outside = rng.gen_range(1..=4);
+        let b = random_race(&mut rng, outside, 19);
+        let Some(want) = bfs(b, 6, 60_000) else { continue };
+        let lb = lower_bound(b);
+        assert!(lb <= want, "bound {lb} above BFS {want}:{b:?}");
+        let goal = goal_db::goal_plays(goal_db::table(), b);
+        assert!(outside + goal <= want, "goal database {goal} above BFS {want}:{b:?}");
+        goal_raised += u32::from(goal > 0);
+        let region = LEVEL_GE[0] & !CAMP[Player::One];
+        let stuck = stuck_plays(b, region);
+        assert!(outside + stuck + goal <= want, "stuck {stuck} + goal {goal} above BFS {want}:{b:?}");
+        stuck_raised += u32::from(stuck > 0);
+        let one_each = holes_matched(b, region) && all_can_enter(b, region);
+        assert!(one_each || want > outside, "entry checks refute a finish in {want}:{b:?}");
+        refuted += u32::from(!one_each);
+        let got = solver.solve(&RaceSide { pieces: b, floor: 0 }, Budget::seconds(60.0));
+        assert_eq!(got.bound(), want, "solver vs BFS on {b:?}");
+        checked += 1;
+    }
+    eprintln!("goal database: {checked} checked, {goal_raised} raised, {refuted} refuted, {stuck_raised} stuck");
+    assert!(checked >= 80, "only {checked} races were small enough for the BFS");
+    assert!(goal_raised >= 5, "the goal database mattered in only {goal_raised} races");
+    assert!(refuted >= 5, "the entry checks refuted only {refuted} races");
+}
