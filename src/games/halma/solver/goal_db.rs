@@ -27,7 +27,6 @@
 
 use super::GOAL;
 use crate::games::halma::bitboard::{Bitboard, DIRS};
-use std::sync::OnceLock;
 
 /// Number of goal cells.
 const N: usize = 19;
@@ -146,7 +145,7 @@ impl Rules {
 }
 
 /// Plays beyond one per empty goal cell, for every pattern.
-fn build() -> Box<[u8]> {
+pub fn build() -> Box<[u8]> {
     let rules = Rules {
         near: near_table(&goal_cells()),
     };
@@ -227,11 +226,16 @@ fn push(buckets: &mut Vec<Vec<u32>>, v: u8, p: u32) {
     buckets[v as usize].push(p);
 }
 
-static TABLE: OnceLock<Box<[u8]>> = OnceLock::new();
+/// The table as [`build`] makes it, built offline by `agent halma goal-db
+/// src/games/halma/solver/goal_db.bin` and embedded in the binary: building
+/// it costs about 0.23 CPU s, which every agent process (one per move)
+/// would otherwise pay at its first race solve. A test checks that it is
+/// what [`build`] gives today.
+static EMBEDDED: &[u8; 1 << N] = include_bytes!("goal_db.bin");
 
-/// The table (built on first use).
+/// The table.
 pub(super) fn table() -> &'static [u8] {
-    TABLE.get_or_init(build)
+    EMBEDDED
 }
 
 /// The pattern of `pieces` on the goal: bit `i` for the `i`-th goal cell.

@@ -510,6 +510,11 @@ fn goal_pattern_is_the_goal_cells_in_order() {
     }
     assert_eq!(goal_db::pattern(GOAL), (1 << 19) - 1);
     assert_eq!(goal_db::pattern(!GOAL), 0);
+    // Every pattern can be completed (no unreachable 255 left over), and the
+    // full goal needs nothing.
+    let table = goal_db::table();
+    assert!(table.iter().all(|&w| w <= 4), "max {:?}", table.iter().max());
+    assert_eq!(table[(1 << 19) - 1], 0);
 }
 
 #[test]
@@ -545,4 +550,40 @@ fn goal_database_and_entry_checks_hold_against_breadth_first_search() {
     assert!(checked >= 80, "only {checked} races were small enough for the BFS");
     assert!(goal_raised >= 5, "the goal database mattered in only {goal_raised} races");
     assert!(refuted >= 5, "the entry checks refuted only {refuted} races");
+}
+
+#[test]
+fn stuck_plays_hold_against_breadth_first_search() {
+    // Far stragglers, alone or in pairs or threes, and two outsiders
+    // anywhere from level 14: stuck pieces that need one or two plays
+    // ending outside the goal. Fails if the claim ever exceeds the truth.
+    let mut rng = SmallRng::seed_from_u64(31);
+    let region = LEVEL_GE[0] & !CAMP[Player::One];
+    let (mut checked, mut two) = (0, 0);
+    for i in 0..240 {
+        let b = if i % 2 == 0 {
+            far_cluster(&mut rng, 1 + i % 3, 14)
+        } else {
+            random_race(&mut rng, 2, 14)
+        };
+        let Some(want) = bfs(b, 8, 60_000) else { continue };
+        let outside = (b & !GOAL).count();
+        let stuck = stuck_plays(b, region);
+        let goal = goal_db::goal_plays(goal_db::table(), b);
+        assert!(outside + stuck + goal <= want, "stuck {stuck} + goal {goal} above BFS {want}:{b:?}");
+        two += u32::from(stuck == 2);
+        checked += 1;
+    }
+    eprintln!("stuck: {checked} checked, {two} needing two");
+    assert!(checked >= 40, "only {checked} races were small enough for the BFS");
+    assert!(two >= 5, "two stuck plays in only {two} races");
+}
+
+#[test]
+fn the_embedded_goal_database_is_the_one_built_today() {
+    // Regenerate with `agent halma goal-db src/games/halma/solver/goal_db.bin`.
+    assert!(
+        *super::goal_db::build() == *super::goal_db::table(),
+        "goal_db.bin is stale"
+    );
 }
