@@ -22,12 +22,14 @@ Plain Python, no packages. The data come from (see README, Halma):
       --out /work/texel-data/selfplay-s2-g500.txt
 
 Usage:
-  scripts/texel-fit.py DATA [--fix NAME ...] [--ridge R ...] [--iterations N]
+  scripts/texel-fit.py DATA [--from hand-set|current] [--fix NAME ...] [--ridge R ...] [--iterations N]
   scripts/texel-fit.py --self-test
 """
 
 import argparse
 import math
+import os
+import re
 import random
 import sys
 
@@ -183,20 +185,35 @@ def fit_weights(rows, w0, k, free, iterations=30, log=print, ridge=0.0):
     return w
 
 
-def report(names, rows, fix, iterations, ridges):
+def current_weights(table_rs):
+    """The weights the agent plays with: the `Weights` constant that
+    `WEIGHTS` names in table.rs, read from the source so that the script
+    never keeps a second copy of them."""
+    text = open(table_rs).read()
+    m = re.search(r"const WEIGHTS: Weights = (\w+);", text)
+    if not m:
+        sys.exit(f"{table_rs}: no `const WEIGHTS: Weights = NAME;` line")
+    body = re.search(r"const " + m.group(1) + r": Weights = Weights \{(.*?)\};", text, re.S)
+    if not body:
+        sys.exit(f"{table_rs}: no `const {m.group(1)}: Weights = Weights {{ ... }};` block")
+    return {k: float(v) for k, v in re.findall(r"(\w+):\s*(-?[0-9.]+),", body.group(1))}
+
+
+def report(names, rows, fix, iterations, ridges, start=None):
     train = [r for r in rows if r[0] % 5 != 0]
     test = [r for r in rows if r[0] % 5 == 0]
     games = len({r[0] for r in rows})
     print(f"{len(rows)} positions from {games} games: {len(train)} training, {len(test)} held out (game % 5 == 0)")
-    missing = [n for n in names if n not in HAND_SET]
+    start = start or HAND_SET
+    missing = [n for n in names if n not in start]
     if missing:
-        sys.exit(f"no hand-set weight for {missing}: add them to HAND_SET")
-    w0 = [HAND_SET[n] for n in names]
+        sys.exit(f"no starting weight for {missing}: add them to HAND_SET (or table.rs)")
+    w0 = [start[n] for n in names]
     free = [i for i, n in enumerate(names) if n not in fix]
     k = fit_k(train, w0)
-    print(f"K = {k:.6g} (fitted on the training games at the hand-set weights)")
+    print(f"K = {k:.6g} (fitted on the training games at the starting weights)")
     before = (mse(train, w0, k), mse(test, w0, k))
-    print(f"error at the hand-set weights: training {before[0]:.6f}, held out {before[1]:.6f}")
+    print(f"error at the starting weights: training {before[0]:.6f}, held out {before[1]:.6f}")
     fits = []
     for ridge in ridges:
         w = fit_weights(train, w0, k, free, iterations, log=lambda _: None, ridge=ridge)
@@ -205,7 +222,7 @@ def report(names, rows, fix, iterations, ridges):
         fits.append((after[1], ridge, w))
     _, ridge, w = min(fits, key=lambda f: f[0])
     print(f"lowest held-out error at ridge {ridge:g}:")
-    print(f"{'weight':<12} {'hand-set':>9} {'fitted':>9}")
+    print(f"{'weight':<12} {'start':>9} {'fitted':>9}")
     for n, a, b in zip(names, w0, w):
         print(f"{n:<12} {a:>9.3f} {b:>9.3f}{'  (fixed)' if n in fix else ''}")
     print("as eval.rs writes them:")
@@ -244,6 +261,9 @@ def main():
     p.add_argument("data", nargs="?", help="a file written by agent halma texel-data")
     p.add_argument("--fix", action="append", default=[], help="keep this weight at its hand-set value")
     p.add_argument("--iterations", type=int, default=30)
+    p.add_argument("--from", dest="start", choices=["hand-set", "current"], default="hand-set",
+                   help="start (and fit K, and pull the ridge) at the hand-set weights or at the ones the agent "
+                        "plays with now, read from src/games/halma/table.rs (--fix then keeps those)")
     p.add_argument("--ridge", type=float, action="append",
                    help="penalty on the scaled distance from the hand-set weights (repeatable: each is fitted, "
                         "the lowest held-out error wins; default 0, 0.001, 0.01, 0.1)")
@@ -262,7 +282,10 @@ def main():
         sys.exit(f"{a.data}: only {len(rows)} positions")
     if any(r < 0 for r in a.ridge or []):
         p.error("--ridge must not be negative")
-    report(names, rows, set(a.fix), a.iterations, a.ridge or [0.0, 0.001, 0.01, 0.1])
+    start = None
+    if a.start == "current":
+        start = current_weights(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src", "games", "halma", "table.rs"))
+    report(names, rows, set(a.fix), a.iterations, a.ridge or [0.0, 0.001, 0.01, 0.1], start)
 
 
 if __name__ == "__main__":

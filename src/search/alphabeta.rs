@@ -204,6 +204,11 @@ impl<G: Searchable> Searcher<G> {
                 result.score = score;
                 result.pv = pv;
                 if complete {
+                    log::trace!(
+                        "depth {depth} score {score} nodes {} cpu {:.3}",
+                        self.nodes,
+                        self.timer.elapsed()
+                    );
                     result.depth = depth;
                     result.exact = game_length == Some(depth);
                     if let Some(p) = pace.as_mut() {
@@ -461,6 +466,9 @@ impl<G: Searchable> Searcher<G> {
                         if Some(mv) != tt_move {
                             self.reward(pos, mv, p, depth);
                         }
+                        if G::HISTORY_MALUS {
+                            self.punish(pos, &scored[..i], depth);
+                        }
                         break;
                     }
                 }
@@ -631,6 +639,20 @@ impl<G: Searchable> Searcher<G> {
         head[p].clear();
         head[p].push(mv);
         head[p].extend_from_slice(&tail[0]);
+    }
+
+    /// The moves searched before a cut-off (`tried`) lose the history a
+    /// cut-off gains, so moves that keep failing sink in the ordering
+    /// (the TT move and killers keep their own places).
+    #[inline]
+    fn punish(&mut self, pos: &G, tried: &[(i32, G::Move)], depth: u32) {
+        for &(key, mv) in tried {
+            if key < KILLER_KEY_MIN {
+                let slot = pos.history_key(mv) % self.history.len();
+                let h = &mut self.history[slot];
+                *h = (*h - (depth * depth) as i32).max(-(1 << 24));
+            }
+        }
     }
 
     /// A quiet move (not the TT move) cut off at `depth`: it becomes the

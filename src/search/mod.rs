@@ -149,6 +149,11 @@ pub trait SearchHints: Game {
         0
     }
 
+    /// Whether the moves searched before a cut-off lose the history the
+    /// cut-off move gains (a "history malus"), so that moves which keep
+    /// failing sink in the ordering. Default: off.
+    const HISTORY_MALUS: bool = false;
+
     /// Static ordering hint: moves with a higher hint are tried first after
     /// the TT move and killers. Default: no preference.
     fn order_hint(&self, _mv: Self::Move) -> i32 {
