@@ -22,7 +22,8 @@ Plain Python, no packages. The data come from (see README, Halma):
       --out /work/texel-data/selfplay-s2-g500.txt
 
 Usage:
-  scripts/texel-fit.py DATA [--from hand-set|current] [--fix NAME ...] [--ridge R ...] [--iterations N]
+  scripts/texel-fit.py DATA [--from hand-set|current] [--fix NAME ...] [--zero NAME ...]
+                       [--ridge R ...] [--iterations N]
   scripts/texel-fit.py --self-test
 """
 
@@ -199,7 +200,7 @@ def current_weights(table_rs):
     return {k: float(v) for k, v in re.findall(r"(\w+):\s*(-?[0-9.]+),", body.group(1))}
 
 
-def report(names, rows, fix, iterations, ridges, start=None):
+def report(names, rows, fix, iterations, ridges, start=None, zero=()):
     train = [r for r in rows if r[0] % 5 != 0]
     test = [r for r in rows if r[0] % 5 == 0]
     games = len({r[0] for r in rows})
@@ -209,11 +210,15 @@ def report(names, rows, fix, iterations, ridges, start=None):
     if missing:
         sys.exit(f"no starting weight for {missing}: add them to HAND_SET (or table.rs)")
     w0 = [start[n] for n in names]
-    free = [i for i, n in enumerate(names) if n not in fix]
+    free = [i for i, n in enumerate(names) if n not in fix and n not in zero]
     k = fit_k(train, w0)
     print(f"K = {k:.6g} (fitted on the training games at the starting weights)")
     before = (mse(train, w0, k), mse(test, w0, k))
     print(f"error at the starting weights: training {before[0]:.6f}, held out {before[1]:.6f}")
+    if zero:
+        # At the same K, so the errors compare with the lines above.
+        w0 = [0.0 if n in zero else v for n, v in zip(names, w0)]
+        print(f"fitted without {', '.join(sorted(zero))} (weight 0)")
     fits = []
     for ridge in ridges:
         w = fit_weights(train, w0, k, free, iterations, log=lambda _: None, ridge=ridge)
@@ -224,7 +229,8 @@ def report(names, rows, fix, iterations, ridges, start=None):
     print(f"lowest held-out error at ridge {ridge:g}:")
     print(f"{'weight':<12} {'start':>9} {'fitted':>9}")
     for n, a, b in zip(names, w0, w):
-        print(f"{n:<12} {a:>9.3f} {b:>9.3f}{'  (fixed)' if n in fix else ''}")
+        tag = "  (fixed)" if n in fix else "  (zero)" if n in zero else ""
+        print(f"{n:<12} {a:>9.3f} {b:>9.3f}{tag}")
     print("as eval.rs writes them:")
     print("\n".join(f"    {n}: {b:.1f}," for n, b in zip(names, w)))
     return k, w
@@ -260,6 +266,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("data", nargs="?", help="a file written by agent halma texel-data")
     p.add_argument("--fix", action="append", default=[], help="keep this weight at its hand-set value")
+    p.add_argument("--zero", action="append", default=[], help="fit without this feature (its weight 0)")
     p.add_argument("--iterations", type=int, default=30)
     p.add_argument("--from", dest="start", choices=["hand-set", "current"], default="hand-set",
                    help="start (and fit K, and pull the ridge) at the hand-set weights or at the ones the agent "
@@ -275,9 +282,9 @@ def main():
     if not a.data:
         p.error("the data file is required (or --self-test)")
     names, rows = load(a.data)
-    unknown = [f for f in a.fix if f not in names]
+    unknown = [f for f in a.fix + a.zero if f not in names]
     if unknown:
-        p.error(f"--fix: unknown weight(s) {unknown}; the weights are {names}")
+        p.error(f"--fix/--zero: unknown weight(s) {unknown}; the weights are {names}")
     if len(rows) < 10:
         sys.exit(f"{a.data}: only {len(rows)} positions")
     if any(r < 0 for r in a.ridge or []):
@@ -285,7 +292,7 @@ def main():
     start = None
     if a.start == "current":
         start = current_weights(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src", "games", "halma", "table.rs"))
-    report(names, rows, set(a.fix), a.iterations, a.ridge or [0.0, 0.001, 0.01, 0.1], start)
+    report(names, rows, set(a.fix), a.iterations, a.ridge or [0.0, 0.001, 0.01, 0.1], start, set(a.zero))
 
 
 if __name__ == "__main__":
