@@ -648,11 +648,17 @@ impl<G: Searchable> Searcher<G> {
     fn punish(&mut self, pos: &G, tried: &[(i32, G::Move)], depth: u32) {
         for &(key, mv) in tried {
             if key < KILLER_KEY_MIN {
-                let slot = pos.history_key(mv) % self.history.len();
-                let h = &mut self.history[slot];
-                *h = (*h - (depth * depth) as i32).max(-(1 << 24));
+                self.add_history(pos, mv, -((depth * depth) as i32));
             }
         }
+    }
+
+    /// Adds `delta` to the history of `mv`, kept within ±2^24.
+    #[inline]
+    fn add_history(&mut self, pos: &G, mv: G::Move, delta: i32) {
+        let slot = pos.history_key(mv) % self.history.len();
+        let h = &mut self.history[slot];
+        *h = (*h + delta).clamp(-(1 << 24), 1 << 24);
     }
 
     /// A quiet move (not the TT move) cut off at `depth`: it becomes the
@@ -663,9 +669,7 @@ impl<G: Searchable> Searcher<G> {
         if killers[0] != Some(mv) {
             self.killers[p] = [Some(mv), killers[0]];
         }
-        let slot = pos.history_key(mv) % self.history.len();
-        let h = &mut self.history[slot];
-        *h = (*h + (depth * depth) as i32).min(1 << 24);
+        self.add_history(pos, mv, (depth * depth) as i32);
     }
 }
 

@@ -25,9 +25,9 @@ impl Policy for Halma {
         // are the race solver's and cost next to nothing: in 123 games at
         // 4 s a side, the moves left before the first such move were about
         // the distance / 5 less 2 (`docs/results.md`). Three at least, so
-        // one late contested move cannot take the most of the clock.
-        let d = self.remaining_distance(self.side) as f64;
-        (d / 5.0 - 2.0).max(3.0)
+        // one late contested move cannot take the most of the clock. That is
+        // the estimate of all moves less its floor of 10 and 2 more.
+        (self.moves_left_estimate() - 12.0).max(3.0)
     }
 
     fn special_move(&self, strategy: Strategy, limits: &Limits, on_improve: &mut dyn FnMut(HMove)) -> Option<HMove> {

@@ -1025,18 +1025,7 @@ fn augment(reach: &[u32], row: usize, owner: &mut [u8; 32], seen: &mut u32) -> b
 #[inline]
 fn reached_holes(r: u8, stones: Bitboard, land: Bitboard, holes: Bitboard) -> Bitboard {
     let start = Bitboard::single(r);
-    let over = stones & !start;
-    let mut reached = start;
-    let mut frontier = start;
-    while !frontier.is_empty() {
-        let mut next = Bitboard::EMPTY;
-        for (d, &back) in OPPOSITE.iter().enumerate() {
-            next |= (frontier & over.step(back)).step2(d);
-        }
-        next &= land & !reached;
-        reached |= next;
-        frontier = next;
-    }
+    let (reached, _) = chain_flood(start, start, stones & !start, land, Bitboard::EMPTY);
     (reached | NEIGHBOURS[r as usize]) & holes
 }
 
