@@ -161,10 +161,7 @@ pub fn turn<G: FileGame>(text: &str, opts: &AgentOptions) -> Result<TurnReport, 
         input.mode,
         input.remaining,
         planned_at,
-        timing::MovesLeft {
-            total: state.moves_left_estimate(),
-            searched: state.searched_moves_left(),
-        },
+        state.moves_left_estimate(),
         planned_overhead,
     )
     .scaled(opts.time_scale);

@@ -74,46 +74,14 @@ const ADAPTIVE_SOFT: f64 = 0.6;
 /// that give [`crate::search::Evaluator::TIME_SCORES`]: longer while the best move
 /// changes or the score falls, shorter once it is settled or decided.
 pub fn plan(mode: Mode, remaining: f64, used: f64, moves_left: f64) -> Limits {
-    plan_with_overhead(
-        mode,
-        remaining,
-        used,
-        MovesLeft::all_searched(moves_left),
-        MOVE_OVERHEAD,
-    )
-}
-
-/// The moves the side to move still has to make, as the plan counts them.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct MovesLeft {
-    /// All of them: each costs [`MOVE_OVERHEAD`] or so whatever it searches.
-    pub total: f64,
-    /// Those that need a search of their own: the clock is shared over
-    /// these (at most `total`). Moves a solver plays in milliseconds at the
-    /// end of a game are in `total` only, so the time they would have been
-    /// given goes to the moves that decide the game instead of being left
-    /// on the clock.
-    pub searched: f64,
-}
-
-impl MovesLeft {
-    /// `n` moves, every one of them searched.
-    pub(crate) fn all_searched(n: f64) -> Self {
-        MovesLeft { total: n, searched: n }
-    }
+    plan_with_overhead(mode, remaining, used, moves_left, MOVE_OVERHEAD)
 }
 
 /// [`plan`] with the measured cost of a move outside its search
 /// ([`next_overhead`]) in place of [`MOVE_OVERHEAD`]: at a clock of a
 /// fraction of a second for a whole game, 5 ms set aside for each of ~85
 /// moves left the search about nothing for the first moves.
-pub(crate) fn plan_with_overhead(
-    mode: Mode,
-    remaining: f64,
-    used: f64,
-    moves_left: MovesLeft,
-    overhead: f64,
-) -> Limits {
+pub(crate) fn plan_with_overhead(mode: Mode, remaining: f64, used: f64, moves_left: f64, overhead: f64) -> Limits {
     let usable = (remaining - reserve(remaining) - used).max(0.0);
     match mode {
         Mode::Single => Limits {
@@ -121,9 +89,8 @@ pub(crate) fn plan_with_overhead(
             ..Limits::time(0.5 * usable, 0.85 * usable)
         },
         Mode::Game => {
-            let total = moves_left.total.max(1.0);
-            let spendable = (0.95 * usable - overhead * total).max(0.0);
-            let share = spendable / moves_left.searched.clamp(1.0, total);
+            let spendable = (0.95 * usable - overhead * moves_left.max(1.0)).max(0.0);
+            let share = spendable / moves_left.max(1.0);
             let hard = (3.0 * share).min(0.25 * spendable);
             Limits {
                 pacing: Pacing::Adaptive,
@@ -266,51 +233,9 @@ mod tests {
         // A clock that grew (another game's file) is no measurement.
         assert_eq!(next_overhead(Some(0.004), -1.0, 0.0), 0.004);
         // A cheaper move leaves more of a short clock to the search.
-        let cheap = plan_with_overhead(Mode::Game, 0.5, 0.0, MovesLeft::all_searched(85.0), 0.003);
+        let cheap = plan_with_overhead(Mode::Game, 0.5, 0.0, 85.0, 0.003);
         let default = plan(Mode::Game, 0.5, 0.0, 85.0);
         assert!(cheap.hard > 2.0 * default.hard, "{cheap:?} {default:?}");
-    }
-
-    #[test]
-    fn the_clock_is_shared_over_the_searched_moves_only() {
-        let all = plan(Mode::Game, 10.0, 0.0, 40.0);
-        let fewer = plan_with_overhead(
-            Mode::Game,
-            10.0,
-            0.0,
-            MovesLeft {
-                total: 40.0,
-                searched: 20.0,
-            },
-            MOVE_OVERHEAD,
-        );
-        // Twice the share for half the searched moves; the overhead of all 40 is still kept back.
-        assert!((fewer.soft - 2.0 * all.soft).abs() < 1e-9, "{fewer:?} {all:?}");
-        let spendable = 0.95 * (10.0 - reserve(10.0)) - 40.0 * MOVE_OVERHEAD;
-        assert!((fewer.hard - 3.0 * spendable / 20.0).abs() < 1e-9, "{fewer:?}");
-        // Never more searched moves than moves, never fewer than one.
-        let odd = plan_with_overhead(
-            Mode::Game,
-            10.0,
-            0.0,
-            MovesLeft {
-                total: 40.0,
-                searched: 90.0,
-            },
-            MOVE_OVERHEAD,
-        );
-        assert_eq!((odd.soft, odd.hard), (all.soft, all.hard));
-        let none = plan_with_overhead(
-            Mode::Game,
-            10.0,
-            0.0,
-            MovesLeft {
-                total: 40.0,
-                searched: 0.0,
-            },
-            MOVE_OVERHEAD,
-        );
-        assert!((none.hard - 0.25 * spendable).abs() < 1e-9, "{none:?}");
     }
 
     #[test]
