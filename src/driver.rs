@@ -161,7 +161,10 @@ pub fn turn<G: FileGame>(text: &str, opts: &AgentOptions) -> Result<TurnReport, 
         input.mode,
         input.remaining,
         planned_at,
-        state.moves_left_estimate(),
+        timing::MovesLeft {
+            total: state.moves_left_estimate(),
+            searched: state.searched_moves_left(),
+        },
         planned_overhead,
     )
     .scaled(opts.time_scale);

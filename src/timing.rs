@@ -74,14 +74,46 @@ const ADAPTIVE_SOFT: f64 = 0.6;
 /// that give [`crate::search::Evaluator::TIME_SCORES`]: longer while the best move
 /// changes or the score falls, shorter once it is settled or decided.
 pub fn plan(mode: Mode, remaining: f64, used: f64, moves_left: f64) -> Limits {
-    plan_with_overhead(mode, remaining, used, moves_left, MOVE_OVERHEAD)
+    plan_with_overhead(
+        mode,
+        remaining,
+        used,
+        MovesLeft::all_searched(moves_left),
+        MOVE_OVERHEAD,
+    )
+}
+
+/// The moves the side to move still has to make, as the plan counts them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct MovesLeft {
+    /// All of them: each costs [`MOVE_OVERHEAD`] or so whatever it searches.
+    pub total: f64,
+    /// Those that need a search of their own (at most `total`): at short
+    /// clocks the clock is shared over these ([`short_clock_weight`]).
+    /// Moves a solver plays in milliseconds at the end of a game are in
+    /// `total` only, so the time they would have been given goes to moves
+    /// whose depth it raises instead of being left on the clock.
+    pub searched: f64,
+}
+
+impl MovesLeft {
+    /// `n` moves, every one of them searched.
+    pub(crate) fn all_searched(n: f64) -> Self {
+        MovesLeft { total: n, searched: n }
+    }
 }
 
 /// [`plan`] with the measured cost of a move outside its search
 /// ([`next_overhead`]) in place of [`MOVE_OVERHEAD`]: at a clock of a
 /// fraction of a second for a whole game, 5 ms set aside for each of ~85
 /// moves left the search about nothing for the first moves.
-pub(crate) fn plan_with_overhead(mode: Mode, remaining: f64, used: f64, moves_left: f64, overhead: f64) -> Limits {
+pub(crate) fn plan_with_overhead(
+    mode: Mode,
+    remaining: f64,
+    used: f64,
+    moves_left: MovesLeft,
+    overhead: f64,
+) -> Limits {
     let usable = (remaining - reserve(remaining) - used).max(0.0);
     match mode {
         Mode::Single => Limits {
@@ -89,8 +121,11 @@ pub(crate) fn plan_with_overhead(mode: Mode, remaining: f64, used: f64, moves_le
             ..Limits::time(0.5 * usable, 0.85 * usable)
         },
         Mode::Game => {
-            let spendable = (0.95 * usable - overhead * moves_left.max(1.0)).max(0.0);
-            let share = spendable / moves_left.max(1.0);
+            let total = moves_left.total.max(1.0);
+            let spendable = (0.95 * usable - overhead * total).max(0.0);
+            let searched = moves_left.searched.clamp(1.0, total);
+            let short = short_clock_weight(spendable / total);
+            let share = spendable / (total - short * (total - searched));
             let hard = (3.0 * share).min(0.25 * spendable);
             Limits {
                 pacing: Pacing::Adaptive,
@@ -98,6 +133,27 @@ pub(crate) fn plan_with_overhead(mode: Mode, remaining: f64, used: f64, moves_le
             }
         }
     }
+}
+
+/// A share of the clock per move at or below which every move's time buys
+/// depth, so the time the solver's moves would get goes to the searched ones.
+const SHORT_SHARE: f64 = 0.05;
+/// A share per move at or above which the opening's extra time buys no
+/// depth (Halma's even depths cost 10-20 times the odd one below them), so
+/// the clock is shared over all moves and kept for the late middle game.
+const SATURATED_SHARE: f64 = 0.2;
+
+/// How far the plan shares the clock over the searched moves only instead
+/// of all of them, from the share per move over all of them: 1 up to
+/// [`SHORT_SHARE`], 0 from [`SATURATED_SHARE`], in between by the log of
+/// the share. Sharing over the searched moves won at 4 s a side (about
+/// 45 ms a move) and lost at 30 s (about 0.35 s a move): there the extra
+/// opening time bought no ply and the late middle game came a ply short.
+fn short_clock_weight(share: f64) -> f64 {
+    if !(share > SHORT_SHARE) {
+        return 1.0;
+    }
+    ((SATURATED_SHARE / share).ln() / (SATURATED_SHARE / SHORT_SHARE).ln()).clamp(0.0, 1.0)
 }
 
 /// Transposition-table bytes for a search of `hard` CPU seconds: enough for
@@ -233,9 +289,49 @@ mod tests {
         // A clock that grew (another game's file) is no measurement.
         assert_eq!(next_overhead(Some(0.004), -1.0, 0.0), 0.004);
         // A cheaper move leaves more of a short clock to the search.
-        let cheap = plan_with_overhead(Mode::Game, 0.5, 0.0, 85.0, 0.003);
+        let cheap = plan_with_overhead(Mode::Game, 0.5, 0.0, MovesLeft::all_searched(85.0), 0.003);
         let default = plan(Mode::Game, 0.5, 0.0, 85.0);
         assert!(cheap.hard > 2.0 * default.hard, "{cheap:?} {default:?}");
+    }
+
+    #[test]
+    fn a_short_clock_is_shared_over_the_searched_moves_only() {
+        let moves = |total, searched| MovesLeft { total, searched };
+        // 1 s for 40 moves: about 20 ms a move, well under SHORT_SHARE.
+        let all = plan(Mode::Game, 1.0, 0.0, 40.0);
+        let fewer = plan_with_overhead(Mode::Game, 1.0, 0.0, moves(40.0, 20.0), MOVE_OVERHEAD);
+        // Twice the share for half the searched moves; the overhead of all 40 is still kept back.
+        assert!((fewer.soft - 2.0 * all.soft).abs() < 1e-9, "{fewer:?} {all:?}");
+        let spendable = 0.95 * (1.0 - reserve(1.0)) - 40.0 * MOVE_OVERHEAD;
+        assert!((fewer.hard - 3.0 * spendable / 20.0).abs() < 1e-9, "{fewer:?}");
+        // Never more searched moves than moves, never fewer than one.
+        let odd = plan_with_overhead(Mode::Game, 1.0, 0.0, moves(40.0, 90.0), MOVE_OVERHEAD);
+        assert_eq!((odd.soft, odd.hard), (all.soft, all.hard));
+        let none = plan_with_overhead(Mode::Game, 1.0, 0.0, moves(40.0, 0.0), MOVE_OVERHEAD);
+        assert!((none.hard - 0.25 * spendable).abs() < 1e-9, "{none:?}");
+    }
+
+    #[test]
+    fn a_long_clock_is_shared_over_all_moves() {
+        let moves = |total, searched| MovesLeft { total, searched };
+        // 100 s for 40 moves: over 2 s a move, past SATURATED_SHARE.
+        let all = plan(Mode::Game, 100.0, 0.0, 40.0);
+        let fewer = plan_with_overhead(Mode::Game, 100.0, 0.0, moves(40.0, 20.0), MOVE_OVERHEAD);
+        assert_eq!((fewer.soft, fewer.hard), (all.soft, all.hard));
+        // In between (about 0.1 s a move), more than over all of them, less than over the searched ones.
+        let all = plan(Mode::Game, 4.5, 0.0, 40.0);
+        let fewer = plan_with_overhead(Mode::Game, 4.5, 0.0, moves(40.0, 20.0), MOVE_OVERHEAD);
+        assert!(
+            fewer.soft > 1.2 * all.soft && fewer.soft < 1.8 * all.soft,
+            "{fewer:?} {all:?}"
+        );
+        // The weight itself: whole at short shares (and a zero one), none at long ones, falling between.
+        assert_eq!(short_clock_weight(0.0), 1.0);
+        assert_eq!(short_clock_weight(SHORT_SHARE), 1.0);
+        assert_eq!(short_clock_weight(SATURATED_SHARE), 0.0);
+        assert_eq!(short_clock_weight(5.0), 0.0);
+        let (a, b) = (short_clock_weight(0.08), short_clock_weight(0.15));
+        assert!(1.0 > a && a > b && b > 0.0, "{a} {b}");
     }
 
     #[test]

@@ -329,6 +329,14 @@ pub trait Policy: Notation {
     /// game, used to share out the remaining time in GAME mode.
     fn moves_left_estimate(&self) -> f64;
 
+    /// How many of those moves need a search of their own: at short clocks
+    /// the clock is shared over these, while every move's fixed cost is
+    /// kept back for all of them. Games whose last moves an exact solver plays in
+    /// milliseconds count fewer. Default: all of them.
+    fn searched_moves_left(&self) -> f64 {
+        self.moves_left_estimate()
+    }
+
     /// A game-specific choice that replaces the generic strategy when it
     /// applies: an exact solver that fits the limits, a brief's exact greedy
     /// player. `limits` are CPU seconds from now. `on_improve` is called with

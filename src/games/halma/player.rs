@@ -15,13 +15,19 @@ impl Policy for Halma {
         // for the last holes, which are filled while the distance is nearly
         // zero. The floor is low because once the armies separate the race
         // solver plays those moves in milliseconds (figures behind both
-        // numbers: `docs/results.md`). Sharing the clock over fewer moves,
-        // leaving out those the solver will play, won at 4 s a side but lost
-        // at 30 and 100 s: it spent the time early, where the depth does not
-        // grow with it, and came to the late middle game, where most games
-        // are decided, a ply shallower (`docs/results.md`).
+        // numbers: `docs/results.md`).
         let d = self.remaining_distance(self.side) as f64;
         10.0 + d / 5.0
+    }
+
+    fn searched_moves_left(&self) -> f64 {
+        // The last moves of a game, once the armies have passed each other,
+        // are the race solver's and cost next to nothing: in 123 games at
+        // 4 s a side, the moves left before the first such move were about
+        // the distance / 5 less 2 (`docs/results.md`). Three at least, so
+        // one late contested move cannot take the most of the clock. That is
+        // the estimate of all moves less its floor of 10 and 2 more.
+        (self.moves_left_estimate() - 12.0).max(3.0)
     }
 
     fn special_move(&self, strategy: Strategy, limits: &Limits, on_improve: &mut dyn FnMut(HMove)) -> Option<HMove> {
