@@ -150,7 +150,8 @@ const SATURATED_SHARE: f64 = 0.2;
 /// 45 ms a move) and lost at 30 s (about 0.35 s a move): there the extra
 /// opening time bought no ply and the late middle game came a ply short.
 fn short_clock_weight(share: f64) -> f64 {
-    if !(share > SHORT_SHARE) {
+    // NaN (no clock to share) counts as short.
+    if share.is_nan() || share <= SHORT_SHARE {
         return 1.0;
     }
     ((SATURATED_SHARE / share).ln() / (SATURATED_SHARE / SHORT_SHARE).ln()).clamp(0.0, 1.0)
