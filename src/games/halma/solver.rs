@@ -444,26 +444,34 @@ const fn build_goal_dist_ge() -> [Bitboard; 16] {
 /// (no cell is 16 away).
 static GOAL_DIST_GE: [Bitboard; 16] = build_goal_dist_ge();
 
-/// Plays that must end outside the goal because some outsider `p` is
-/// isolated: with `m` the smaller of its distance to the nearest other
-/// piece and to the goal, at least `m - 1` such plays. `p` can only enter
-/// the goal by a step from next to it or by a chain, which needs a piece
-/// next to it, so `m` must fall to 1. A step of `p` lowers `m` by at most 1;
-/// so does any other play: its piece lands next to a piece it jumped (or
-/// one step from where it was), so at most 1 closer to `p` than the nearest
-/// piece was. A play that lowers `m` ends closer to `p` than the goal is, so
-/// outside the goal (or it is `p`'s own step into the goal, once `m` is 1).
+/// Plays that must end outside the goal because outsiders are isolated.
+/// For an outsider `p` let `m_p` be the smaller of its distance to the
+/// nearest other piece and to the goal. `p` can only enter the goal by a
+/// step from next to it or by a chain, which needs a piece next to it, so
+/// `m_p` must fall to 1. A step of `p` lowers `m_p` by at most 1; so does
+/// any other play: its piece lands next to a piece it jumped (or one step
+/// from where it was), so at most 1 closer to `p` than the nearest piece
+/// was. A play that lowers `m_p` ends closer to `p` than the goal is, so
+/// outside the goal (or it is `p`'s own step into the goal, once `m_p` is 1).
+///
+/// Several isolated outsiders add up when far enough apart: take a set `S`
+/// of them with values `2 <= k_p <= m_p` such that every two are more than
+/// `k_p + k_q - 2` apart; then `sum (k_p - 1)` plays end outside the goal.
+/// A play lowers some `m_q` below `k_q` only if it lands within `k_q - 1`
+/// of `q`, which no landing cell is for two members at once; a member `p`
+/// moves only by a step (nothing is next to it), and with `k_p` lowered by
+/// one the condition still holds and the step lands at least `k_q` from
+/// every other member. So each play lowers the sum by at most 1, and only
+/// a play ending outside the goal (a landing in the goal is at least `m_q`
+/// from `q`). The set is packed greedily, most isolated first.
 #[inline]
 fn isolation_plays(pieces: Bitboard) -> u32 {
-    let mut best = 0;
     // A piece next to another has `m` = 1 and adds nothing: one set
     // operation leaves out most pieces before the ring search.
     let mut far = pieces & GOAL_DIST_GE[2] & !pieces.neighbours();
+    let mut isolated = arrayvec::ArrayVec::<(u8, u32), 19>::new();
     while let Some(p) = far.pop() {
         let g = u32::from(GOAL_DIST[p as usize]);
-        if g <= best + 1 {
-            continue;
-        }
         // The nearest other piece, ring by ring, up to the goal's distance.
         let others = pieces & !Bitboard::single(p);
         let mut ball = NEIGHBOURS[p as usize];
@@ -475,9 +483,30 @@ fn isolation_plays(pieces: Bitboard) -> u32 {
             }
             ball = grow1(ball);
         }
-        best = best.max(m - 1);
+        isolated.push((p, m));
     }
-    best.max(group_plays(pieces, best))
+    isolated.sort_unstable_by_key(|&(_, m)| std::cmp::Reverse(m));
+    let mut packed = arrayvec::ArrayVec::<(u8, u32), 19>::new();
+    let mut plays = 0;
+    for &(p, m) in &isolated {
+        let mut k = m as i32;
+        for &(q, kq) in &packed {
+            k = k.min(chebyshev(p, q) as i32 + 1 - kq as i32);
+        }
+        if k >= 2 {
+            packed.push((p, k as u32));
+            plays += k as u32 - 1;
+        }
+    }
+    plays.max(group_plays(pieces, plays))
+}
+
+/// Chebyshev distance between two cells (a king's steps).
+#[inline]
+fn chebyshev(a: u8, b: u8) -> u32 {
+    let dx = (a % 16).abs_diff(b % 16);
+    let dy = (a / 16).abs_diff(b / 16);
+    u32::from(dx.max(dy))
 }
 
 /// The same argument for a group: a set `S` of two or more outsiders, each

@@ -587,3 +587,63 @@ fn the_embedded_goal_database_is_the_one_built_today() {
         "goal_db.bin is stale"
     );
 }
+
+/// The goal with `holes` random cells empty and as many outsiders on random
+/// cells of levels `lo..=24`, each with no other piece next to it.
+fn scattered(rng: &mut SmallRng, holes: u32, lo: u32) -> Bitboard {
+    let goal: Vec<u8> = GOAL.iter().collect();
+    let mut b = GOAL;
+    let mut emptied = 0;
+    while emptied < holes {
+        let c = goal[rng.gen_range(0..goal.len())];
+        if b.has(c) {
+            b.clear(c);
+            emptied += 1;
+        }
+    }
+    let mut placed = 0;
+    while placed < holes {
+        let c: u8 = rng.gen();
+        if !GOAL.has(c) && (lo..=24).contains(&level(c)) && (b.neighbours() & Bitboard::single(c)).is_empty() {
+            b.set(c);
+            placed += 1;
+        }
+    }
+    b
+}
+
+#[test]
+fn packed_isolation_holds_against_breadth_first_search() {
+    // Two or three outsiders, each alone: the isolation plays of several
+    // pieces add up when they lie far enough apart. Fails if the sum ever
+    // claims more than the true minimum.
+    let mut rng = SmallRng::seed_from_u64(57);
+    let mut solver = Solver::new(16);
+    let (mut checked, mut summed) = (0, 0);
+    for i in 0..90 {
+        let b = scattered(&mut rng, 2 + u32::from(i % 4 == 0), 19);
+        let Some(want) = bfs(b, 8, 400_000) else { continue };
+        let outside = (b & !GOAL).count();
+        let iso = isolation_plays(b);
+        let goal = goal_db::goal_plays(goal_db::table(), b);
+        assert!(outside + iso + goal <= want, "isolation {iso} + goal {goal} above BFS {want}:{b:?}");
+        let lb = lower_bound(b);
+        assert!(lb <= want, "bound {lb} above BFS {want}:{b:?}");
+        // More than any one piece's or group's argument alone.
+        let single = (b & !GOAL)
+            .iter()
+            .map(|p| {
+                let near = (b & !Bitboard::single(p)).iter().map(|q| chebyshev(p, q)).min().unwrap_or(99);
+                near.min(u32::from(GOAL_DIST[p as usize])).saturating_sub(1)
+            })
+            .max()
+            .unwrap_or(0);
+        summed += u32::from(iso > single);
+        let got = solver.solve(&RaceSide { pieces: b, floor: 0 }, Budget::seconds(60.0));
+        assert_eq!(got.bound(), want, "solver vs BFS on {b:?}");
+        checked += 1;
+    }
+    eprintln!("packed isolation: {checked} checked, {summed} summed");
+    assert!(checked >= 25, "only {checked} races were small enough for the BFS");
+    assert!(summed >= 5, "the sum beat a single piece in only {summed} races");
+}
