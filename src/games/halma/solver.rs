@@ -445,6 +445,7 @@ const fn build_goal_dist_ge() -> [Bitboard; 16] {
 static GOAL_DIST_GE: [Bitboard; 16] = build_goal_dist_ge();
 
 /// Plays that must end outside the goal because outsiders are isolated.
+///
 /// For an outsider `p` let `m_p` be the smaller of its distance to the
 /// nearest other piece and to the goal. `p` can only enter the goal by a
 /// step from next to it or by a chain, which needs a piece next to it, so
@@ -453,112 +454,113 @@ static GOAL_DIST_GE: [Bitboard; 16] = build_goal_dist_ge();
 /// from where it was), so at most 1 closer to `p` than the nearest piece
 /// was. A play that lowers `m_p` ends closer to `p` than the goal is, so
 /// outside the goal (or it is `p`'s own step into the goal, once `m_p` is 1).
+/// So `p` forces `m_p - 1` such plays.
 ///
-/// Several isolated outsiders add up when far enough apart: take a set `S`
-/// of them with values `2 <= k_p <= m_p` such that every two are more than
-/// `k_p + k_q - 2` apart; then `sum (k_p - 1)` plays end outside the goal.
-/// A play lowers some `m_q` below `k_q` only if it lands within `k_q - 1`
-/// of `q`, which no landing cell is for two members at once; a member `p`
-/// moves only by a step (nothing is next to it), and with `k_p` lowered by
-/// one the condition still holds and the step lands at least `k_q` from
-/// every other member. So each play lowers the sum by at most 1, and only
-/// a play ending outside the goal (a landing in the goal is at least `m_q`
-/// from `q`). The set is packed greedily, most isolated first.
+/// The same for a group: a set `S` of two or more outsiders, each within 2
+/// of another (a hop's reach), at distance `m_S >= 3` from every other
+/// piece and from the goal forces `m_S - 2`. Inside the group a chain may
+/// go on for several hops, but each hop lands next to a member, so no more
+/// than 1 closer than the members were; a chain cannot reach an outside
+/// piece while `m_S >= 3`; every other play lands next to a piece it jumped
+/// or one step from its start, so at most 1 closer to `S`. Only once `m_S`
+/// is 2 may one play carry a member into the goal.
+///
+/// Such units (a lone piece, cost `c` = 1, or a group, `c` = 2) add up when
+/// far enough apart: take units with values `c + 1 <= k_U <= m_U`, every
+/// two more than `k_U + k_V - 2` apart; then `sum (k_U - c_U)` plays end
+/// outside the goal. A play lowers some `m_V` below `k_V` only if it lands
+/// within `k_V - 1` of `V`, which no landing cell is for two units at once;
+/// a member of `U` lands within 1 of `U`'s cells, so at least `k_V` from
+/// any other unit `V`, and with `k_U` lowered by one the condition still
+/// holds. So each play lowers the sum by at most 1, and only a play ending
+/// outside the goal (a landing in the goal is at least `m_V` from `V`).
+/// The units are packed greedily, the largest first.
 #[inline]
 fn isolation_plays(pieces: Bitboard) -> u32 {
+    // (cells, m, c) of each candidate unit.
+    let mut units = arrayvec::ArrayVec::<(Bitboard, u32, u32), 19>::new();
     // A piece next to another has `m` = 1 and adds nothing: one set
     // operation leaves out most pieces before the ring search.
     let mut far = pieces & GOAL_DIST_GE[2] & !pieces.neighbours();
-    let mut isolated = arrayvec::ArrayVec::<(u8, u32), 19>::new();
     while let Some(p) = far.pop() {
-        let g = u32::from(GOAL_DIST[p as usize]);
-        // The nearest other piece, ring by ring, up to the goal's distance.
-        let others = pieces & !Bitboard::single(p);
-        let mut ball = NEIGHBOURS[p as usize];
-        let mut m = g;
-        for r in 1..g {
-            if !(ball & others).is_empty() {
-                m = r;
-                break;
+        let single = Bitboard::single(p);
+        let m = nearest_within(single, pieces & !single, u32::from(GOAL_DIST[p as usize]));
+        units.push((single, m, 1));
+    }
+    // Groups need every member 3 from the goal, and two such outsiders.
+    let outside = pieces & !GOAL;
+    let mut left = outside & GOAL_DIST_GE[3];
+    if left.count() >= 2 {
+        while let Some(p) = left.pop() {
+            let mut group = Bitboard::single(p);
+            loop {
+                let grown = group | (grow2(group) & outside);
+                if grown == group {
+                    break;
+                }
+                group = grown;
             }
-            ball = grow1(ball);
+            left &= !group;
+            if group.count() < 2 {
+                continue;
+            }
+            let g = group.iter().map(|c| u32::from(GOAL_DIST[c as usize])).min().unwrap_or(0);
+            if g >= 3 {
+                let m = nearest_within(group, pieces & !group, g);
+                if m >= 3 {
+                    units.push((group, m, 2));
+                }
+            }
         }
-        isolated.push((p, m));
     }
-    isolated.sort_unstable_by_key(|&(_, m)| std::cmp::Reverse(m));
-    let mut packed = arrayvec::ArrayVec::<(u8, u32), 19>::new();
+    units.sort_unstable_by_key(|&(_, m, c)| std::cmp::Reverse(m - c));
+    let mut packed = arrayvec::ArrayVec::<(Bitboard, u32), 19>::new();
     let mut plays = 0;
-    for &(p, m) in &isolated {
+    for &(u, m, c) in &units {
         let mut k = m as i32;
-        for &(q, kq) in &packed {
-            k = k.min(chebyshev(p, q) as i32 + 1 - kq as i32);
+        for &(v, kv) in &packed {
+            k = k.min(set_distance(u, v) as i32 + 1 - kv as i32);
         }
-        if k >= 2 {
-            packed.push((p, k as u32));
-            plays += k as u32 - 1;
+        if k > c as i32 {
+            packed.push((u, k as u32));
+            plays += k as u32 - c;
         }
     }
-    plays.max(group_plays(pieces, plays))
+    plays
 }
 
-/// Chebyshev distance between two cells (a king's steps).
+/// The distance from `set` to the nearest cell of `others`, ring by ring;
+/// `limit` when none lies nearer.
+#[inline]
+fn nearest_within(set: Bitboard, others: Bitboard, limit: u32) -> u32 {
+    let mut ball = set;
+    for r in 1..limit {
+        ball = grow1(ball);
+        if !(ball & others).is_empty() {
+            return r;
+        }
+    }
+    limit
+}
+
+/// Chebyshev distance between two sets of cells (a king's steps).
+#[inline]
+fn set_distance(a: Bitboard, b: Bitboard) -> u32 {
+    let mut best = u32::MAX;
+    for p in a.iter() {
+        for q in b.iter() {
+            best = best.min(chebyshev(p, q));
+        }
+    }
+    best
+}
+
+/// Chebyshev distance between two cells.
 #[inline]
 fn chebyshev(a: u8, b: u8) -> u32 {
     let dx = (a % 16).abs_diff(b % 16);
     let dy = (a / 16).abs_diff(b / 16);
     u32::from(dx.max(dy))
-}
-
-/// The same argument for a group: a set `S` of two or more outsiders, each
-/// within 2 of another (a hop's reach), at distance `m >= 3` from every other
-/// piece and from the goal needs `m - 2` plays ending outside the goal before
-/// any of its pieces can enter it. Inside the group a chain may go on for
-/// several hops, but each hop lands next to a member, so no more than 1
-/// closer than the members were; a chain cannot reach an outside piece while
-/// `m >= 3`; every other play lands next to a piece it jumped or one step
-/// from its start, so at most 1 closer to `S`. Only once `m` is 2 may one
-/// play carry a member into the goal. Returns the most over the groups, or
-/// `floor` when no group beats it.
-fn group_plays(pieces: Bitboard, floor: u32) -> u32 {
-    let mut best = floor;
-    let outside = pieces & !GOAL;
-    // Only a group whose every member is this far from the goal can beat
-    // `best` (most positions have none, and skip the flood fills).
-    let mut left = outside & GOAL_DIST_GE[(best as usize + 3).min(GOAL_DIST_GE.len() - 1)];
-    let mut rest = left;
-    if rest.pop().is_none() || rest.is_empty() {
-        return best;
-    }
-    while let Some(p) = left.pop() {
-        let mut group = Bitboard::single(p);
-        loop {
-            let grown = group | (grow2(group) & outside);
-            if grown == group {
-                break;
-            }
-            group = grown;
-        }
-        left &= !group;
-        if group.count() < 2 {
-            continue;
-        }
-        let mut m = group.iter().map(|c| u32::from(GOAL_DIST[c as usize])).min().unwrap_or(0);
-        if m <= best + 2 {
-            continue;
-        }
-        // The nearest other piece, ring by ring around the group.
-        let others = pieces & !group;
-        let mut ball = group;
-        for r in 1..m {
-            ball = grow1(ball);
-            if !(ball & others).is_empty() {
-                m = r;
-                break;
-            }
-        }
-        best = best.max(m.saturating_sub(2));
-    }
-    best
 }
 
 /// `b` and the cells next to it (fewer shifts than
