@@ -813,15 +813,22 @@ impl Solver {
             entering_only,
             &mut self.moves[ply * MOVE_CAP..(ply + 1) * MOVE_CAP],
         );
-        // The cheap part of each child's bound first: most children fail
-        // it, and it spares them the full bound and a table probe. The
-        // survivors' table slots are fetched now, well before their probes.
+        // The cheap part of each child's bound first (outsiders, then parity
+        // or the goal database): most children fail it, and it spares them
+        // the full bound and a table probe. The survivors' table slots are
+        // fetched now, well before their probes.
+        // The goal database's part too: a play changes the goal's pattern
+        // by at most two bits.
+        let pattern = goal_db::pattern(pieces);
+        let goal_table = goal_db::table();
         let list = &mut self.moves[ply * MOVE_CAP..ply * MOVE_CAP + n];
         let mut kept = 0;
         for i in 0..n {
             let (k, mv) = list[i];
             let ccounts = counts.after(mv);
-            let quick = ccounts.outside + ccounts.parity();
+            let cpattern = pattern ^ goal_db::BIT[mv.from as usize] ^ goal_db::BIT[mv.to as usize];
+            let inside = u32::from(goal_table[cpattern as usize]);
+            let quick = ccounts.outside + ccounts.parity().max(inside);
             if g + 1 + quick > threshold {
                 best = best.min(quick + 1);
                 continue;

@@ -426,13 +426,15 @@ fn parity_bound_holds_against_breadth_first_search() {
 
 #[test]
 fn counts_follow_plays() {
-    // The search's counts, updated play by play, stay those of the pieces.
+    // The search's counts and goal pattern, updated play by play, stay
+    // those of the pieces.
     let mut rng = SmallRng::seed_from_u64(3);
     let mut buf = vec![(0i16, HMove::new(0, 0)); MOVE_CAP];
     for _ in 0..50 {
         let outside = rng.gen_range(1..=8);
         let mut b = random_race(&mut rng, outside, 12);
         let mut counts = Counts::of(b);
+        let mut pattern = goal_db::pattern(b);
         for _ in 0..30 {
             let n = generate(b, LEVEL_GE[10], false, &mut buf);
             let (_, m) = buf[rng.gen_range(0..n)];
@@ -440,6 +442,8 @@ fn counts_follow_plays() {
             b.set(m.to);
             counts = counts.after(m);
             assert_eq!(counts, Counts::of(b));
+            pattern ^= goal_db::BIT[m.from as usize] ^ goal_db::BIT[m.to as usize];
+            assert_eq!(pattern, goal_db::pattern(b));
             assert_eq!(bound_with(b, counts), lower_bound(b));
         }
     }
