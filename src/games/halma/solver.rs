@@ -477,28 +477,29 @@ static GOAL_DIST_GE: [Bitboard; 16] = build_goal_dist_ge();
 /// The units are packed greedily, the largest first.
 #[inline]
 fn isolation_plays(pieces: Bitboard) -> u32 {
-    // (cells, m, c) of each candidate unit.
+    // (cells, m, c) of each candidate unit. Pieces in the goal lie at least
+    // the goal's distance away, so only the other outsiders are measured.
     let mut units = arrayvec::ArrayVec::<(Bitboard, u32, u32), 19>::new();
+    let outside = pieces & !GOAL;
     // A piece next to another has `m` = 1 and adds nothing: one set
-    // operation leaves out most pieces before the ring search.
+    // operation leaves out most pieces.
     let mut far = pieces & GOAL_DIST_GE[2] & !pieces.neighbours();
     while let Some(p) = far.pop() {
         let single = Bitboard::single(p);
-        let m = nearest_within(single, pieces & !single, u32::from(GOAL_DIST[p as usize]));
+        let m = set_distance(single, outside & !single).min(u32::from(GOAL_DIST[p as usize]));
         units.push((single, m, 1));
     }
     // Groups need every member 3 from the goal, and two such outsiders.
-    let outside = pieces & !GOAL;
     let mut left = outside & GOAL_DIST_GE[3];
     if left.count() >= 2 {
         while let Some(p) = left.pop() {
+            // The outsiders within 2 of each other, by a flood over BALL2.
             let mut group = Bitboard::single(p);
-            loop {
-                let grown = group | (grow2(group) & outside);
-                if grown == group {
-                    break;
-                }
-                group = grown;
+            let mut todo = group;
+            while let Some(c) = todo.pop() {
+                let new = BALL2[c as usize] & outside & !group;
+                group |= new;
+                todo |= new;
             }
             left &= !group;
             if group.count() < 2 {
@@ -506,10 +507,10 @@ fn isolation_plays(pieces: Bitboard) -> u32 {
             }
             let g = group.iter().map(|c| u32::from(GOAL_DIST[c as usize])).min().unwrap_or(0);
             if g >= 3 {
-                let m = nearest_within(group, pieces & !group, g);
-                if m >= 3 {
-                    units.push((group, m, 2));
-                }
+                // Every other outsider is at least 3 away (the group is
+                // closed under 2), so `m >= 3`.
+                let m = set_distance(group, outside & !group).min(g);
+                units.push((group, m, 2));
             }
         }
     }
@@ -529,19 +530,30 @@ fn isolation_plays(pieces: Bitboard) -> u32 {
     plays
 }
 
-/// The distance from `set` to the nearest cell of `others`, ring by ring;
-/// `limit` when none lies nearer.
-#[inline]
-fn nearest_within(set: Bitboard, others: Bitboard, limit: u32) -> u32 {
-    let mut ball = set;
-    for r in 1..limit {
-        ball = grow1(ball);
-        if !(ball & others).is_empty() {
-            return r;
+const fn build_ball2() -> [Bitboard; CELLS] {
+    let mut t = [Bitboard([0; 4]); CELLS];
+    let mut s = 0;
+    while s < CELLS {
+        let (sx, sy) = ((s % 16) as i32, (s / 16) as i32);
+        let mut y = sy - 2;
+        while y <= sy + 2 {
+            let mut x = sx - 2;
+            while x <= sx + 2 {
+                if x >= 0 && x < 16 && y >= 0 && y < 16 && (x != sx || y != sy) {
+                    let c = (y * 16 + x) as usize;
+                    t[s].0[c / 64] |= 1u64 << (c % 64);
+                }
+                x += 1;
+            }
+            y += 1;
         }
+        s += 1;
     }
-    limit
+    t
 }
+
+/// `BALL2[c]`: the cells within 2 of `c` (a hop's reach), `c` left out.
+static BALL2: [Bitboard; CELLS] = build_ball2();
 
 /// Chebyshev distance between two sets of cells (a king's steps).
 #[inline]
@@ -569,13 +581,6 @@ fn chebyshev(a: u8, b: u8) -> u32 {
 fn grow1(b: Bitboard) -> Bitboard {
     let h = b | b.step(0) | b.step(1);
     h | h.shift_up(16) | h.shift_down(16)
-}
-
-/// `b` and the cells within 2 of it (Chebyshev), the same way.
-#[inline]
-fn grow2(b: Bitboard) -> Bitboard {
-    let h = b | b.step(0) | b.step(1) | b.step2(0) | b.step2(1);
-    h | h.shift_up(16) | h.shift_down(16) | h.shift_up(32) | h.shift_down(32)
 }
 
 /// Plays that must end outside the goal: one for each run of 4 empty levels

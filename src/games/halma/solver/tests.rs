@@ -658,3 +658,13 @@ fn packed_isolation_holds_against_breadth_first_search() {
     assert!(checked >= 25, "only {checked} races were small enough for the BFS");
     assert!(summed >= 5, "the sum beat a single piece in only {summed} races");
 }
+
+#[test]
+fn ball2_is_the_cells_within_two() {
+    for c in 0..=255u8 {
+        for d in 0..=255u8 {
+            let want = c != d && chebyshev(c, d) <= 2;
+            assert_eq!(BALL2[c as usize].has(d), want, "{c} {d}");
+        }
+    }
+}
