@@ -674,6 +674,9 @@ const MOVE_CAP: usize = 19 * 64;
 struct Entry {
     key: u64,
     bound: u8,
+    /// Nodes the search of this entry's subtree took: of the two entries
+    /// of a bucket, the cheaper to recompute is replaced.
+    work: u32,
 }
 
 /// Why a depth-first pass stopped.
@@ -788,17 +791,15 @@ impl Solver {
         }
         // A stored bound is never below the static one (it was the static
         // bound or more when stored), so a hit spares computing the latter.
-        let slot = key as usize & self.mask;
-        let e = self.table[slot];
-        let h = if e.key == key {
-            e.bound as u32
-        } else {
-            bound_with(pieces, counts)
+        let h = match self.probe(key) {
+            Some(bound) => bound,
+            None => bound_with(pieces, counts),
         };
         if g + h > threshold {
             return Pass::Bound(h);
         }
         self.expanded += 1;
+        let start_nodes = self.nodes;
         let ply = g as usize;
         // Every play that brings no piece into the goal leaves all the
         // outsiders out, so its child needs at least `outside` more plays:
@@ -808,7 +809,7 @@ impl Solver {
         let entering_only = g + 1 + outside > threshold;
         if let Some(bound) = tight_bound(pieces, region, outside, threshold - g) {
             let bound = h.max(bound);
-            self.table[slot] = Entry { key, bound: bound as u8 };
+            self.store(key, bound, 1);
             return Pass::Bound(bound);
         }
         let mut best = if entering_only { outside + 1 } else { u32::MAX };
@@ -839,7 +840,7 @@ impl Solver {
                 continue;
             }
             let ckey = key ^ KEYS[mv.from as usize] ^ KEYS[mv.to as usize];
-            prefetch(&self.table[ckey as usize & self.mask]);
+            prefetch(&self.table[ckey as usize & self.mask & !1]);
             list[kept] = (k, mv);
             kept += 1;
         }
@@ -863,11 +864,37 @@ impl Solver {
             }
         }
         let bound = best.max(h);
-        self.table[slot] = Entry {
+        self.store(key, bound, self.nodes - start_nodes);
+        Pass::Bound(bound)
+    }
+
+    /// The stored bound of `key`, if its bucket (two neighbouring entries,
+    /// one cache line) holds it.
+    #[inline]
+    fn probe(&self, key: u64) -> Option<u32> {
+        let slot = key as usize & self.mask & !1;
+        let bucket = &self.table[slot..slot + 2];
+        bucket.iter().find(|e| e.key == key).map(|e| u32::from(e.bound))
+    }
+
+    /// Stores `bound` for `key` after a search of `work` nodes: over its own
+    /// entry, else over the bucket's entry that took less work.
+    #[inline]
+    fn store(&mut self, key: u64, bound: u32, work: u64) {
+        let slot = key as usize & self.mask & !1;
+        let bucket = &mut self.table[slot..slot + 2];
+        let i = if bucket[0].key == key {
+            0
+        } else if bucket[1].key == key || bucket[1].work < bucket[0].work {
+            1
+        } else {
+            0
+        };
+        bucket[i] = Entry {
             key,
             bound: bound.min(255) as u8,
+            work: work.min(u64::from(u32::MAX)) as u32,
         };
-        Pass::Bound(bound)
     }
 }
 
