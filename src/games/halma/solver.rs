@@ -444,92 +444,135 @@ const fn build_goal_dist_ge() -> [Bitboard; 16] {
 /// (no cell is 16 away).
 static GOAL_DIST_GE: [Bitboard; 16] = build_goal_dist_ge();
 
-/// Plays that must end outside the goal because some outsider `p` is
-/// isolated: with `m` the smaller of its distance to the nearest other
-/// piece and to the goal, at least `m - 1` such plays. `p` can only enter
-/// the goal by a step from next to it or by a chain, which needs a piece
-/// next to it, so `m` must fall to 1. A step of `p` lowers `m` by at most 1;
-/// so does any other play: its piece lands next to a piece it jumped (or
-/// one step from where it was), so at most 1 closer to `p` than the nearest
-/// piece was. A play that lowers `m` ends closer to `p` than the goal is, so
-/// outside the goal (or it is `p`'s own step into the goal, once `m` is 1).
+/// Plays that must end outside the goal because outsiders are isolated.
+///
+/// For an outsider `p` let `m_p` be the smaller of its distance to the
+/// nearest other piece and to the goal. `p` can only enter the goal by a
+/// step from next to it or by a chain, which needs a piece next to it, so
+/// `m_p` must fall to 1. A step of `p` lowers `m_p` by at most 1; so does
+/// any other play: its piece lands next to a piece it jumped (or one step
+/// from where it was), so at most 1 closer to `p` than the nearest piece
+/// was. A play that lowers `m_p` ends closer to `p` than the goal is, so
+/// outside the goal (or it is `p`'s own step into the goal, once `m_p` is 1).
+/// So `p` forces `m_p - 1` such plays.
+///
+/// The same for a group: a set `S` of two or more outsiders, each within 2
+/// of another (a hop's reach), at distance `m_S >= 3` from every other
+/// piece and from the goal forces `m_S - 2`. Inside the group a chain may
+/// go on for several hops, but each hop lands next to a member, so no more
+/// than 1 closer than the members were; a chain cannot reach an outside
+/// piece while `m_S >= 3`; every other play lands next to a piece it jumped
+/// or one step from its start, so at most 1 closer to `S`. Only once `m_S`
+/// is 2 may one play carry a member into the goal.
+///
+/// Such units (a lone piece, cost `c` = 1, or a group, `c` = 2) add up when
+/// far enough apart: take units with values `c + 1 <= k_U <= m_U`, every
+/// two more than `k_U + k_V - 2` apart; then `sum (k_U - c_U)` plays end
+/// outside the goal. A play lowers some `m_V` below `k_V` only if it lands
+/// within `k_V - 1` of `V`, which no landing cell is for two units at once;
+/// a member of `U` lands within 1 of `U`'s cells, so at least `k_V` from
+/// any other unit `V`, and with `k_U` lowered by one the condition still
+/// holds. So each play lowers the sum by at most 1, and only a play ending
+/// outside the goal (a landing in the goal is at least `m_V` from `V`).
+/// The units are packed greedily, the largest first.
 #[inline]
 fn isolation_plays(pieces: Bitboard) -> u32 {
-    let mut best = 0;
+    // (cells, m, c) of each candidate unit. Pieces in the goal lie at least
+    // the goal's distance away, so only the other outsiders are measured.
+    let mut units = arrayvec::ArrayVec::<(Bitboard, u32, u32), 19>::new();
+    let outside = pieces & !GOAL;
     // A piece next to another has `m` = 1 and adds nothing: one set
-    // operation leaves out most pieces before the ring search.
+    // operation leaves out most pieces.
     let mut far = pieces & GOAL_DIST_GE[2] & !pieces.neighbours();
     while let Some(p) = far.pop() {
-        let g = u32::from(GOAL_DIST[p as usize]);
-        if g <= best + 1 {
-            continue;
-        }
-        // The nearest other piece, ring by ring, up to the goal's distance.
-        let others = pieces & !Bitboard::single(p);
-        let mut ball = NEIGHBOURS[p as usize];
-        let mut m = g;
-        for r in 1..g {
-            if !(ball & others).is_empty() {
-                m = r;
-                break;
-            }
-            ball = grow1(ball);
-        }
-        best = best.max(m - 1);
+        let single = Bitboard::single(p);
+        let m = set_distance(single, outside & !single).min(u32::from(GOAL_DIST[p as usize]));
+        units.push((single, m, 1));
     }
-    best.max(group_plays(pieces, best))
+    // Groups need every member 3 from the goal, and two such outsiders.
+    let mut left = outside & GOAL_DIST_GE[3];
+    if left.count() >= 2 {
+        while let Some(p) = left.pop() {
+            // The outsiders within 2 of each other, by a flood over BALL2.
+            let mut group = Bitboard::single(p);
+            let mut todo = group;
+            while let Some(c) = todo.pop() {
+                let new = BALL2[c as usize] & outside & !group;
+                group |= new;
+                todo |= new;
+            }
+            left &= !group;
+            if group.count() < 2 {
+                continue;
+            }
+            let g = group.iter().map(|c| u32::from(GOAL_DIST[c as usize])).min().unwrap_or(0);
+            if g >= 3 {
+                // Every other outsider is at least 3 away (the group is
+                // closed under 2), so `m >= 3`.
+                let m = set_distance(group, outside & !group).min(g);
+                units.push((group, m, 2));
+            }
+        }
+    }
+    units.sort_unstable_by_key(|&(_, m, c)| std::cmp::Reverse(m - c));
+    let mut packed = arrayvec::ArrayVec::<(Bitboard, u32), 19>::new();
+    let mut plays = 0;
+    for &(u, m, c) in &units {
+        let mut k = m as i32;
+        for &(v, kv) in &packed {
+            k = k.min(set_distance(u, v) as i32 + 1 - kv as i32);
+        }
+        if k > c as i32 {
+            packed.push((u, k as u32));
+            plays += k as u32 - c;
+        }
+    }
+    plays
 }
 
-/// The same argument for a group: a set `S` of two or more outsiders, each
-/// within 2 of another (a hop's reach), at distance `m >= 3` from every other
-/// piece and from the goal needs `m - 2` plays ending outside the goal before
-/// any of its pieces can enter it. Inside the group a chain may go on for
-/// several hops, but each hop lands next to a member, so no more than 1
-/// closer than the members were; a chain cannot reach an outside piece while
-/// `m >= 3`; every other play lands next to a piece it jumped or one step
-/// from its start, so at most 1 closer to `S`. Only once `m` is 2 may one
-/// play carry a member into the goal. Returns the most over the groups, or
-/// `floor` when no group beats it.
-fn group_plays(pieces: Bitboard, floor: u32) -> u32 {
-    let mut best = floor;
-    let outside = pieces & !GOAL;
-    // Only a group whose every member is this far from the goal can beat
-    // `best` (most positions have none, and skip the flood fills).
-    let mut left = outside & GOAL_DIST_GE[(best as usize + 3).min(GOAL_DIST_GE.len() - 1)];
-    let mut rest = left;
-    if rest.pop().is_none() || rest.is_empty() {
-        return best;
+const fn build_ball2() -> [Bitboard; CELLS] {
+    let mut t = [Bitboard([0; 4]); CELLS];
+    let mut s = 0;
+    while s < CELLS {
+        let (sx, sy) = ((s % 16) as i32, (s / 16) as i32);
+        let mut y = sy - 2;
+        while y <= sy + 2 {
+            let mut x = sx - 2;
+            while x <= sx + 2 {
+                if x >= 0 && x < 16 && y >= 0 && y < 16 && (x != sx || y != sy) {
+                    let c = (y * 16 + x) as usize;
+                    t[s].0[c / 64] |= 1u64 << (c % 64);
+                }
+                x += 1;
+            }
+            y += 1;
+        }
+        s += 1;
     }
-    while let Some(p) = left.pop() {
-        let mut group = Bitboard::single(p);
-        loop {
-            let grown = group | (grow2(group) & outside);
-            if grown == group {
-                break;
-            }
-            group = grown;
+    t
+}
+
+/// `BALL2[c]`: the cells within 2 of `c` (a hop's reach), `c` left out.
+static BALL2: [Bitboard; CELLS] = build_ball2();
+
+/// Chebyshev distance between two sets of cells (a king's steps).
+#[inline]
+fn set_distance(a: Bitboard, b: Bitboard) -> u32 {
+    let mut best = u32::MAX;
+    for p in a.iter() {
+        for q in b.iter() {
+            best = best.min(chebyshev(p, q));
         }
-        left &= !group;
-        if group.count() < 2 {
-            continue;
-        }
-        let mut m = group.iter().map(|c| u32::from(GOAL_DIST[c as usize])).min().unwrap_or(0);
-        if m <= best + 2 {
-            continue;
-        }
-        // The nearest other piece, ring by ring around the group.
-        let others = pieces & !group;
-        let mut ball = group;
-        for r in 1..m {
-            ball = grow1(ball);
-            if !(ball & others).is_empty() {
-                m = r;
-                break;
-            }
-        }
-        best = best.max(m.saturating_sub(2));
     }
     best
+}
+
+/// Chebyshev distance between two cells.
+#[inline]
+fn chebyshev(a: u8, b: u8) -> u32 {
+    let dx = (a % 16).abs_diff(b % 16);
+    let dy = (a / 16).abs_diff(b / 16);
+    u32::from(dx.max(dy))
 }
 
 /// `b` and the cells next to it (fewer shifts than
@@ -538,13 +581,6 @@ fn group_plays(pieces: Bitboard, floor: u32) -> u32 {
 fn grow1(b: Bitboard) -> Bitboard {
     let h = b | b.step(0) | b.step(1);
     h | h.shift_up(16) | h.shift_down(16)
-}
-
-/// `b` and the cells within 2 of it (Chebyshev), the same way.
-#[inline]
-fn grow2(b: Bitboard) -> Bitboard {
-    let h = b | b.step(0) | b.step(1) | b.step2(0) | b.step2(1);
-    h | h.shift_up(16) | h.shift_down(16) | h.shift_up(32) | h.shift_down(32)
 }
 
 /// Plays that must end outside the goal: one for each run of 4 empty levels
@@ -638,6 +674,9 @@ const MOVE_CAP: usize = 19 * 64;
 struct Entry {
     key: u64,
     bound: u8,
+    /// Nodes the search of this entry's subtree took: of the two entries
+    /// of a bucket, the cheaper to recompute is replaced.
+    work: u32,
 }
 
 /// Why a depth-first pass stopped.
@@ -752,17 +791,15 @@ impl Solver {
         }
         // A stored bound is never below the static one (it was the static
         // bound or more when stored), so a hit spares computing the latter.
-        let slot = key as usize & self.mask;
-        let e = self.table[slot];
-        let h = if e.key == key {
-            e.bound as u32
-        } else {
-            bound_with(pieces, counts)
+        let h = match self.probe(key) {
+            Some(bound) => bound,
+            None => bound_with(pieces, counts),
         };
         if g + h > threshold {
             return Pass::Bound(h);
         }
         self.expanded += 1;
+        let start_nodes = self.nodes;
         let ply = g as usize;
         // Every play that brings no piece into the goal leaves all the
         // outsiders out, so its child needs at least `outside` more plays:
@@ -772,7 +809,7 @@ impl Solver {
         let entering_only = g + 1 + outside > threshold;
         if let Some(bound) = tight_bound(pieces, region, outside, threshold - g) {
             let bound = h.max(bound);
-            self.table[slot] = Entry { key, bound: bound as u8 };
+            self.store(key, bound, 1);
             return Pass::Bound(bound);
         }
         let mut best = if entering_only { outside + 1 } else { u32::MAX };
@@ -782,21 +819,28 @@ impl Solver {
             entering_only,
             &mut self.moves[ply * MOVE_CAP..(ply + 1) * MOVE_CAP],
         );
-        // The cheap part of each child's bound first: most children fail
-        // it, and it spares them the full bound and a table probe. The
-        // survivors' table slots are fetched now, well before their probes.
+        // The cheap part of each child's bound first (outsiders, then parity
+        // or the goal database): most children fail it, and it spares them
+        // the full bound and a table probe. The survivors' table slots are
+        // fetched now, well before their probes.
+        // The goal database's part too: a play changes the goal's pattern
+        // by at most two bits.
+        let pattern = goal_db::pattern(pieces);
+        let goal_table = goal_db::table();
         let list = &mut self.moves[ply * MOVE_CAP..ply * MOVE_CAP + n];
         let mut kept = 0;
         for i in 0..n {
             let (k, mv) = list[i];
             let ccounts = counts.after(mv);
-            let quick = ccounts.outside + ccounts.parity();
+            let cpattern = pattern ^ goal_db::BIT[mv.from as usize] ^ goal_db::BIT[mv.to as usize];
+            let inside = u32::from(goal_table[cpattern as usize]);
+            let quick = ccounts.outside + ccounts.parity().max(inside);
             if g + 1 + quick > threshold {
                 best = best.min(quick + 1);
                 continue;
             }
             let ckey = key ^ KEYS[mv.from as usize] ^ KEYS[mv.to as usize];
-            prefetch(&self.table[ckey as usize & self.mask]);
+            prefetch(&self.table[ckey as usize & self.mask & !1]);
             list[kept] = (k, mv);
             kept += 1;
         }
@@ -820,11 +864,37 @@ impl Solver {
             }
         }
         let bound = best.max(h);
-        self.table[slot] = Entry {
+        self.store(key, bound, self.nodes - start_nodes);
+        Pass::Bound(bound)
+    }
+
+    /// The stored bound of `key`, if its bucket (two neighbouring entries,
+    /// one cache line) holds it.
+    #[inline]
+    fn probe(&self, key: u64) -> Option<u32> {
+        let slot = key as usize & self.mask & !1;
+        let bucket = &self.table[slot..slot + 2];
+        bucket.iter().find(|e| e.key == key).map(|e| u32::from(e.bound))
+    }
+
+    /// Stores `bound` for `key` after a search of `work` nodes: over its own
+    /// entry, else over the bucket's entry that took less work.
+    #[inline]
+    fn store(&mut self, key: u64, bound: u32, work: u64) {
+        let slot = key as usize & self.mask & !1;
+        let bucket = &mut self.table[slot..slot + 2];
+        let i = if bucket[0].key == key {
+            0
+        } else if bucket[1].key == key || bucket[1].work < bucket[0].work {
+            1
+        } else {
+            0
+        };
+        bucket[i] = Entry {
             key,
             bound: bound.min(255) as u8,
+            work: work.min(u64::from(u32::MAX)) as u32,
         };
-        Pass::Bound(bound)
     }
 }
 

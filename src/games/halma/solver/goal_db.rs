@@ -253,6 +253,24 @@ pub(super) fn pattern(pieces: Bitboard) -> u32 {
     (r11 | r12 << 2 | r13 << 5 | r14 << 9 | r15 << 14) as u32
 }
 
+const fn build_bits() -> [u32; 256] {
+    let mut t = [0u32; 256];
+    let mut c = 0;
+    let mut i = 0;
+    while c < 256 {
+        if GOAL.has(c as u8) {
+            t[c] = 1 << i;
+            i += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+/// `BIT[c]`: the bit of cell `c` in a [`pattern`] (0 outside the goal), so
+/// that a play updates a pattern by two lookups.
+pub(super) static BIT: [u32; 256] = build_bits();
+
 /// Plays of pieces already in the goal that any finish from `pieces` needs.
 #[inline]
 pub(super) fn goal_plays(table: &[u8], pieces: Bitboard) -> u32 {

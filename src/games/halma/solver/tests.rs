@@ -426,13 +426,15 @@ fn parity_bound_holds_against_breadth_first_search() {
 
 #[test]
 fn counts_follow_plays() {
-    // The search's counts, updated play by play, stay those of the pieces.
+    // The search's counts and goal pattern, updated play by play, stay
+    // those of the pieces.
     let mut rng = SmallRng::seed_from_u64(3);
     let mut buf = vec![(0i16, HMove::new(0, 0)); MOVE_CAP];
     for _ in 0..50 {
         let outside = rng.gen_range(1..=8);
         let mut b = random_race(&mut rng, outside, 12);
         let mut counts = Counts::of(b);
+        let mut pattern = goal_db::pattern(b);
         for _ in 0..30 {
             let n = generate(b, LEVEL_GE[10], false, &mut buf);
             let (_, m) = buf[rng.gen_range(0..n)];
@@ -440,6 +442,8 @@ fn counts_follow_plays() {
             b.set(m.to);
             counts = counts.after(m);
             assert_eq!(counts, Counts::of(b));
+            pattern ^= goal_db::BIT[m.from as usize] ^ goal_db::BIT[m.to as usize];
+            assert_eq!(pattern, goal_db::pattern(b));
             assert_eq!(bound_with(b, counts), lower_bound(b));
         }
     }
@@ -586,4 +590,81 @@ fn the_embedded_goal_database_is_the_one_built_today() {
         *super::goal_db::build() == *super::goal_db::table(),
         "goal_db.bin is stale"
     );
+}
+
+/// The goal with `holes` random cells empty and as many outsiders on random
+/// cells of levels `lo..=24`, each with no other piece next to it, except
+/// with `pair` the second, which stands next to the first.
+fn scattered(rng: &mut SmallRng, holes: u32, lo: u32, pair: bool) -> Bitboard {
+    let goal: Vec<u8> = GOAL.iter().collect();
+    let mut b = GOAL;
+    let mut emptied = 0;
+    while emptied < holes {
+        let c = goal[rng.gen_range(0..goal.len())];
+        if b.has(c) {
+            b.clear(c);
+            emptied += 1;
+        }
+    }
+    let mut placed = 0;
+    while placed < holes {
+        let c: u8 = rng.gen();
+        let fits = if pair && placed == 1 {
+            (b & !GOAL).neighbours().has(c)
+        } else {
+            !b.neighbours().has(c)
+        };
+        if fits && !b.has(c) && !GOAL.has(c) && (lo..=24).contains(&level(c)) {
+            b.set(c);
+            placed += 1;
+        }
+    }
+    b
+}
+
+#[test]
+fn packed_isolation_holds_against_breadth_first_search() {
+    // Two or three outsiders, each alone, or a pair and a lone one: the
+    // isolation plays of several pieces and groups add up when they lie far
+    // enough apart. Fails if the sum ever
+    // claims more than the true minimum.
+    let mut rng = SmallRng::seed_from_u64(57);
+    let mut solver = Solver::new(16);
+    let (mut checked, mut summed) = (0, 0);
+    for i in 0..90 {
+        let b = scattered(&mut rng, 2 + u32::from(i % 4 < 2), 19, i % 4 == 1);
+        let Some(want) = bfs(b, 8, 400_000) else { continue };
+        let outside = (b & !GOAL).count();
+        let iso = isolation_plays(b);
+        let goal = goal_db::goal_plays(goal_db::table(), b);
+        assert!(outside + iso + goal <= want, "isolation {iso} + goal {goal} above BFS {want}:{b:?}");
+        let lb = lower_bound(b);
+        assert!(lb <= want, "bound {lb} above BFS {want}:{b:?}");
+        // More than any one piece's or group's argument alone.
+        let single = (b & !GOAL)
+            .iter()
+            .map(|p| {
+                let near = (b & !Bitboard::single(p)).iter().map(|q| chebyshev(p, q)).min().unwrap_or(99);
+                near.min(u32::from(GOAL_DIST[p as usize])).saturating_sub(1)
+            })
+            .max()
+            .unwrap_or(0);
+        summed += u32::from(iso > single);
+        let got = solver.solve(&RaceSide { pieces: b, floor: 0 }, Budget::seconds(60.0));
+        assert_eq!(got.bound(), want, "solver vs BFS on {b:?}");
+        checked += 1;
+    }
+    eprintln!("packed isolation: {checked} checked, {summed} summed");
+    assert!(checked >= 25, "only {checked} races were small enough for the BFS");
+    assert!(summed >= 5, "the sum beat a single piece in only {summed} races");
+}
+
+#[test]
+fn ball2_is_the_cells_within_two() {
+    for c in 0..=255u8 {
+        for d in 0..=255u8 {
+            let want = c != d && chebyshev(c, d) <= 2;
+            assert_eq!(BALL2[c as usize].has(d), want, "{c} {d}");
+        }
+    }
 }
