@@ -477,6 +477,13 @@ static GOAL_DIST_GE: [Bitboard; 16] = build_goal_dist_ge();
 /// The units are packed greedily, the largest first.
 #[inline]
 fn isolation_plays(pieces: Bitboard) -> u32 {
+    pack_isolation(pieces, &mut arrayvec::ArrayVec::new())
+}
+
+/// [`isolation_plays`], with the packed units and their values `k_U` left
+/// in `packed`.
+#[inline]
+fn pack_isolation(pieces: Bitboard, packed: &mut arrayvec::ArrayVec<(Bitboard, u32), 19>) -> u32 {
     // (cells, m, c) of each candidate unit. Pieces in the goal lie at least
     // the goal's distance away, so only the other outsiders are measured.
     let mut units = arrayvec::ArrayVec::<(Bitboard, u32, u32), 19>::new();
@@ -515,11 +522,10 @@ fn isolation_plays(pieces: Bitboard) -> u32 {
         }
     }
     units.sort_unstable_by_key(|&(_, m, c)| std::cmp::Reverse(m - c));
-    let mut packed = arrayvec::ArrayVec::<(Bitboard, u32), 19>::new();
     let mut plays = 0;
     for &(u, m, c) in &units {
         let mut k = m as i32;
-        for &(v, kv) in &packed {
+        for &(v, kv) in packed.iter() {
             k = k.min(set_distance(u, v) as i32 + 1 - kv as i32);
         }
         if k > c as i32 {
@@ -701,6 +707,9 @@ pub struct Solver {
     next_check: u64,
     found_len: u32,
     expanded: u64,
+    /// Whether tight nodes use [`isolated_and_stuck`] (the tests turn it off
+    /// for a reference solver without it).
+    zones: bool,
 }
 
 impl Solver {
@@ -723,6 +732,7 @@ impl Solver {
             next_check: 0,
             found_len: 0,
             expanded: 0,
+            zones: true,
         }
     }
 
@@ -807,7 +817,7 @@ impl Solver {
         // and the others count as `outside + 1` towards this node's bound.
         let outside = counts.outside;
         let entering_only = g + 1 + outside > threshold;
-        if let Some(bound) = tight_bound(pieces, region, outside, threshold - g) {
+        if let Some(bound) = tight_bound(pieces, region, outside, threshold - g, self.zones) {
             let bound = h.max(bound);
             self.store(key, bound, 1);
             return Pass::Bound(bound);
@@ -1099,17 +1109,73 @@ fn reached_holes(r: u8, stones: Bitboard, land: Bitboard, holes: Bitboard) -> Bi
     (reached | NEIGHBOURS[r as usize]) & holes
 }
 
+/// Plays ending outside the goal forced by the packed isolation units
+/// ([`isolation_plays`]) and, on top of them, by stuck outsiders far from
+/// them (stuck as in [`stuck_plays`]).
+///
+/// A stuck outsider `q` with relaxed reach `R` (the cells its chains reach
+/// with every goal cell and outsider a stone) stays stuck until a play
+/// ends on a cell of `Z = R` and the cells next to it (only a stone next to
+/// `R` opens a new hop; taking stones away or filling goal cells opens
+/// none) or moves `q` (onto `Z` too). Until then `R` cannot grow, so the
+/// first such play lands on `Z`. Every play that lowers the isolation sum
+/// lands within `k_U - 1` of a unit `U` as it stood at the start (a
+/// member's play lands within 1 of the unit, which shrinks its ball only).
+/// So when `Z` misses all those balls, that play is one more play ending
+/// outside the goal; stuck outsiders whose zones are disjoint each add one.
+fn isolated_and_stuck(pieces: Bitboard, region: Bitboard) -> u32 {
+    let mut packed = arrayvec::ArrayVec::new();
+    let plays = pack_isolation(pieces, &mut packed);
+    let mut blocked = Bitboard::EMPTY;
+    for &(u, k) in &packed {
+        let mut ball = u;
+        for _ in 1..k {
+            ball = grow1(ball);
+        }
+        blocked |= ball;
+    }
+    let stones = pieces | GOAL;
+    let land = region | GOAL;
+    // As in `stuck_plays`: pieces the backward flood reaches count as free
+    // (a weaker answer, never a wrong one).
+    let (free, _) = chain_flood(GOAL, GOAL, stones, land, Bitboard::EMPTY);
+    let mut extra = 0;
+    for q in (pieces & !GOAL & !free & !blocked).iter() {
+        if !(NEIGHBOURS[q as usize] & GOAL).is_empty() || blocked.has(q) {
+            continue;
+        }
+        let start = Bitboard::single(q);
+        let (reach, entered) = chain_flood(start, start, stones & !start, land, GOAL);
+        if entered {
+            continue;
+        }
+        let zone = grow1(reach);
+        if (zone & blocked).is_empty() {
+            extra += 1;
+            blocked |= zone;
+        }
+    }
+    plays + extra
+}
+
 /// A bound above `room` (the plays left within the threshold) from the
 /// dearer arguments that only a node with little room pays for, `None` when
-/// they do not refute it. With room for one play beyond the outsiders', the
-/// stuck outsiders (plays ending outside the goal) and the goal database
-/// (plays inside it) may prove that one is not enough; with none, the
-/// necessary conditions of a finish in one play per outsider.
-fn tight_bound(pieces: Bitboard, region: Bitboard, outside: u32, room: u32) -> Option<u32> {
-    if room == outside + 1 || room == outside + 2 {
-        // Two stuck plays refute room for two only with a play in the goal.
+/// they do not refute it. With room for one to three plays beyond the
+/// outsiders', the isolated and stuck outsiders (plays ending outside the
+/// goal) and the goal database (plays inside it) may prove that it is not
+/// enough; with none, the necessary conditions of a finish in one play per
+/// outsider.
+fn tight_bound(pieces: Bitboard, region: Bitboard, outside: u32, room: u32, zones: bool) -> Option<u32> {
+    if room > outside && room <= outside + 3 {
         let goal = goal_db::goal_plays(goal_db::table(), pieces);
-        if outside + 2 + goal <= room {
+        if zones {
+            let need = outside + isolated_and_stuck(pieces, region) + goal;
+            if need > room {
+                return Some(need);
+            }
+        }
+        // Two stuck plays refute room for two only with a play in the goal.
+        if room > outside + 2 || outside + 2 + goal <= room {
             return None;
         }
         let need = outside + stuck_plays(pieces, region) + goal;

@@ -543,6 +543,8 @@ fn goal_database_and_entry_checks_hold_against_breadth_first_search() {
         let stuck = stuck_plays(b, region);
         assert!(outside + stuck + goal <= want, "stuck {stuck} + goal {goal} above BFS {want}:{b:?}");
         stuck_raised += u32::from(stuck > 0);
+        let both = isolated_and_stuck(b, region);
+        assert!(outside + both + goal <= want, "isolated and stuck {both} + goal {goal} above BFS {want}:{b:?}");
         let one_each = holes_matched(b, region) && all_can_enter(b, region);
         assert!(one_each || want > outside, "entry checks refute a finish in {want}:{b:?}");
         refuted += u32::from(!one_each);
@@ -563,7 +565,7 @@ fn stuck_plays_hold_against_breadth_first_search() {
     // ending outside the goal. Fails if the claim ever exceeds the truth.
     let mut rng = SmallRng::seed_from_u64(31);
     let region = LEVEL_GE[0] & !CAMP[Player::One];
-    let (mut checked, mut two) = (0, 0);
+    let (mut checked, mut two, mut added) = (0, 0, 0);
     for i in 0..240 {
         let b = if i % 2 == 0 {
             far_cluster(&mut rng, 1 + i % 3, 14)
@@ -576,9 +578,12 @@ fn stuck_plays_hold_against_breadth_first_search() {
         let goal = goal_db::goal_plays(goal_db::table(), b);
         assert!(outside + stuck + goal <= want, "stuck {stuck} + goal {goal} above BFS {want}:{b:?}");
         two += u32::from(stuck == 2);
+        let both = isolated_and_stuck(b, region);
+        assert!(outside + both + goal <= want, "isolated and stuck {both} + goal {goal} above BFS {want}:{b:?}");
+        added += u32::from(both > stuck.max(isolation_plays(b)));
         checked += 1;
     }
-    eprintln!("stuck: {checked} checked, {two} needing two");
+    eprintln!("stuck: {checked} checked, {two} needing two, {added} added to isolation");
     assert!(checked >= 40, "only {checked} races were small enough for the BFS");
     assert!(two >= 5, "two stuck plays in only {two} races");
 }
@@ -630,7 +635,7 @@ fn packed_isolation_holds_against_breadth_first_search() {
     // claims more than the true minimum.
     let mut rng = SmallRng::seed_from_u64(57);
     let mut solver = Solver::new(16);
-    let (mut checked, mut summed) = (0, 0);
+    let (mut checked, mut summed, mut stuck_added) = (0, 0, 0);
     for i in 0..90 {
         let b = scattered(&mut rng, 2 + u32::from(i % 4 < 2), 19, i % 4 == 1);
         let Some(want) = bfs(b, 8, 400_000) else { continue };
@@ -638,6 +643,9 @@ fn packed_isolation_holds_against_breadth_first_search() {
         let iso = isolation_plays(b);
         let goal = goal_db::goal_plays(goal_db::table(), b);
         assert!(outside + iso + goal <= want, "isolation {iso} + goal {goal} above BFS {want}:{b:?}");
+        let both = isolated_and_stuck(b, LEVEL_GE[0] & !CAMP[Player::One]);
+        assert!(outside + both + goal <= want, "isolated and stuck {both} + goal {goal} above BFS {want}:{b:?}");
+        stuck_added += u32::from(both > iso);
         let lb = lower_bound(b);
         assert!(lb <= want, "bound {lb} above BFS {want}:{b:?}");
         // More than any one piece's or group's argument alone.
@@ -654,7 +662,7 @@ fn packed_isolation_holds_against_breadth_first_search() {
         assert_eq!(got.bound(), want, "solver vs BFS on {b:?}");
         checked += 1;
     }
-    eprintln!("packed isolation: {checked} checked, {summed} summed");
+    eprintln!("packed isolation: {checked} checked, {summed} summed, {stuck_added} with stuck pieces added");
     assert!(checked >= 25, "only {checked} races were small enough for the BFS");
     assert!(summed >= 5, "the sum beat a single piece in only {summed} races");
 }
@@ -667,4 +675,56 @@ fn ball2_is_the_cells_within_two() {
             assert_eq!(BALL2[c as usize].has(d), want, "{c} {d}");
         }
     }
+}
+
+#[test]
+fn stuck_pieces_add_to_isolation_against_the_solver_without_them() {
+    // A pair of outsiders (stuck, yet no isolation unit) and a lone one far
+    // from it: the stuck pair's play adds to the lone piece's isolation
+    // plays when their zones are apart. Fails if the sum ever claims more
+    // than the true minimum.
+    // The reference is the solver without this argument (checked against
+    // BFS by the other tests): BFS cannot finish these races.
+    let mut rng = SmallRng::seed_from_u64(73);
+    let region = LEVEL_GE[0] & !CAMP[Player::One];
+    let mut reference = Solver::new(18);
+    reference.zones = false;
+    let mut solver = Solver::new(18);
+    let (mut checked, mut added) = (0, 0);
+    for _ in 0..50 {
+        let mut b = scattered(&mut rng, 2, 18, true);
+        // The lone piece: 4 or more from the pair, and a third hole.
+        let hole = loop {
+            let c = GOAL.iter().nth(rng.gen_range(0..19)).unwrap();
+            if b.has(c) {
+                break c;
+            }
+        };
+        b.clear(hole);
+        let pair = b & !GOAL;
+        loop {
+            let c: u8 = rng.gen();
+            let far = pair.iter().all(|p| chebyshev(p, c) >= 4);
+            if far && !GOAL.has(c) && (17..=22).contains(&level(c)) {
+                b.set(c);
+                break;
+            }
+        }
+        let Finish::Exact { plays: want, .. } = reference.solve(&RaceSide { pieces: b, floor: 0 }, Budget::seconds(5.0))
+        else {
+            continue;
+        };
+        let outside = (b & !GOAL).count();
+        let goal = goal_db::goal_plays(goal_db::table(), b);
+        let both = isolated_and_stuck(b, region);
+        assert!(outside + both + goal <= want, "isolated and stuck {both} + goal {goal} above BFS {want}:{b:?}");
+        assert!(lower_bound(b) <= want);
+        added += u32::from(both > isolation_plays(b).max(stuck_plays(b, region)));
+        let got = solver.solve(&RaceSide { pieces: b, floor: 0 }, Budget::seconds(5.0));
+        assert_eq!(got.bound(), want, "solver with and without the zones on {b:?}");
+        checked += 1;
+    }
+    eprintln!("isolated and stuck: {checked} checked, {added} added");
+    assert!(checked >= 30, "only {checked} races were solved");
+    assert!(added >= 4, "stuck pieces added to isolation in only {added} races");
 }
