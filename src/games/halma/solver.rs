@@ -111,30 +111,31 @@ const fn build_goal_counts() -> [u32; TOP + 1] {
 /// `GOAL_AT_LEAST[t]`: the number of goal cells at level `>= t`.
 const GOAL_AT_LEAST: [u32; TOP + 1] = build_goal_counts();
 
-const fn build_neighbours() -> [Bitboard; CELLS] {
+/// `r`-balls: for each cell, the cells within `r` king steps of it, the
+/// cell itself left out.
+const fn build_ball(r: i32) -> [Bitboard; CELLS] {
     let mut t = [Bitboard([0; 4]); CELLS];
     let mut s = 0;
     while s < CELLS {
         let (sx, sy) = ((s % 16) as i32, (s / 16) as i32);
-        let mut dy = -1;
-        while dy <= 1 {
-            let mut dx = -1;
-            while dx <= 1 {
-                let (x, y) = (sx + dx, sy + dy);
-                if (dx != 0 || dy != 0) && x >= 0 && x < 16 && y >= 0 && y < 16 {
+        let mut y = sy - r;
+        while y <= sy + r {
+            let mut x = sx - r;
+            while x <= sx + r {
+                if x >= 0 && x < 16 && y >= 0 && y < 16 && (x != sx || y != sy) {
                     let c = (y * 16 + x) as usize;
                     t[s].0[c / 64] |= 1u64 << (c % 64);
                 }
-                dx += 1;
+                x += 1;
             }
-            dy += 1;
+            y += 1;
         }
         s += 1;
     }
     t
 }
 
-const NEIGHBOURS_CONST: [Bitboard; CELLS] = build_neighbours();
+const NEIGHBOURS_CONST: [Bitboard; CELLS] = build_ball(1);
 static NEIGHBOURS: [Bitboard; CELLS] = NEIGHBOURS_CONST;
 
 use crate::search::mix::splitmix64 as mix;
@@ -536,30 +537,8 @@ fn pack_isolation(pieces: Bitboard, packed: &mut arrayvec::ArrayVec<(Bitboard, u
     plays
 }
 
-const fn build_ball2() -> [Bitboard; CELLS] {
-    let mut t = [Bitboard([0; 4]); CELLS];
-    let mut s = 0;
-    while s < CELLS {
-        let (sx, sy) = ((s % 16) as i32, (s / 16) as i32);
-        let mut y = sy - 2;
-        while y <= sy + 2 {
-            let mut x = sx - 2;
-            while x <= sx + 2 {
-                if x >= 0 && x < 16 && y >= 0 && y < 16 && (x != sx || y != sy) {
-                    let c = (y * 16 + x) as usize;
-                    t[s].0[c / 64] |= 1u64 << (c % 64);
-                }
-                x += 1;
-            }
-            y += 1;
-        }
-        s += 1;
-    }
-    t
-}
-
 /// `BALL2[c]`: the cells within 2 of `c` (a hop's reach), `c` left out.
-static BALL2: [Bitboard; CELLS] = build_ball2();
+static BALL2: [Bitboard; CELLS] = build_ball(2);
 
 /// Chebyshev distance between two sets of cells (a king's steps).
 #[inline]
@@ -928,6 +907,43 @@ fn chain_flood(mut reached: Bitboard, mut frontier: Bitboard, over: Bitboard, la
     (reached, false)
 }
 
+/// The stuck outsiders of a position (see [`stuck_plays`]), found once for
+/// the arguments that use them.
+struct Stuck {
+    /// Every piece and goal cell: the stones of the relaxation.
+    stones: Bitboard,
+    /// The region and the goal: its landing cells.
+    land: Bitboard,
+    /// The cells the flood back from the goal reaches.
+    free: Bitboard,
+    /// Each stuck outsider with the cells its chains reach.
+    stuck: arrayvec::ArrayVec<(u8, Bitboard), 19>,
+}
+
+impl Stuck {
+    fn find(pieces: Bitboard, region: Bitboard) -> Self {
+        let stones = pieces | GOAL;
+        let land = region | GOAL;
+        // Hops reverse, so one flood back from the goal finds the cells with a
+        // chain into it; it may hop over the mover's own cell, so it clears
+        // some stuck pieces (a weaker answer, never a wrong one) and spares
+        // most pieces their own flood.
+        let (free, _) = chain_flood(GOAL, GOAL, stones, land, Bitboard::EMPTY);
+        let mut stuck = arrayvec::ArrayVec::new();
+        for q in (pieces & !GOAL & !free).iter() {
+            if !(NEIGHBOURS[q as usize] & GOAL).is_empty() {
+                continue;
+            }
+            let start = Bitboard::single(q);
+            let (reach, entered) = chain_flood(start, start, stones & !start, land, GOAL);
+            if !entered {
+                stuck.push((q, reach));
+            }
+        }
+        Stuck { stones, land, free, stuck }
+    }
+}
+
 /// Most candidate cells [`stuck_plays`] tries per stuck piece (beyond, it
 /// gives up with the weaker answer).
 const STUCK_TRIES: u32 = 24;
@@ -942,25 +958,8 @@ const STUCK_TRIES: u32 = 24;
 /// (at its landing cell `b`) or by moving it; so if no single cell `b`
 /// unsticks all the stuck pieces at once, and no stuck piece can move to a
 /// cell from which it enters and that unsticks the others, two are needed.
-fn stuck_plays(pieces: Bitboard, region: Bitboard) -> u32 {
-    let stones = pieces | GOAL;
-    let land = region | GOAL;
-    // Hops reverse, so one flood back from the goal finds the cells with a
-    // chain into it; it may hop over the mover's own cell, so it clears
-    // some stuck pieces (a weaker answer, never a wrong one) and spares
-    // most pieces their own flood.
-    let (free, _) = chain_flood(GOAL, GOAL, stones, land, Bitboard::EMPTY);
-    let mut stuck = arrayvec::ArrayVec::<(u8, Bitboard), 19>::new();
-    for q in (pieces & !GOAL & !free).iter() {
-        if !(NEIGHBOURS[q as usize] & GOAL).is_empty() {
-            continue;
-        }
-        let start = Bitboard::single(q);
-        let (reach, entered) = chain_flood(start, start, stones & !start, land, GOAL);
-        if !entered {
-            stuck.push((q, reach));
-        }
-    }
+fn stuck_plays(found: &Stuck) -> u32 {
+    let (stones, land, free, stuck) = (found.stones, found.land, found.free, &found.stuck);
     if stuck.is_empty() {
         return 0;
     }
@@ -970,7 +969,7 @@ fn stuck_plays(pieces: Bitboard, region: Bitboard) -> u32 {
     // helps[i]: the cells whose stone would unstick stuck piece i. With
     // the stone on `b`, the new hops start from the cells next to it.
     let mut helps = arrayvec::ArrayVec::<Bitboard, 19>::new();
-    for &(q, reach) in &stuck {
+    for &(q, reach) in stuck {
         let candidates = grow1(reach) & land & !stones;
         if candidates.count() > STUCK_TRIES {
             return 1;
@@ -1123,7 +1122,7 @@ fn reached_holes(r: u8, stones: Bitboard, land: Bitboard, holes: Bitboard) -> Bi
 /// member's play lands within 1 of the unit, which shrinks its ball only).
 /// So when `Z` misses all those balls, that play is one more play ending
 /// outside the goal; stuck outsiders whose zones are disjoint each add one.
-fn isolated_and_stuck(pieces: Bitboard, region: Bitboard) -> u32 {
+fn isolated_and_stuck(pieces: Bitboard, found: &Stuck) -> u32 {
     let mut packed = arrayvec::ArrayVec::new();
     let plays = pack_isolation(pieces, &mut packed);
     let mut blocked = Bitboard::EMPTY;
@@ -1134,19 +1133,9 @@ fn isolated_and_stuck(pieces: Bitboard, region: Bitboard) -> u32 {
         }
         blocked |= ball;
     }
-    let stones = pieces | GOAL;
-    let land = region | GOAL;
-    // As in `stuck_plays`: pieces the backward flood reaches count as free
-    // (a weaker answer, never a wrong one).
-    let (free, _) = chain_flood(GOAL, GOAL, stones, land, Bitboard::EMPTY);
     let mut extra = 0;
-    for q in (pieces & !GOAL & !free & !blocked).iter() {
-        if !(NEIGHBOURS[q as usize] & GOAL).is_empty() || blocked.has(q) {
-            continue;
-        }
-        let start = Bitboard::single(q);
-        let (reach, entered) = chain_flood(start, start, stones & !start, land, GOAL);
-        if entered {
+    for &(q, reach) in &found.stuck {
+        if blocked.has(q) {
             continue;
         }
         let zone = grow1(reach);
@@ -1168,8 +1157,9 @@ fn isolated_and_stuck(pieces: Bitboard, region: Bitboard) -> u32 {
 fn tight_bound(pieces: Bitboard, region: Bitboard, outside: u32, room: u32, zones: bool) -> Option<u32> {
     if room > outside && room <= outside + 3 {
         let goal = goal_db::goal_plays(goal_db::table(), pieces);
+        let found = Stuck::find(pieces, region);
         if zones {
-            let need = outside + isolated_and_stuck(pieces, region) + goal;
+            let need = outside + isolated_and_stuck(pieces, &found) + goal;
             if need > room {
                 return Some(need);
             }
@@ -1178,7 +1168,7 @@ fn tight_bound(pieces: Bitboard, region: Bitboard, outside: u32, room: u32, zone
         if room > outside + 2 || outside + 2 + goal <= room {
             return None;
         }
-        let need = outside + stuck_plays(pieces, region) + goal;
+        let need = outside + stuck_plays(&found) + goal;
         return (need > room).then_some(need);
     }
     if room == outside && (!holes_matched(pieces, region) || !all_can_enter(pieces, region)) {

@@ -540,10 +540,10 @@ fn goal_database_and_entry_checks_hold_against_breadth_first_search() {
         assert!(outside + goal <= want, "goal database {goal} above BFS {want}:{b:?}");
         goal_raised += u32::from(goal > 0);
         let region = LEVEL_GE[0] & !CAMP[Player::One];
-        let stuck = stuck_plays(b, region);
+        let stuck = stuck_plays(&Stuck::find(b, region));
         assert!(outside + stuck + goal <= want, "stuck {stuck} + goal {goal} above BFS {want}:{b:?}");
         stuck_raised += u32::from(stuck > 0);
-        let both = isolated_and_stuck(b, region);
+        let both = isolated_and_stuck(b, &Stuck::find(b, region));
         assert!(outside + both + goal <= want, "isolated and stuck {both} + goal {goal} above BFS {want}:{b:?}");
         let one_each = holes_matched(b, region) && all_can_enter(b, region);
         assert!(one_each || want > outside, "entry checks refute a finish in {want}:{b:?}");
@@ -574,11 +574,11 @@ fn stuck_plays_hold_against_breadth_first_search() {
         };
         let Some(want) = bfs(b, 8, 60_000) else { continue };
         let outside = (b & !GOAL).count();
-        let stuck = stuck_plays(b, region);
+        let stuck = stuck_plays(&Stuck::find(b, region));
         let goal = goal_db::goal_plays(goal_db::table(), b);
         assert!(outside + stuck + goal <= want, "stuck {stuck} + goal {goal} above BFS {want}:{b:?}");
         two += u32::from(stuck == 2);
-        let both = isolated_and_stuck(b, region);
+        let both = isolated_and_stuck(b, &Stuck::find(b, region));
         assert!(outside + both + goal <= want, "isolated and stuck {both} + goal {goal} above BFS {want}:{b:?}");
         added += u32::from(both > stuck.max(isolation_plays(b)));
         checked += 1;
@@ -643,7 +643,7 @@ fn packed_isolation_holds_against_breadth_first_search() {
         let iso = isolation_plays(b);
         let goal = goal_db::goal_plays(goal_db::table(), b);
         assert!(outside + iso + goal <= want, "isolation {iso} + goal {goal} above BFS {want}:{b:?}");
-        let both = isolated_and_stuck(b, LEVEL_GE[0] & !CAMP[Player::One]);
+        let both = isolated_and_stuck(b, &Stuck::find(b, LEVEL_GE[0] & !CAMP[Player::One]));
         assert!(outside + both + goal <= want, "isolated and stuck {both} + goal {goal} above BFS {want}:{b:?}");
         stuck_added += u32::from(both > iso);
         let lb = lower_bound(b);
@@ -716,10 +716,10 @@ fn stuck_pieces_add_to_isolation_against_the_solver_without_them() {
         };
         let outside = (b & !GOAL).count();
         let goal = goal_db::goal_plays(goal_db::table(), b);
-        let both = isolated_and_stuck(b, region);
+        let both = isolated_and_stuck(b, &Stuck::find(b, region));
         assert!(outside + both + goal <= want, "isolated and stuck {both} + goal {goal} above BFS {want}:{b:?}");
         assert!(lower_bound(b) <= want);
-        added += u32::from(both > isolation_plays(b).max(stuck_plays(b, region)));
+        added += u32::from(both > isolation_plays(b).max(stuck_plays(&Stuck::find(b, region))));
         let got = solver.solve(&RaceSide { pieces: b, floor: 0 }, Budget::seconds(5.0));
         assert_eq!(got.bound(), want, "solver with and without the zones on {b:?}");
         checked += 1;
