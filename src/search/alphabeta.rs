@@ -43,6 +43,17 @@ fn lmr_reduction(depth: u32, index: usize) -> u8 {
     r.clamp(0.0, 15.0) as u8
 }
 
+/// Deepest remaining depth at which late moves are pruned.
+const LMP_MAX_DEPTH: u32 = 3;
+
+/// Moves searched in a null-window node at remaining `depth` (at most
+/// [`LMP_MAX_DEPTH`]) before the rest are pruned: grows with the square
+/// of the depth, as the subtree a pruned move would have had does.
+/// (8 + 4d^2 moves: +102 ± 73 Elo at 4 s a game in Halma, `docs/results.md`.)
+const fn late_move_limit(depth: u32) -> usize {
+    8 + 4 * (depth * depth) as usize
+}
+
 /// What one root iteration proved: the best move, its score and its PV.
 type IterationBest<M> = Option<(M, i32, Vec<M>)>;
 
@@ -84,6 +95,10 @@ pub(crate) struct Searcher<G: Searchable> {
     /// `lmr[depth * LMR_MOVES + index]`: plies to reduce; empty unless the
     /// game asks for [`SearchHints::LATE_MOVE_REDUCTIONS`].
     lmr: Vec<u8>,
+    /// `lmp[depth]`: moves searched before the rest are pruned, for
+    /// depths up to [`LMP_MAX_DEPTH`]; empty unless the game asks for
+    /// [`SearchHints::LATE_MOVE_PRUNING`].
+    lmp: Vec<usize>,
     /// The evaluator's per-search state ([`Evaluator::Context`]).
     ctx: G::Context,
     /// Whether the game's exact values are used ([`Searcher::set_exact_values`]).
@@ -113,9 +128,27 @@ impl<G: Searchable> Searcher<G> {
             } else {
                 Vec::new()
             },
+            lmp: Self::lmp_table(true),
             ctx: G::Context::default(),
             exact_values: true,
         }
+    }
+
+    /// Moves searched per depth before late-move pruning, when `on` and
+    /// the game asks for it; else empty.
+    fn lmp_table(on: bool) -> Vec<usize> {
+        if on && G::LATE_MOVE_PRUNING {
+            (0..=LMP_MAX_DEPTH).map(late_move_limit).collect()
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// Turns late-move pruning off (or on again, where the game asks for
+    /// it), for tests that measure what it saves.
+    #[cfg(test)]
+    pub(crate) fn set_late_move_pruning(&mut self, on: bool) {
+        self.lmp = Self::lmp_table(on);
     }
 
     /// Turns the game's [`Evaluator::exact_value`](super::Evaluator::exact_value) off (or on again): the
@@ -441,16 +474,16 @@ impl<G: Searchable> Searcher<G> {
         }
         let mut best_score = -WIN - 1;
         let mut best_move = None;
+        let limit = self.moves_to_search(depth, beta - alpha == 1);
         for i in 0..scored.len() {
             select_next(&mut scored, i);
+            if i >= limit && scored[i].0 < KILLER_KEY_MIN {
+                break;
+            }
             let mv = scored[i].1;
             let mut child = pos.clone();
             child.play(mv);
-            let reduce = if i > 0 && scored[i].0 < KILLER_KEY_MIN {
-                self.reduction(depth, i, beta - alpha > 1)
-            } else {
-                0 // the first move, the TT move and the killers
-            };
+            let reduce = self.reduction(depth, i, scored[i].0, beta - alpha > 1);
             let score = self.pvs(pos, &child, i == 0, depth - 1, reduce, alpha, beta, ply);
             if self.stopped {
                 self.scored[p] = scored;
@@ -620,12 +653,25 @@ impl<G: Searchable> Searcher<G> {
         }
     }
 
-    /// Plies by which to reduce the `index`-th move (in search order) of a
-    /// node at remaining `depth`: none for the first few or when the game
-    /// does not reduce, one less in PV nodes, and never below depth 1.
+    /// Moves a node at remaining `depth` searches before late-move pruning
+    /// cuts the rest: only null-window nodes near the leaves are pruned
+    /// (the TT move and killers are kept whatever their index).
     #[inline]
-    fn reduction(&self, depth: u32, index: usize, pv_node: bool) -> u32 {
-        if self.lmr.is_empty() || depth < LMR_MIN_DEPTH || index < LMR_FULL_MOVES {
+    fn moves_to_search(&self, depth: u32, null_window: bool) -> usize {
+        match self.lmp.get(depth as usize) {
+            Some(&n) if null_window => n,
+            _ => usize::MAX,
+        }
+    }
+
+    /// Plies by which to reduce the `index`-th move (in search order, with
+    /// ordering key `key`) of a node at remaining `depth`: none for the
+    /// first few or when the game does not reduce, one less in PV nodes,
+    /// and never below depth 1.
+    #[inline]
+    fn reduction(&self, depth: u32, index: usize, key: i32, pv_node: bool) -> u32 {
+        // The TT move and the killers (by their keys) are never reduced.
+        if self.lmr.is_empty() || depth < LMR_MIN_DEPTH || index < LMR_FULL_MOVES || key >= KILLER_KEY_MIN {
             return 0;
         }
         let r = u32::from(self.lmr[depth as usize * LMR_MOVES + index.min(LMR_MOVES - 1)]);

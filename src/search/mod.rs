@@ -167,6 +167,12 @@ pub trait SearchHints: Game {
     /// matter. Default: off.
     const LATE_MOVE_REDUCTIONS: bool = false;
 
+    /// Late-move pruning: in null-window nodes at small remaining depth,
+    /// the moves ordered after the first few (more at greater depth) are
+    /// not searched at all. For games with many moves per node whose ordering
+    /// puts the few that matter first. Default: off.
+    const LATE_MOVE_PRUNING: bool = false;
+
     /// Transposition-table key, and the frame (e.g. a board symmetry) that
     /// maps this position onto the keyed one, so that equivalent positions
     /// share an entry. Default: [`Game::hash`] in the identity frame.

@@ -236,6 +236,9 @@ impl SearchHints for Halma {
     // comes from.
     const LATE_MOVE_REDUCTIONS: bool = true;
 
+    // The same tail, near the leaves, is not searched at all.
+    const LATE_MOVE_PRUNING: bool = true;
+
     // Fewer nodes to the same depth (`docs/results.md`).
     const HISTORY_MALUS: bool = true;
 

@@ -494,3 +494,29 @@ fn frontier_value_is_the_best_child_evaluation() {
     }
     assert!(answered > 500 && declined > 20, "answered {answered}, declined {declined}");
 }
+
+#[test]
+fn late_move_pruning_cuts_the_tree_but_not_the_root() {
+    use crate::search::alphabeta::Searcher;
+    use crate::search::Limits;
+    for name in ["midgame_1.txt", "midgame_white.txt"] {
+        let pos = sample(name);
+        let run = |depth: u32, pruning: bool| {
+            let mut s = Searcher::<Halma>::new(1 << 22);
+            s.set_late_move_pruning(pruning);
+            s.search(&pos, Limits::depth(depth), |_| {})
+        };
+        // Depth 2: the root's children are settled at the frontier, so no
+        // node below the root reaches a pruning depth with moves to spare:
+        // the root itself, a full-window node, must search every move.
+        let (full, pruned) = (run(2, false), run(2, true));
+        assert_eq!((pruned.score, pruned.best), (full.score, full.best), "{name}");
+        // Depth 5: null-window nodes at depth 2 and 3 keep only the head
+        // of ~100 moves, so the tree shrinks by far more than a third.
+        let (full, pruned) = (run(5, false), run(5, true));
+        assert!(pruned.nodes * 3 < full.nodes * 2, "{name}: {} vs {}", pruned.nodes, full.nodes);
+        let mut legal = Vec::new();
+        pos.legal_moves(&mut legal);
+        assert!(legal.contains(&pruned.best.unwrap()), "{name}");
+    }
+}
