@@ -259,6 +259,16 @@ pub fn lower_bound(pieces: Bitboard) -> u32 {
 /// [`lower_bound`] with the piece counts already known.
 #[inline]
 fn bound_with(pieces: Bitboard, counts: Counts) -> u32 {
+    bound_within(pieces, counts, u32::MAX - 1)
+}
+
+/// [`bound_with`] as far as a node with `room` plays left needs it: the
+/// same value when that is at most `room`, else some lower bound above
+/// `room`. The isolation packing, the dearest term, is left out when the
+/// other terms already exceed `room`, or when one far lone piece (at
+/// least 1 isolation play) does.
+#[inline]
+fn bound_within(pieces: Bitboard, counts: Counts, room: u32) -> u32 {
     let front = max_level(pieces) as usize;
     let mut best = 0;
     if front + 2 < TOP {
@@ -278,9 +288,21 @@ fn bound_with(pieces: Bitboard, counts: Counts) -> u32 {
     }
     // Plays ending outside the goal (band, isolation) and plays inside it
     // (the goal database) are different plays, so their counts add.
-    let outside_plays = band_plays(pieces).max(isolation_plays(pieces));
+    let band = band_plays(pieces);
     let inside_plays = goal_db::goal_plays(goal_db::table(), pieces);
-    let wasted = (outside_plays + inside_plays).max(counts.parity());
+    let parity = counts.parity();
+    let cheap = best.max(counts.outside + (band + inside_plays).max(parity));
+    if cheap > room {
+        return cheap;
+    }
+    // A piece at least 2 from the goal with no piece next to it is a unit
+    // of value `m >= 2`, and the packing always takes its first unit.
+    let one_isolated = counts.outside + 1 + inside_plays;
+    if one_isolated > room && !(pieces & GOAL_DIST_GE[2] & !pieces.neighbours()).is_empty() {
+        return cheap.max(one_isolated);
+    }
+    let outside_plays = band.max(isolation_plays(pieces));
+    let wasted = (outside_plays + inside_plays).max(parity);
     best.max(counts.outside + wasted)
 }
 
@@ -659,6 +681,9 @@ const MOVE_CAP: usize = 19 * 64;
 struct Entry {
     key: u64,
     bound: u8,
+    /// The solve that stored it ([`Solver::generation`]): entries of
+    /// earlier solves count as empty, so a solve need not clear the table.
+    generation: u8,
     /// Nodes the search of this entry's subtree took: of the two entries
     /// of a bucket, the cheaper to recompute is replaced.
     work: u32,
@@ -686,6 +711,8 @@ pub struct Solver {
     next_check: u64,
     found_len: u32,
     expanded: u64,
+    /// Stamp of the current solve's table entries (never 0 during a solve).
+    generation: u8,
     /// Whether tight nodes use [`isolated_and_stuck`] (the tests turn it off
     /// for a reference solver without it).
     zones: bool,
@@ -711,6 +738,7 @@ impl Solver {
             next_check: 0,
             found_len: 0,
             expanded: 0,
+            generation: 0,
             zones: true,
         }
     }
@@ -729,7 +757,14 @@ impl Solver {
     /// The minimum number of plays for `side` to fill its goal with region
     /// plays, within `budget`.
     pub fn solve(&mut self, side: &RaceSide, budget: Budget) -> Finish {
-        self.table.iter_mut().for_each(|e| *e = Entry::default());
+        // A new generation instead of clearing the table (16 MiB at most,
+        // a few milliseconds, most of a short solve); cleared only when the
+        // counter wraps, as 0 is the empty table's.
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.table.iter_mut().for_each(|e| *e = Entry::default());
+            self.generation = 1;
+        }
         self.nodes = 0;
         self.expanded = 0;
         self.budget = budget;
@@ -782,7 +817,7 @@ impl Solver {
         // bound or more when stored), so a hit spares computing the latter.
         let h = match self.probe(key) {
             Some(bound) => bound,
-            None => bound_with(pieces, counts),
+            None => bound_within(pieces, counts, threshold - g),
         };
         if g + h > threshold {
             return Pass::Bound(h);
@@ -802,10 +837,22 @@ impl Solver {
             return Pass::Bound(bound);
         }
         let mut best = if entering_only { outside + 1 } else { u32::MAX };
-        let n = generate(
+        let pattern = goal_db::pattern(pieces);
+        let goal_table = goal_db::table();
+        // An outsider's play that does not enter leaves the goal's pattern
+        // as it is, so its child needs `outside + inside` plays or more:
+        // with no room for that, outsiders only enter (the plays left out
+        // count as `outside + inside + 1` towards this node's bound).
+        let inside_now = u32::from(goal_table[pattern as usize]);
+        let outsiders_enter = entering_only || g + 1 + outside + inside_now > threshold;
+        if outsiders_enter {
+            best = best.min(outside + inside_now + 1);
+        }
+        let n = generate_with(
             pieces,
             region,
-            entering_only,
+            !entering_only,
+            outsiders_enter,
             &mut self.moves[ply * MOVE_CAP..(ply + 1) * MOVE_CAP],
         );
         // The cheap part of each child's bound first (outsiders, then parity
@@ -814,8 +861,6 @@ impl Solver {
         // fetched now, well before their probes.
         // The goal database's part too: a play changes the goal's pattern
         // by at most two bits.
-        let pattern = goal_db::pattern(pieces);
-        let goal_table = goal_db::table();
         let list = &mut self.moves[ply * MOVE_CAP..ply * MOVE_CAP + n];
         let mut kept = 0;
         for i in 0..n {
@@ -863,7 +908,11 @@ impl Solver {
     fn probe(&self, key: u64) -> Option<u32> {
         let slot = key as usize & self.mask & !1;
         let bucket = &self.table[slot..slot + 2];
-        bucket.iter().find(|e| e.key == key).map(|e| u32::from(e.bound))
+        let generation = self.generation;
+        bucket
+            .iter()
+            .find(|e| e.key == key && e.generation == generation)
+            .map(|e| u32::from(e.bound))
     }
 
     /// Stores `bound` for `key` after a search of `work` nodes: over its own
@@ -871,10 +920,15 @@ impl Solver {
     #[inline]
     fn store(&mut self, key: u64, bound: u32, work: u64) {
         let slot = key as usize & self.mask & !1;
+        let generation = self.generation;
         let bucket = &mut self.table[slot..slot + 2];
-        let i = if bucket[0].key == key {
+        // An entry of an earlier solve is an empty one: key 0, no work.
+        let live = |e: &Entry| e.generation == generation;
+        let key_of = |e: &Entry| if live(e) { e.key } else { 0 };
+        let work_of = |e: &Entry| if live(e) { e.work } else { 0 };
+        let i = if key_of(&bucket[0]) == key {
             0
-        } else if bucket[1].key == key || bucket[1].work < bucket[0].work {
+        } else if key_of(&bucket[1]) == key || work_of(&bucket[1]) < work_of(&bucket[0]) {
             1
         } else {
             0
@@ -882,6 +936,7 @@ impl Solver {
         bucket[i] = Entry {
             key,
             bound: bound.min(255) as u8,
+            generation,
             work: work.min(u64::from(u32::MAX)) as u32,
         };
     }
@@ -1195,7 +1250,21 @@ fn prefetch(entry: &Entry) {
 /// ordering key (level gained, plus a bonus for entering the goal); returns
 /// how many. Narrow reading: a piece in the goal keeps every hop inside it.
 /// With `entering_only`, only the plays that bring a piece into the goal.
+#[cfg(test)]
 fn generate(pieces: Bitboard, region: Bitboard, entering_only: bool, out: &mut [(i16, HMove)]) -> usize {
+    generate_with(pieces, region, !entering_only, entering_only, out)
+}
+
+/// [`generate`]: the plays of the pieces in the goal only with
+/// `goal_moves`, and only the outsiders' entering plays with
+/// `outsiders_enter`.
+fn generate_with(
+    pieces: Bitboard,
+    region: Bitboard,
+    goal_moves: bool,
+    outsiders_enter: bool,
+    out: &mut [(i16, HMove)],
+) -> usize {
     let empty = !pieces;
     // sources[d]: cells whose neighbour in direction d holds a piece.
     let mut sources = [Bitboard::EMPTY; 8];
@@ -1203,7 +1272,7 @@ fn generate(pieces: Bitboard, region: Bitboard, entering_only: bool, out: &mut [
         *s = pieces.step(OPPOSITE[d]);
     }
     let mut n = 0;
-    let movers = if entering_only { pieces & !GOAL } else { pieces };
+    let movers = if goal_moves { pieces } else { pieces & !GOAL };
     for from in movers.iter() {
         let in_goal = GOAL.has(from);
         let allowed = if in_goal { GOAL } else { region };
@@ -1212,12 +1281,17 @@ fn generate(pieces: Bitboard, region: Bitboard, entering_only: bool, out: &mut [
         let mut targets = NEIGHBOURS[from as usize] & land_ok;
         // Jump chains: a flood fill over landing cells; the start cell is
         // empty while its piece is under way, so no hop goes over it.
+        // Hop sources for this mover: no hop goes over its own start.
+        let mut src = sources;
+        for (d, s) in src.iter_mut().enumerate() {
+            *s &= !start.step(OPPOSITE[d]);
+        }
         let mut reached = start;
         let mut frontier = start;
         loop {
             let mut next = Bitboard::EMPTY;
-            for (d, s) in sources.iter().enumerate() {
-                let f = frontier & *s & !start.step(OPPOSITE[d]);
+            for (d, s) in src.iter().enumerate() {
+                let f = frontier & *s;
                 if !f.is_empty() {
                     next |= f.step2(d);
                 }
@@ -1230,7 +1304,7 @@ fn generate(pieces: Bitboard, region: Bitboard, entering_only: bool, out: &mut [
             frontier = next;
         }
         targets |= reached & !start;
-        if entering_only {
+        if outsiders_enter && !in_goal {
             targets &= GOAL;
         }
         let lf = level(from) as i16;
