@@ -259,16 +259,17 @@ pub fn lower_bound(pieces: Bitboard) -> u32 {
 /// [`lower_bound`] with the piece counts already known.
 #[inline]
 fn bound_with(pieces: Bitboard, counts: Counts) -> u32 {
-    bound_within(pieces, counts, u32::MAX - 1)
+    bound_within(pieces, counts, u32::MAX - 1, &mut Packing::new())
 }
 
 /// [`bound_with`] as far as a node with `room` plays left needs it: the
 /// same value when that is at most `room`, else some lower bound above
 /// `room`. The isolation packing, the dearest term, is left out when the
 /// other terms already exceed `room`, or when one far lone piece (at
-/// least 1 isolation play) does.
+/// least 1 isolation play) does. A packing it computes is kept in
+/// `packing`.
 #[inline]
-fn bound_within(pieces: Bitboard, counts: Counts, room: u32) -> u32 {
+fn bound_within(pieces: Bitboard, counts: Counts, room: u32, packing: &mut Packing) -> u32 {
     let front = max_level(pieces) as usize;
     let mut best = 0;
     if front + 2 < TOP {
@@ -301,7 +302,7 @@ fn bound_within(pieces: Bitboard, counts: Counts, room: u32) -> u32 {
     if one_isolated > room && !(pieces & GOAL_DIST_GE[2] & !pieces.neighbours()).is_empty() {
         return cheap.max(one_isolated);
     }
-    let outside_plays = band.max(isolation_plays(pieces));
+    let outside_plays = band.max(packing.plays(pieces));
     let wasted = (outside_plays + inside_plays).max(parity);
     best.max(counts.outside + wasted)
 }
@@ -467,6 +468,41 @@ const fn build_goal_dist_ge() -> [Bitboard; 16] {
 /// (no cell is 16 away).
 static GOAL_DIST_GE: [Bitboard; 16] = build_goal_dist_ge();
 
+/// The isolation plays of `pieces` ([`pack_isolation`]).
+#[cfg(test)]
+fn isolation_plays(pieces: Bitboard) -> u32 {
+    pack_isolation(pieces, &mut arrayvec::ArrayVec::new())
+}
+
+/// A node's isolation packing ([`pack_isolation`]), computed at most once
+/// for both the static bound and the stuck zones of a tight node.
+struct Packing {
+    done: bool,
+    plays: u32,
+    units: arrayvec::ArrayVec<(Bitboard, u32), 19>,
+}
+
+impl Packing {
+    #[inline]
+    fn new() -> Packing {
+        Packing {
+            done: false,
+            plays: 0,
+            units: arrayvec::ArrayVec::new(),
+        }
+    }
+
+    /// The isolation plays of `pieces` (always the same position).
+    #[inline]
+    fn plays(&mut self, pieces: Bitboard) -> u32 {
+        if !self.done {
+            self.plays = pack_isolation(pieces, &mut self.units);
+            self.done = true;
+        }
+        self.plays
+    }
+}
+
 /// Plays that must end outside the goal because outsiders are isolated.
 ///
 /// For an outsider `p` let `m_p` be the smaller of its distance to the
@@ -498,12 +534,8 @@ static GOAL_DIST_GE: [Bitboard; 16] = build_goal_dist_ge();
 /// holds. So each play lowers the sum by at most 1, and only a play ending
 /// outside the goal (a landing in the goal is at least `m_V` from `V`).
 /// The units are packed greedily, the largest first.
-#[inline]
-fn isolation_plays(pieces: Bitboard) -> u32 {
-    pack_isolation(pieces, &mut arrayvec::ArrayVec::new())
-}
-
-/// [`isolation_plays`], with the packed units and their values `k_U` left
+///
+/// Returns the plays, with the packed units and their values `k_U` left
 /// in `packed`.
 #[inline]
 fn pack_isolation(pieces: Bitboard, packed: &mut arrayvec::ArrayVec<(Bitboard, u32), 19>) -> u32 {
@@ -815,9 +847,10 @@ impl Solver {
         }
         // A stored bound is never below the static one (it was the static
         // bound or more when stored), so a hit spares computing the latter.
+        let mut packing = Packing::new();
         let h = match self.probe(key) {
             Some(bound) => bound,
-            None => bound_within(pieces, counts, threshold - g),
+            None => bound_within(pieces, counts, threshold - g, &mut packing),
         };
         if g + h > threshold {
             return Pass::Bound(h);
@@ -831,7 +864,7 @@ impl Solver {
         // and the others count as `outside + 1` towards this node's bound.
         let outside = counts.outside;
         let entering_only = g + 1 + outside > threshold;
-        if let Some(bound) = tight_bound(pieces, region, outside, threshold - g, self.zones) {
+        if let Some(bound) = tight_bound(pieces, region, outside, threshold - g, self.zones, &mut packing) {
             let bound = h.max(bound);
             self.store(key, bound, 1);
             return Pass::Bound(bound);
@@ -1177,11 +1210,16 @@ fn reached_holes(r: u8, stones: Bitboard, land: Bitboard, holes: Bitboard) -> Bi
 /// member's play lands within 1 of the unit, which shrinks its ball only).
 /// So when `Z` misses all those balls, that play is one more play ending
 /// outside the goal; stuck outsiders whose zones are disjoint each add one.
+#[cfg(test)]
 fn isolated_and_stuck(pieces: Bitboard, found: &Stuck) -> u32 {
-    let mut packed = arrayvec::ArrayVec::new();
-    let plays = pack_isolation(pieces, &mut packed);
+    isolated_and_stuck_with(pieces, found, &mut Packing::new())
+}
+
+/// [`isolated_and_stuck`] with the node's packing.
+fn isolated_and_stuck_with(pieces: Bitboard, found: &Stuck, packing: &mut Packing) -> u32 {
+    let plays = packing.plays(pieces);
     let mut blocked = Bitboard::EMPTY;
-    for &(u, k) in &packed {
+    for &(u, k) in &packing.units {
         let mut ball = u;
         for _ in 1..k {
             ball = grow1(ball);
@@ -1209,12 +1247,19 @@ fn isolated_and_stuck(pieces: Bitboard, found: &Stuck) -> u32 {
 /// goal) and the goal database (plays inside it) may prove that it is not
 /// enough; with none, the necessary conditions of a finish in one play per
 /// outsider.
-fn tight_bound(pieces: Bitboard, region: Bitboard, outside: u32, room: u32, zones: bool) -> Option<u32> {
+fn tight_bound(
+    pieces: Bitboard,
+    region: Bitboard,
+    outside: u32,
+    room: u32,
+    zones: bool,
+    packing: &mut Packing,
+) -> Option<u32> {
     if room > outside && room <= outside + 3 {
         let goal = goal_db::goal_plays(goal_db::table(), pieces);
         let found = Stuck::find(pieces, region);
         if zones {
-            let need = outside + isolated_and_stuck(pieces, &found) + goal;
+            let need = outside + isolated_and_stuck_with(pieces, &found, packing) + goal;
             if need > room {
                 return Some(need);
             }
@@ -1273,12 +1318,37 @@ fn generate_with(
     }
     let mut n = 0;
     let movers = if goal_moves { pieces } else { pieces & !GOAL };
+    // Outsiders that only enter: chains reverse, so one flood from the
+    // holes finds the empty cells with a chain into one (hopping over any
+    // piece, the mover's start too: a superset). An outsider whose first
+    // hop lands on none of them or a hole has no entering chain, only
+    // steps, and is spared its own flood.
+    let mut chains_in = !Bitboard::EMPTY;
+    if outsiders_enter {
+        let holes = GOAL & empty;
+        let (into, _) = chain_flood(holes, holes, pieces, empty & region, Bitboard::EMPTY);
+        chains_in = GOAL;
+        for (d, s) in sources.iter().enumerate() {
+            chains_in |= *s & into.step2(OPPOSITE[d]);
+        }
+    }
     for from in movers.iter() {
         let in_goal = GOAL.has(from);
         let allowed = if in_goal { GOAL } else { region };
         let start = Bitboard::single(from);
         let land_ok = empty & allowed;
         let mut targets = NEIGHBOURS[from as usize] & land_ok;
+        if !chains_in.has(from) {
+            targets &= GOAL;
+            let lf = level(from) as i16;
+            for to in targets.iter() {
+                if n < out.len() {
+                    out[n] = ((level(to) as i16 - lf) * 4 + 8, HMove::new(from, to));
+                    n += 1;
+                }
+            }
+            continue;
+        }
         // Jump chains: a flood fill over landing cells; the start cell is
         // empty while its piece is under way, so no hop goes over it.
         // Hop sources for this mover: no hop goes over its own start.

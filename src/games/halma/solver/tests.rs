@@ -784,7 +784,7 @@ fn bound_within_a_room_decides_as_the_full_bound() {
         let counts = Counts::of(b);
         let full = bound_with(b, counts);
         for room in counts.outside..=full + 2 {
-            let part = bound_within(b, counts, room);
+            let part = bound_within(b, counts, room, &mut Packing::new());
             assert!(part <= full, "{part} above the full bound {full}:{b:?}");
             assert_eq!(part > room, full > room, "room {room}: {part} vs {full}:{b:?}");
             skipped += u32::from(part < full);
