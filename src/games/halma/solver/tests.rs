@@ -848,3 +848,33 @@ fn outsiders_that_do_not_enter_leave_the_goal_database_against_breadth_first_sea
     assert!(checked >= 200, "only {checked} plays were checked");
     assert!(inside_positive >= 20, "plays inside the goal were needed after only {inside_positive}");
 }
+
+#[test]
+fn occupied_levels_are_the_levels_of_the_cells() {
+    // Against the cell-by-cell definition, on random sets of every size.
+    let mut rng = SmallRng::seed_from_u64(107);
+    for i in 0..5000 {
+        let mut b = Bitboard::EMPTY;
+        for _ in 0..i % 40 {
+            b.set(rng.gen());
+        }
+        let want = b.iter().fold(0u32, |m, c| m | 1 << level(c));
+        assert_eq!(occupied_levels(b), want, "{b:?}");
+    }
+}
+
+#[test]
+fn counts_of_one_cell_are_its_class_goal_and_edge() {
+    // The per-cell table behind `Counts::add` against the definitions.
+    for c in 0..=255u8 {
+        let k = Counts::of(Bitboard::single(c));
+        let mut class = [0; 4];
+        class[class_of(c)] = 1;
+        assert_eq!(k.class, class, "cell {c}");
+        assert_eq!(k.in_goal, u32::from(GOAL.has(c)), "cell {c}");
+        assert_eq!(k.outside, u32::from(!GOAL.has(c)), "cell {c}");
+        let mut edge = [0; 4];
+        edge[class_of(c)] = u32::from(GOAL_EDGE.has(c));
+        assert_eq!(k.edge, edge, "cell {c}");
+    }
+}
