@@ -259,6 +259,17 @@ pub fn lower_bound(pieces: Bitboard) -> u32 {
 /// [`lower_bound`] with the piece counts already known.
 #[inline]
 fn bound_with(pieces: Bitboard, counts: Counts) -> u32 {
+    bound_within(pieces, counts, u32::MAX - 1, &mut Packing::new())
+}
+
+/// [`bound_with`] as far as a node with `room` plays left needs it: the
+/// same value when that is at most `room`, else some lower bound above
+/// `room`. The isolation packing, the dearest term, is left out when the
+/// other terms already exceed `room`, or when one far lone piece (at
+/// least 1 isolation play) does. A packing it computes is kept in
+/// `packing`.
+#[inline]
+fn bound_within(pieces: Bitboard, counts: Counts, room: u32, packing: &mut Packing) -> u32 {
     let front = max_level(pieces) as usize;
     let mut best = 0;
     if front + 2 < TOP {
@@ -278,9 +289,21 @@ fn bound_with(pieces: Bitboard, counts: Counts) -> u32 {
     }
     // Plays ending outside the goal (band, isolation) and plays inside it
     // (the goal database) are different plays, so their counts add.
-    let outside_plays = band_plays(pieces).max(isolation_plays(pieces));
+    let band = band_plays(pieces);
     let inside_plays = goal_db::goal_plays(goal_db::table(), pieces);
-    let wasted = (outside_plays + inside_plays).max(counts.parity());
+    let parity = counts.parity();
+    let cheap = best.max(counts.outside + (band + inside_plays).max(parity));
+    if cheap > room {
+        return cheap;
+    }
+    // A piece at least 2 from the goal with no piece next to it is a unit
+    // of value `m >= 2`, and the packing always takes its first unit.
+    let one_isolated = counts.outside + 1 + inside_plays;
+    if one_isolated > room && !(pieces & GOAL_DIST_GE[2] & !pieces.neighbours()).is_empty() {
+        return cheap.max(one_isolated);
+    }
+    let outside_plays = band.max(packing.plays(pieces));
+    let wasted = (outside_plays + inside_plays).max(parity);
     best.max(counts.outside + wasted)
 }
 
@@ -321,16 +344,16 @@ impl Counts {
 
     #[inline]
     fn add(&mut self, c: u8, n: u32) {
-        let k = class_of(c);
+        // One table load and masks instead of two set lookups and branches
+        // (this runs for every generated play).
+        let kind = CELL_KIND[c as usize];
+        let k = usize::from(kind & 3);
         self.class[k] = self.class[k].wrapping_add(n);
-        if GOAL.has(c) {
-            self.in_goal = self.in_goal.wrapping_add(n);
-        } else {
-            self.outside = self.outside.wrapping_add(n);
-        }
-        if GOAL_EDGE.has(c) {
-            self.edge[k] = self.edge[k].wrapping_add(n);
-        }
+        let goal = 0u32.wrapping_sub(u32::from(kind >> 2 & 1));
+        self.in_goal = self.in_goal.wrapping_add(n & goal);
+        self.outside = self.outside.wrapping_add(n & !goal);
+        let edge = 0u32.wrapping_sub(u32::from(kind >> 3 & 1));
+        self.edge[k] = self.edge[k].wrapping_add(n & edge);
     }
 
     /// The counts after `mv`.
@@ -398,6 +421,25 @@ const GOAL_EDGE: Bitboard = {
 };
 
 
+/// Per cell: its parity class ([`class_of`]), plus 4 when in the goal,
+/// plus 8 when on [`GOAL_EDGE`].
+static CELL_KIND: [u8; CELLS] = {
+    let mut t = [0u8; CELLS];
+    let mut c = 0;
+    while c < CELLS {
+        let mut kind = class_of(c as u8) as u8;
+        if GOAL.has(c as u8) {
+            kind += 4;
+        }
+        if GOAL_EDGE.has(c as u8) {
+            kind += 8;
+        }
+        t[c] = kind;
+        c += 1;
+    }
+    t
+};
+
 const fn build_goal_dist() -> [u8; CELLS] {
     let mut t = [0u8; CELLS];
     let mut c = 0;
@@ -445,6 +487,41 @@ const fn build_goal_dist_ge() -> [Bitboard; 16] {
 /// (no cell is 16 away).
 static GOAL_DIST_GE: [Bitboard; 16] = build_goal_dist_ge();
 
+/// The isolation plays of `pieces` ([`pack_isolation`]).
+#[cfg(test)]
+fn isolation_plays(pieces: Bitboard) -> u32 {
+    pack_isolation(pieces, &mut arrayvec::ArrayVec::new())
+}
+
+/// A node's isolation packing ([`pack_isolation`]), computed at most once
+/// for both the static bound and the stuck zones of a tight node.
+struct Packing {
+    done: bool,
+    plays: u32,
+    units: arrayvec::ArrayVec<(Bitboard, u32), 19>,
+}
+
+impl Packing {
+    #[inline]
+    fn new() -> Packing {
+        Packing {
+            done: false,
+            plays: 0,
+            units: arrayvec::ArrayVec::new(),
+        }
+    }
+
+    /// The isolation plays of `pieces` (always the same position).
+    #[inline]
+    fn plays(&mut self, pieces: Bitboard) -> u32 {
+        if !self.done {
+            self.plays = pack_isolation(pieces, &mut self.units);
+            self.done = true;
+        }
+        self.plays
+    }
+}
+
 /// Plays that must end outside the goal because outsiders are isolated.
 ///
 /// For an outsider `p` let `m_p` be the smaller of its distance to the
@@ -476,12 +553,8 @@ static GOAL_DIST_GE: [Bitboard; 16] = build_goal_dist_ge();
 /// holds. So each play lowers the sum by at most 1, and only a play ending
 /// outside the goal (a landing in the goal is at least `m_V` from `V`).
 /// The units are packed greedily, the largest first.
-#[inline]
-fn isolation_plays(pieces: Bitboard) -> u32 {
-    pack_isolation(pieces, &mut arrayvec::ArrayVec::new())
-}
-
-/// [`isolation_plays`], with the packed units and their values `k_U` left
+///
+/// Returns the plays, with the packed units and their values `k_U` left
 /// in `packed`.
 #[inline]
 fn pack_isolation(pieces: Bitboard, packed: &mut arrayvec::ArrayVec<(Bitboard, u32), 19>) -> u32 {
@@ -587,10 +660,7 @@ fn band_plays(pieces: Bitboard) -> u32 {
     if rear + 4 >= GOAL_LOW {
         return 0;
     }
-    let mut levels = 0u32;
-    for c in (pieces & LEVEL_GE[rear + 1] & !LEVEL_GE[GOAL_LOW]).iter() {
-        levels |= 1 << level(c);
-    }
+    let levels = occupied_levels(pieces);
     let (mut bands, mut run) = (0, 0);
     for l in rear + 1..GOAL_LOW {
         if levels >> l & 1 == 0 {
@@ -604,6 +674,20 @@ fn band_plays(pieces: Bitboard) -> u32 {
         }
     }
     bands
+}
+
+/// Bit `l` set when some cell of `b` lies at level `l`: row `y`'s bits
+/// (bit `x` for column `x`) shifted by `y`, sixteen shifts for any number
+/// of pieces.
+#[inline]
+fn occupied_levels(b: Bitboard) -> u32 {
+    let mut levels = 0u32;
+    for (i, &w) in b.0.iter().enumerate() {
+        for r in 0..4 {
+            levels |= (((w >> (16 * r)) & 0xFFFF) as u32) << (4 * i + r);
+        }
+    }
+    levels
 }
 
 /// The result of a solve.
@@ -659,6 +743,9 @@ const MOVE_CAP: usize = 19 * 64;
 struct Entry {
     key: u64,
     bound: u8,
+    /// The solve that stored it ([`Solver::generation`]): entries of
+    /// earlier solves count as empty, so a solve need not clear the table.
+    generation: u8,
     /// Nodes the search of this entry's subtree took: of the two entries
     /// of a bucket, the cheaper to recompute is replaced.
     work: u32,
@@ -686,6 +773,8 @@ pub struct Solver {
     next_check: u64,
     found_len: u32,
     expanded: u64,
+    /// Stamp of the current solve's table entries (never 0 during a solve).
+    generation: u8,
     /// Whether tight nodes use [`isolated_and_stuck`] (the tests turn it off
     /// for a reference solver without it).
     zones: bool,
@@ -711,6 +800,7 @@ impl Solver {
             next_check: 0,
             found_len: 0,
             expanded: 0,
+            generation: 0,
             zones: true,
         }
     }
@@ -729,7 +819,14 @@ impl Solver {
     /// The minimum number of plays for `side` to fill its goal with region
     /// plays, within `budget`.
     pub fn solve(&mut self, side: &RaceSide, budget: Budget) -> Finish {
-        self.table.iter_mut().for_each(|e| *e = Entry::default());
+        // A new generation instead of clearing the table (16 MiB at most,
+        // a few milliseconds, most of a short solve); cleared only when the
+        // counter wraps, as 0 is the empty table's.
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.table.iter_mut().for_each(|e| *e = Entry::default());
+            self.generation = 1;
+        }
         self.nodes = 0;
         self.expanded = 0;
         self.budget = budget;
@@ -780,9 +877,10 @@ impl Solver {
         }
         // A stored bound is never below the static one (it was the static
         // bound or more when stored), so a hit spares computing the latter.
+        let mut packing = Packing::new();
         let h = match self.probe(key) {
             Some(bound) => bound,
-            None => bound_with(pieces, counts),
+            None => bound_within(pieces, counts, threshold - g, &mut packing),
         };
         if g + h > threshold {
             return Pass::Bound(h);
@@ -796,16 +894,28 @@ impl Solver {
         // and the others count as `outside + 1` towards this node's bound.
         let outside = counts.outside;
         let entering_only = g + 1 + outside > threshold;
-        if let Some(bound) = tight_bound(pieces, region, outside, threshold - g, self.zones) {
+        if let Some(bound) = tight_bound(pieces, region, outside, threshold - g, self.zones, &mut packing) {
             let bound = h.max(bound);
             self.store(key, bound, 1);
             return Pass::Bound(bound);
         }
         let mut best = if entering_only { outside + 1 } else { u32::MAX };
-        let n = generate(
+        let pattern = goal_db::pattern(pieces);
+        let goal_table = goal_db::table();
+        // An outsider's play that does not enter leaves the goal's pattern
+        // as it is, so its child needs `outside + inside` plays or more:
+        // with no room for that, outsiders only enter (the plays left out
+        // count as `outside + inside + 1` towards this node's bound).
+        let inside_now = u32::from(goal_table[pattern as usize]);
+        let outsiders_enter = entering_only || g + 1 + outside + inside_now > threshold;
+        if outsiders_enter {
+            best = best.min(outside + inside_now + 1);
+        }
+        let n = generate_with(
             pieces,
             region,
-            entering_only,
+            !entering_only,
+            outsiders_enter,
             &mut self.moves[ply * MOVE_CAP..(ply + 1) * MOVE_CAP],
         );
         // The cheap part of each child's bound first (outsiders, then parity
@@ -814,8 +924,6 @@ impl Solver {
         // fetched now, well before their probes.
         // The goal database's part too: a play changes the goal's pattern
         // by at most two bits.
-        let pattern = goal_db::pattern(pieces);
-        let goal_table = goal_db::table();
         let list = &mut self.moves[ply * MOVE_CAP..ply * MOVE_CAP + n];
         let mut kept = 0;
         for i in 0..n {
@@ -863,7 +971,11 @@ impl Solver {
     fn probe(&self, key: u64) -> Option<u32> {
         let slot = key as usize & self.mask & !1;
         let bucket = &self.table[slot..slot + 2];
-        bucket.iter().find(|e| e.key == key).map(|e| u32::from(e.bound))
+        let generation = self.generation;
+        bucket
+            .iter()
+            .find(|e| e.key == key && e.generation == generation)
+            .map(|e| u32::from(e.bound))
     }
 
     /// Stores `bound` for `key` after a search of `work` nodes: over its own
@@ -871,10 +983,15 @@ impl Solver {
     #[inline]
     fn store(&mut self, key: u64, bound: u32, work: u64) {
         let slot = key as usize & self.mask & !1;
+        let generation = self.generation;
         let bucket = &mut self.table[slot..slot + 2];
-        let i = if bucket[0].key == key {
+        // An entry of an earlier solve is an empty one: key 0, no work.
+        let live = |e: &Entry| e.generation == generation;
+        let key_of = |e: &Entry| if live(e) { e.key } else { 0 };
+        let work_of = |e: &Entry| if live(e) { e.work } else { 0 };
+        let i = if key_of(&bucket[0]) == key {
             0
-        } else if bucket[1].key == key || bucket[1].work < bucket[0].work {
+        } else if key_of(&bucket[1]) == key || work_of(&bucket[1]) < work_of(&bucket[0]) {
             1
         } else {
             0
@@ -882,6 +999,7 @@ impl Solver {
         bucket[i] = Entry {
             key,
             bound: bound.min(255) as u8,
+            generation,
             work: work.min(u64::from(u32::MAX)) as u32,
         };
     }
@@ -1122,11 +1240,16 @@ fn reached_holes(r: u8, stones: Bitboard, land: Bitboard, holes: Bitboard) -> Bi
 /// member's play lands within 1 of the unit, which shrinks its ball only).
 /// So when `Z` misses all those balls, that play is one more play ending
 /// outside the goal; stuck outsiders whose zones are disjoint each add one.
+#[cfg(test)]
 fn isolated_and_stuck(pieces: Bitboard, found: &Stuck) -> u32 {
-    let mut packed = arrayvec::ArrayVec::new();
-    let plays = pack_isolation(pieces, &mut packed);
+    isolated_and_stuck_with(pieces, found, &mut Packing::new())
+}
+
+/// [`isolated_and_stuck`] with the node's packing.
+fn isolated_and_stuck_with(pieces: Bitboard, found: &Stuck, packing: &mut Packing) -> u32 {
+    let plays = packing.plays(pieces);
     let mut blocked = Bitboard::EMPTY;
-    for &(u, k) in &packed {
+    for &(u, k) in &packing.units {
         let mut ball = u;
         for _ in 1..k {
             ball = grow1(ball);
@@ -1154,12 +1277,19 @@ fn isolated_and_stuck(pieces: Bitboard, found: &Stuck) -> u32 {
 /// goal) and the goal database (plays inside it) may prove that it is not
 /// enough; with none, the necessary conditions of a finish in one play per
 /// outsider.
-fn tight_bound(pieces: Bitboard, region: Bitboard, outside: u32, room: u32, zones: bool) -> Option<u32> {
+fn tight_bound(
+    pieces: Bitboard,
+    region: Bitboard,
+    outside: u32,
+    room: u32,
+    zones: bool,
+    packing: &mut Packing,
+) -> Option<u32> {
     if room > outside && room <= outside + 3 {
         let goal = goal_db::goal_plays(goal_db::table(), pieces);
         let found = Stuck::find(pieces, region);
         if zones {
-            let need = outside + isolated_and_stuck(pieces, &found) + goal;
+            let need = outside + isolated_and_stuck_with(pieces, &found, packing) + goal;
             if need > room {
                 return Some(need);
             }
@@ -1195,7 +1325,21 @@ fn prefetch(entry: &Entry) {
 /// ordering key (level gained, plus a bonus for entering the goal); returns
 /// how many. Narrow reading: a piece in the goal keeps every hop inside it.
 /// With `entering_only`, only the plays that bring a piece into the goal.
+#[cfg(test)]
 fn generate(pieces: Bitboard, region: Bitboard, entering_only: bool, out: &mut [(i16, HMove)]) -> usize {
+    generate_with(pieces, region, !entering_only, entering_only, out)
+}
+
+/// [`generate`]: the plays of the pieces in the goal only with
+/// `goal_moves`, and only the outsiders' entering plays with
+/// `outsiders_enter`.
+fn generate_with(
+    pieces: Bitboard,
+    region: Bitboard,
+    goal_moves: bool,
+    outsiders_enter: bool,
+    out: &mut [(i16, HMove)],
+) -> usize {
     let empty = !pieces;
     // sources[d]: cells whose neighbour in direction d holds a piece.
     let mut sources = [Bitboard::EMPTY; 8];
@@ -1203,21 +1347,51 @@ fn generate(pieces: Bitboard, region: Bitboard, entering_only: bool, out: &mut [
         *s = pieces.step(OPPOSITE[d]);
     }
     let mut n = 0;
-    let movers = if entering_only { pieces & !GOAL } else { pieces };
+    let movers = if goal_moves { pieces } else { pieces & !GOAL };
+    // Outsiders that only enter: chains reverse, so one flood from the
+    // holes finds the empty cells with a chain into one (hopping over any
+    // piece, the mover's start too: a superset). An outsider whose first
+    // hop lands on none of them or a hole has no entering chain, only
+    // steps, and is spared its own flood.
+    let mut chains_in = !Bitboard::EMPTY;
+    if outsiders_enter {
+        let holes = GOAL & empty;
+        let (into, _) = chain_flood(holes, holes, pieces, empty & region, Bitboard::EMPTY);
+        chains_in = GOAL;
+        for (d, s) in sources.iter().enumerate() {
+            chains_in |= *s & into.step2(OPPOSITE[d]);
+        }
+    }
     for from in movers.iter() {
         let in_goal = GOAL.has(from);
         let allowed = if in_goal { GOAL } else { region };
         let start = Bitboard::single(from);
         let land_ok = empty & allowed;
         let mut targets = NEIGHBOURS[from as usize] & land_ok;
+        if !chains_in.has(from) {
+            targets &= GOAL;
+            let lf = level(from) as i16;
+            for to in targets.iter() {
+                if n < out.len() {
+                    out[n] = ((level(to) as i16 - lf) * 4 + 8, HMove::new(from, to));
+                    n += 1;
+                }
+            }
+            continue;
+        }
         // Jump chains: a flood fill over landing cells; the start cell is
         // empty while its piece is under way, so no hop goes over it.
+        // Hop sources for this mover: no hop goes over its own start.
+        let mut src = sources;
+        for (d, s) in src.iter_mut().enumerate() {
+            *s &= !start.step(OPPOSITE[d]);
+        }
         let mut reached = start;
         let mut frontier = start;
         loop {
             let mut next = Bitboard::EMPTY;
-            for (d, s) in sources.iter().enumerate() {
-                let f = frontier & *s & !start.step(OPPOSITE[d]);
+            for (d, s) in src.iter().enumerate() {
+                let f = frontier & *s;
                 if !f.is_empty() {
                     next |= f.step2(d);
                 }
@@ -1230,7 +1404,7 @@ fn generate(pieces: Bitboard, region: Bitboard, entering_only: bool, out: &mut [
             frontier = next;
         }
         targets |= reached & !start;
-        if entering_only {
+        if outsiders_enter && !in_goal {
             targets &= GOAL;
         }
         let lf = level(from) as i16;

@@ -484,10 +484,13 @@ fn selfplay_races_cached() -> Vec<Bitboard> {
 fn hard_races_report() {
     let races = selfplay_races_cached();
     let mut solver = Solver::new(20);
-    for n in 7..=9 {
+    // RACE_MAX_N (7 to 9) and RACE_SECONDS (20) shorten a run.
+    let env = |k: &str, d: f64| std::env::var(k).ok().and_then(|s| s.parse().ok()).unwrap_or(d);
+    let (max_n, seconds) = (env("RACE_MAX_N", 9.0) as u32, env("RACE_SECONDS", 20.0));
+    for n in 7..=max_n {
         for b in races.iter().filter(|b| (**b & !GOAL).count() == n).take(9) {
             let t = crate::clock::CpuTimer::start();
-            let r = solver.solve(&RaceSide { pieces: *b, floor: 10 }, Budget::seconds(20.0));
+            let r = solver.solve(&RaceSide { pieces: *b, floor: 10 }, Budget::seconds(seconds));
             let s = t.elapsed();
             eprintln!(
                 "n={n} lb={} band={} iso={} par={} goal={} -> {:?} in {s:.3}s {} nodes {} expanded{:?}",
@@ -727,4 +730,151 @@ fn stuck_pieces_add_to_isolation_against_the_solver_without_them() {
     eprintln!("isolated and stuck: {checked} checked, {added} added");
     assert!(checked >= 30, "only {checked} races were solved");
     assert!(added >= 4, "stuck pieces added to isolation in only {added} races");
+}
+
+#[cfg(feature = "cli")]
+#[test]
+#[ignore]
+fn trace_hard_races() {
+    let races = selfplay_races_cached();
+    let mut solver = Solver::new(20);
+    let region = LEVEL_GE[10] & !CAMP[Player::One];
+    let which: usize = std::env::var("TRACE_N").ok().and_then(|s| s.parse().ok()).unwrap_or(7);
+    for b in races.iter().filter(|b| (**b & !GOAL).count() == which as u32).take(9) {
+        let r = solver.solve(&RaceSide { pieces: *b, floor: 10 }, Budget::seconds(20.0));
+        if solver.nodes() < 100_000 {
+            continue;
+        }
+        let Finish::Exact { plays, .. } = r else { continue };
+        let path: Vec<HMove> = solver.path[..plays as usize].to_vec();
+        let mut cur = *b;
+        for (i, m) in path.iter().enumerate() {
+            let out = (cur & !GOAL).count();
+            let found = Stuck::find(cur, region);
+            eprintln!(
+                "g={i} left={} out={out} lb={} iso={} isz={} stuck={} nstuck={} goal={} par={}\n{}",
+                plays as usize - i,
+                lower_bound(cur),
+                isolation_plays(cur),
+                isolated_and_stuck(cur, &found),
+                stuck_plays(&found),
+                found.stuck.len(),
+                goal_db::goal_plays(goal_db::table(), cur),
+                Counts::of(cur).parity(),
+                alone(cur).render()
+            );
+            eprintln!("play {:?} ({} -> {})", m, level(m.from), level(m.to));
+            cur.clear(m.from);
+            cur.set(m.to);
+        }
+    }
+}
+
+
+#[test]
+fn bound_within_a_room_decides_as_the_full_bound() {
+    // Races of 1 to 9 outsiders, lone pieces and crowds: for every room,
+    // the bound that may skip the isolation packing is never above the
+    // full one and exceeds the room exactly when the full one does. Fails
+    // on any difference.
+    let mut rng = SmallRng::seed_from_u64(83);
+    let mut skipped = 0;
+    for i in 0..3000 {
+        let b = random_race(&mut rng, 1 + i % 9, 10 + i % 12);
+        let counts = Counts::of(b);
+        let full = bound_with(b, counts);
+        for room in counts.outside..=full + 2 {
+            let part = bound_within(b, counts, room, &mut Packing::new());
+            assert!(part <= full, "{part} above the full bound {full}:{b:?}");
+            assert_eq!(part > room, full > room, "room {room}: {part} vs {full}:{b:?}");
+            skipped += u32::from(part < full);
+        }
+    }
+    assert!(skipped >= 500, "the isolation packing was skipped below the full bound only {skipped} times");
+}
+
+#[test]
+fn a_reused_table_answers_as_a_fresh_one() {
+    // Over 300 solves (the generation counter wraps at 255) one solver
+    // with a small table gives the same answers after the same number of
+    // nodes as a fresh solver each time: entries of earlier solves count
+    // as empty. Fails on any difference.
+    let mut rng = SmallRng::seed_from_u64(89);
+    let mut reused = Solver::new(10);
+    for i in 0..300 {
+        let b = random_race(&mut rng, 2 + i % 3, 18);
+        let side = RaceSide { pieces: b, floor: 0 };
+        let budget = Budget {
+            deadline: f64::INFINITY,
+            max_nodes: 20_000,
+        };
+        let mut fresh = Solver::new(10);
+        let want = fresh.solve(&side, budget);
+        assert_eq!(reused.solve(&side, budget), want, "solve {i}: {b:?}");
+        assert_eq!(reused.nodes(), fresh.nodes(), "solve {i}: {b:?}");
+    }
+}
+
+#[test]
+fn outsiders_that_do_not_enter_leave_the_goal_database_against_breadth_first_search() {
+    // The search generates only entering plays for the outsiders when the
+    // room left is below `outside + inside`: every other play of an
+    // outsider leaves a position that needs at least that many plays.
+    // Checked for every such play of races BFS can finish; fails on any
+    // overestimate.
+    let mut rng = SmallRng::seed_from_u64(101);
+    let region = LEVEL_GE[0] & !CAMP[Player::One];
+    let mut buf = vec![(0i16, HMove::new(0, 0)); MOVE_CAP];
+    let (mut checked, mut inside_positive) = (0, 0);
+    for _ in 0..200 {
+        let outside = rng.gen_range(1..=3);
+        let b = random_race(&mut rng, outside, 20);
+        let inside = goal_db::goal_plays(goal_db::table(), b);
+        let n = generate(b, region, false, &mut buf);
+        for &(_, m) in &buf[..n] {
+            if GOAL.has(m.from) || GOAL.has(m.to) {
+                continue;
+            }
+            let mut child = b;
+            child.clear(m.from);
+            child.set(m.to);
+            let Some(want) = bfs(child, 5, 30_000) else { continue };
+            assert!(outside + inside <= want, "{outside} + {inside} above BFS {want} after {m:?}:{b:?}");
+            checked += 1;
+            inside_positive += u32::from(inside > 0);
+        }
+    }
+    eprintln!("outsiders' other plays: {checked} checked, {inside_positive} with plays inside the goal");
+    assert!(checked >= 200, "only {checked} plays were checked");
+    assert!(inside_positive >= 20, "plays inside the goal were needed after only {inside_positive}");
+}
+
+#[test]
+fn occupied_levels_are_the_levels_of_the_cells() {
+    // Against the cell-by-cell definition, on random sets of every size.
+    let mut rng = SmallRng::seed_from_u64(107);
+    for i in 0..5000 {
+        let mut b = Bitboard::EMPTY;
+        for _ in 0..i % 40 {
+            b.set(rng.gen());
+        }
+        let want = b.iter().fold(0u32, |m, c| m | 1 << level(c));
+        assert_eq!(occupied_levels(b), want, "{b:?}");
+    }
+}
+
+#[test]
+fn counts_of_one_cell_are_its_class_goal_and_edge() {
+    // The per-cell table behind `Counts::add` against the definitions.
+    for c in 0..=255u8 {
+        let k = Counts::of(Bitboard::single(c));
+        let mut class = [0; 4];
+        class[class_of(c)] = 1;
+        assert_eq!(k.class, class, "cell {c}");
+        assert_eq!(k.in_goal, u32::from(GOAL.has(c)), "cell {c}");
+        assert_eq!(k.outside, u32::from(!GOAL.has(c)), "cell {c}");
+        let mut edge = [0; 4];
+        edge[class_of(c)] = u32::from(GOAL_EDGE.has(c));
+        assert_eq!(k.edge, edge, "cell {c}");
+    }
 }
