@@ -95,10 +95,9 @@ pub(crate) struct Searcher<G: Searchable> {
     /// `lmr[depth * LMR_MOVES + index]`: plies to reduce; empty unless the
     /// game asks for [`SearchHints::LATE_MOVE_REDUCTIONS`].
     lmr: Vec<u8>,
-    /// `lmp[depth]`: moves searched before the rest are pruned, for
-    /// depths up to [`LMP_MAX_DEPTH`]; empty unless the game asks for
-    /// [`SearchHints::LATE_MOVE_PRUNING`].
-    lmp: Vec<usize>,
+    /// Whether late-move pruning is on: the game asks for it
+    /// ([`SearchHints::LATE_MOVE_PRUNING`]) and no test turned it off.
+    late_move_pruning: bool,
     /// The evaluator's per-search state ([`Evaluator::Context`]).
     ctx: G::Context,
     /// Whether the game's exact values are used ([`Searcher::set_exact_values`]).
@@ -128,19 +127,9 @@ impl<G: Searchable> Searcher<G> {
             } else {
                 Vec::new()
             },
-            lmp: Self::lmp_table(true),
+            late_move_pruning: G::LATE_MOVE_PRUNING,
             ctx: G::Context::default(),
             exact_values: true,
-        }
-    }
-
-    /// Moves searched per depth before late-move pruning, when `on` and
-    /// the game asks for it; else empty.
-    fn lmp_table(on: bool) -> Vec<usize> {
-        if on && G::LATE_MOVE_PRUNING {
-            (0..=LMP_MAX_DEPTH).map(late_move_limit).collect()
-        } else {
-            Vec::new()
         }
     }
 
@@ -148,7 +137,7 @@ impl<G: Searchable> Searcher<G> {
     /// it), for tests that measure what it saves.
     #[cfg(test)]
     pub(crate) fn set_late_move_pruning(&mut self, on: bool) {
-        self.lmp = Self::lmp_table(on);
+        self.late_move_pruning = on && G::LATE_MOVE_PRUNING;
     }
 
     /// Turns the game's [`Evaluator::exact_value`](super::Evaluator::exact_value) off (or on again): the
@@ -658,9 +647,10 @@ impl<G: Searchable> Searcher<G> {
     /// (the TT move and killers are kept whatever their index).
     #[inline]
     fn moves_to_search(&self, depth: u32, null_window: bool) -> usize {
-        match self.lmp.get(depth as usize) {
-            Some(&n) if null_window => n,
-            _ => usize::MAX,
+        if self.late_move_pruning && null_window && depth <= LMP_MAX_DEPTH {
+            late_move_limit(depth)
+        } else {
+            usize::MAX
         }
     }
 

@@ -1368,42 +1368,11 @@ fn generate_with(
         let start = Bitboard::single(from);
         let land_ok = empty & allowed;
         let mut targets = NEIGHBOURS[from as usize] & land_ok;
-        if !chains_in.has(from) {
-            targets &= GOAL;
-            let lf = level(from) as i16;
-            for to in targets.iter() {
-                if n < out.len() {
-                    out[n] = ((level(to) as i16 - lf) * 4 + 8, HMove::new(from, to));
-                    n += 1;
-                }
-            }
-            continue;
+        // An outsider outside `chains_in` has only its steps (into holes,
+        // by the filter below).
+        if chains_in.has(from) {
+            targets |= jump_chain_targets(start, &sources, land_ok);
         }
-        // Jump chains: a flood fill over landing cells; the start cell is
-        // empty while its piece is under way, so no hop goes over it.
-        // Hop sources for this mover: no hop goes over its own start.
-        let mut src = sources;
-        for (d, s) in src.iter_mut().enumerate() {
-            *s &= !start.step(OPPOSITE[d]);
-        }
-        let mut reached = start;
-        let mut frontier = start;
-        loop {
-            let mut next = Bitboard::EMPTY;
-            for (d, s) in src.iter().enumerate() {
-                let f = frontier & *s;
-                if !f.is_empty() {
-                    next |= f.step2(d);
-                }
-            }
-            next &= land_ok & !reached;
-            if next.is_empty() {
-                break;
-            }
-            reached |= next;
-            frontier = next;
-        }
-        targets |= reached & !start;
         if outsiders_enter && !in_goal {
             targets &= GOAL;
         }
@@ -1420,6 +1389,37 @@ fn generate_with(
         }
     }
     n
+}
+
+/// The cells a piece on `start` reaches by a chain of hops over the pieces
+/// (`sources[d]`: cells whose neighbour in direction `d` holds a piece)
+/// landing on `land_ok`: a flood fill over landing cells; the start cell is
+/// empty while its piece is under way, so no hop goes over it. The same
+/// cells as [`chain_flood`] over `pieces & !start`, with the hop sources
+/// shifted once per node instead of once per hop for every mover.
+#[inline]
+fn jump_chain_targets(start: Bitboard, sources: &[Bitboard; 8], land_ok: Bitboard) -> Bitboard {
+    let mut src = *sources;
+    for (d, s) in src.iter_mut().enumerate() {
+        *s &= !start.step(OPPOSITE[d]);
+    }
+    let mut reached = start;
+    let mut frontier = start;
+    loop {
+        let mut next = Bitboard::EMPTY;
+        for (d, s) in src.iter().enumerate() {
+            let f = frontier & *s;
+            if !f.is_empty() {
+                next |= f.step2(d);
+            }
+        }
+        next &= land_ok & !reached;
+        if next.is_empty() {
+            return reached & !start;
+        }
+        reached |= next;
+        frontier = next;
+    }
 }
 
 /// The race seen from the side to move of a separated position, when both
