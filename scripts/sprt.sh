@@ -3,10 +3,12 @@
 # stronger with a known error rate: the working tree's agent (or that of
 # revision NEW_REV) against the agent of git revision BASE_REV, through
 # `referee match --sprt` in GAME mode, game pairs (colours swapped) from
-# random openings, two games at a time.
+# random openings (or the positions of --openings FILE, e.g. a balanced
+# book from `agent halma book`), two games at a time.
 #
 #   scripts/sprt.sh BASE_REV [--new NEW_REV] [--time S] [--games N]
-#                   [--elo0 A --elo1 B] [--plies K] [--concurrency C] [--out DIR]
+#                   [--elo0 A --elo1 B] [--plies K | --openings FILE]
+#                   [--concurrency C] [--out DIR]
 #
 # BASE_REV's agent is built from `git archive` of that revision (no worktree
 # is added to the repository) with its own CARGO_TARGET_DIR under
@@ -21,11 +23,14 @@
 #
 #   scripts/sprt.sh 97d3321                      # 10 s per side, up to 1000 games, [0, 50] Elo
 #   scripts/sprt.sh HEAD~1 --new HEAD --time 2   # a quick check of the last commit
+#   agent halma book --count 50 --depth 8 > book.txt
+#   scripts/sprt.sh 97d3321 --time 100 --games 40 --openings book.txt
 set -euo pipefail
+CALLER_DIR=$PWD
 cd "$(dirname "$0")/.."
 
 usage() {
-    sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 }
 
@@ -37,6 +42,7 @@ GAMES=1000
 ELO0=0
 ELO1=50
 PLIES=8
+OPENINGS=""
 CONCURRENCY=2
 OUT=""
 NEW_REV=""
@@ -48,6 +54,7 @@ while [ $# -gt 0 ]; do
         --elo0) ELO0=$2 ;;
         --elo1) ELO1=$2 ;;
         --plies) PLIES=$2 ;;
+        --openings) OPENINGS=$2 ;;
         --concurrency) CONCURRENCY=$2 ;;
         --out) OUT=$2 ;;
         --new) NEW_REV=$2 ;;
@@ -64,6 +71,14 @@ commit_of() {
     fi
     echo "$c"
 }
+if [ -n "$OPENINGS" ]; then
+    # A relative path is the caller's, not the repository root's.
+    case $OPENINGS in /*) ;; *) OPENINGS="$CALLER_DIR/$OPENINGS" ;; esac
+    [ -f "$OPENINGS" ] || { echo "sprt.sh: --openings $OPENINGS is not a file" >&2; exit 2; }
+    SUITE=$OPENINGS
+else
+    SUITE="random:$PLIES"
+fi
 BASE=$(commit_of "$BASE_REV")
 NEW=""
 [ -z "$NEW_REV" ] || NEW=$(commit_of "$NEW_REV")
@@ -120,10 +135,10 @@ fi
 cp target/release/referee "$OUT/referee"
 cp "$BASE_BIN" "$OUT/agent-base"
 echo "SPRT [$ELO0, $ELO1]: $NEW_DESC vs ${BASE:0:12}, Halma GAME $TIME s per side," \
-    "up to $GAMES games in pairs from random:$PLIES openings, $CONCURRENCY at a time; out: $OUT" >&2
+    "up to $GAMES games in pairs from $SUITE openings, $CONCURRENCY at a time; out: $OUT" >&2
 
 "$OUT/referee" match --game halma --mode game --time "$TIME" --games "$GAMES" \
-    --sprt="$ELO0,$ELO1" --openings "random:$PLIES" --concurrency "$CONCURRENCY" \
+    --sprt="$ELO0,$ELO1" --openings "$SUITE" --concurrency "$CONCURRENCY" \
     --agent "name=new,cmd=$OUT/agent-new" --agent "name=base,cmd=$OUT/agent-base" \
     --out "$OUT/match" --results "$OUT/results.json"
 echo "results: $OUT/results.json; records: $OUT/match/records.jsonl" >&2

@@ -65,7 +65,7 @@ enum Command {
     /// game of input.txt in --dir (Halma without one): what the referee's
     /// --calibrate runs.
     Calibrate(agent::tools::CalibrateArgs),
-    /// Halma tools: perft, simple-perft, bench, check, opening, calibrate.
+    /// Halma tools: perft, simple-perft, bench, check, opening, book, calibrate.
     #[command(subcommand)]
     Halma(agent::tools::halma::HalmaCommand),
     /// Hinger tools: exact solver, safe paths, scaling study, perft, openings.

@@ -1,12 +1,12 @@
 //! The command-line tools every game has (`agent <game> perft|opening|
-//! calibrate`) and the generic duel (`agent duel --game G ...`). Each game's
+//! book|calibrate`) and the generic duel (`agent duel --game G ...`). Each game's
 //! `cli` module flattens [`Tool`] into its own subcommands; `main.rs` only
 //! parses and dispatches.
 
 use super::duel::{duel, parse_strategy, DuelOptions, GameResult};
 use super::perft::perft;
 use crate::clock::CpuTimer;
-use crate::play::openings::random_opening;
+use crate::play::openings::{balanced_book, random_opening, BookSpec};
 use crate::protocol::{read_bounded, FileGame, GenOptions, Mode, Player};
 use crate::timing;
 use clap::{Args, Subcommand};
@@ -69,6 +69,37 @@ pub struct OpeningArgs {
     pub board: BoardArgs,
 }
 
+/// `book`: a balanced opening book for the referee's `--openings FILE`.
+#[derive(Args, Debug, Clone)]
+pub struct BookArgs {
+    /// Positions to write.
+    #[arg(long, default_value_t = 50)]
+    pub count: usize,
+    /// Random plies after the start position.
+    #[arg(long, default_value_t = 8)]
+    pub plies: u32,
+    /// Depth of the searches that score each candidate (the mean of this
+    /// depth and the one below is kept).
+    #[arg(long, default_value_t = 6)]
+    pub depth: u32,
+    /// The largest score kept either way, in the game's evaluation units
+    /// (in Halma, 100 is about one piece's progress by four anti-diagonals).
+    #[arg(long, default_value_t = 100)]
+    pub margin: i32,
+    /// Seed of the first candidate (candidate i uses seed + i).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Candidates drawn at most before giving up.
+    #[arg(long, default_value_t = 5000)]
+    pub max_candidates: usize,
+    /// Remaining seconds written in each position (the referee sets its
+    /// own clock).
+    #[arg(long, default_value_t = 100.0)]
+    pub time: f64,
+    #[command(flatten)]
+    pub board: BoardArgs,
+}
+
 /// `calibrate`: measure search speed, write calibration.txt.
 #[derive(Args, Debug, Clone)]
 pub struct CalibrateArgs {
@@ -88,6 +119,11 @@ pub enum Tool {
     /// Print the input.txt (GAME mode) of a seeded random opening: the
     /// start position followed by --plies random legal plies.
     Opening(OpeningArgs),
+    /// Print a balanced opening book: --count distinct random openings of
+    /// --plies plies whose searched score is within --margin of even, one
+    /// input.txt each, separated by `---` lines (the referee's
+    /// `--openings FILE`).
+    Book(BookArgs),
     /// Measure alpha-beta speed on the start position and write
     /// calibration.txt (read by the time policy to size its table).
     Calibrate(CalibrateArgs),
@@ -128,6 +164,49 @@ pub fn run<G: FileGame>(tool: Tool) -> Result<(), String> {
             let time = positive("--time", time)?;
             let pos: G = random_opening(&board.gen(seed), plies, seed)?;
             print!("{}", pos.write_input(Mode::Game, time));
+        }
+        Tool::Book(BookArgs {
+            count,
+            plies,
+            depth,
+            margin,
+            seed,
+            max_candidates,
+            time,
+            board,
+        }) => {
+            let time = positive("--time", time)?;
+            if count == 0 {
+                return Err("--count must be at least 1".into());
+            }
+            if depth < 2 {
+                return Err(format!(
+                    "--depth must be at least 2 (the score is the mean of two depths), found {depth}"
+                ));
+            }
+            if margin < 0 {
+                return Err(format!("--margin must be 0 or more, found {margin}"));
+            }
+            let spec = BookSpec {
+                count,
+                plies,
+                depth,
+                margin,
+                seed,
+                max_candidates,
+            };
+            let (book, drawn) = balanced_book::<G>(&board.gen(seed), &spec)?;
+            for (i, e) in book.iter().enumerate() {
+                if i > 0 {
+                    println!("---");
+                }
+                print!("{}", e.pos.write_input(Mode::Game, time));
+            }
+            eprintln!(
+                "# {} openings of {plies} plies kept of {drawn} drawn, scores within {margin} at depths {}-{depth}",
+                book.len(),
+                depth - 1
+            );
         }
         Tool::Calibrate(CalibrateArgs { dir, seconds }) => {
             let seconds = positive("--seconds", seconds)?;

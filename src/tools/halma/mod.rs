@@ -5,7 +5,7 @@ pub mod commands;
 pub mod race_bench;
 pub mod texel;
 
-use crate::tools::{self as common, CalibrateArgs, OpeningArgs, PerftArgs, Tool};
+use crate::tools::{self as common, BookArgs, CalibrateArgs, OpeningArgs, PerftArgs, Tool};
 use clap::Subcommand;
 use commands as tools;
 use std::path::PathBuf;
@@ -40,6 +40,9 @@ pub enum HalmaCommand {
     },
     /// Print the input.txt (GAME mode) of a seeded random opening.
     Opening(OpeningArgs),
+    /// Print a balanced opening book (random openings scored near even),
+    /// for the referee's `--openings FILE`.
+    Book(BookArgs),
     /// Measure search speed and write calibration.txt for the time policy.
     Calibrate(CalibrateArgs),
     /// The race endgame: the largest number of pieces outside the goal the
@@ -112,6 +115,7 @@ pub fn run(cmd: HalmaCommand) -> Result<(), String> {
         }
         HalmaCommand::Check { input, output } => println!("{}", tools::check_command(&input, &output)?),
         HalmaCommand::Opening(a) => common::run::<Halma>(Tool::Opening(a))?,
+        HalmaCommand::Book(a) => common::run::<Halma>(Tool::Book(a))?,
         HalmaCommand::Calibrate(a) => common::run::<Halma>(Tool::Calibrate(a))?,
         HalmaCommand::GoalDb { out } => {
             let table = crate::games::halma::solver::goal_db::build();
