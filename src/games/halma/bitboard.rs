@@ -276,6 +276,32 @@ pub const DIRS: [(i32, i32, i32); 8] = [
     (-17, -1, -1),
 ];
 
+/// `r`-balls: for each cell, the cells within `r` king steps of it, the
+/// cell itself left out (`ball(1)`: the neighbours a step reaches;
+/// `ball(2)`: the cells a hop's landing can be near). For tables built at
+/// compile time.
+pub(crate) const fn ball(r: i32) -> [Bitboard; CELLS] {
+    let mut t = [Bitboard([0; 4]); CELLS];
+    let mut s = 0;
+    while s < CELLS {
+        let (sx, sy) = ((s % 16) as i32, (s / 16) as i32);
+        let mut y = sy - r;
+        while y <= sy + r {
+            let mut x = sx - r;
+            while x <= sx + r {
+                if x >= 0 && x < 16 && y >= 0 && y < 16 && (x != sx || y != sy) {
+                    let c = (y * 16 + x) as usize;
+                    t[s].0[c / 64] |= 1u64 << (c % 64);
+                }
+                x += 1;
+            }
+            y += 1;
+        }
+        s += 1;
+    }
+    t
+}
+
 /// The direction opposite to each of [`DIRS`].
 pub(crate) const OPPOSITE: [usize; 8] = [1, 0, 3, 2, 7, 6, 5, 4];
 
@@ -362,6 +388,18 @@ mod tests {
                 };
                 assert_eq!(b.step2(d), want2, "cell {c} dir {d} (two steps)");
             }
+        }
+    }
+
+    #[test]
+    fn the_one_ball_is_the_cells_a_step_reaches() {
+        // (The solver's tests check `ball(2)`.)
+        let one = ball(1);
+        for c in 0..=255u8 {
+            let b = Bitboard::single(c);
+            let steps = (0..8).fold(Bitboard::EMPTY, |acc, d| acc | b.step(d));
+            assert_eq!(one[c as usize], steps, "cell {c}");
+            assert_eq!(one[c as usize], b.neighbours(), "cell {c}");
         }
     }
 

@@ -55,25 +55,6 @@ const fn build_further(colour: Player) -> [Bitboard; CELLS] {
 /// corner in rule 4's sense (not closer on either axis, further on one).
 static FURTHER: ByPlayer<[Bitboard; CELLS]> = ByPlayer::new(build_further(Player::One), build_further(Player::Two));
 
-const fn build_neighbours() -> [Bitboard; CELLS] {
-    let mut t = [Bitboard([0; 4]); CELLS];
-    let mut s = 0;
-    while s < CELLS {
-        let (sx, sy) = ((s % 16) as i32, (s / 16) as i32);
-        let mut d = 0;
-        while d < 8 {
-            let (x, y) = (sx + DIRS[d].1, sy + DIRS[d].2);
-            if x >= 0 && x < 16 && y >= 0 && y < 16 {
-                let c = (y * 16 + x) as usize;
-                t[s].0[c / 64] |= 1u64 << (c % 64);
-            }
-            d += 1;
-        }
-        s += 1;
-    }
-    t
-}
-
 const NO_CELL: u8 = 0xFF;
 
 const fn build_behind() -> [[u8; 8]; CELLS] {
@@ -99,7 +80,7 @@ const fn build_behind() -> [[u8; 8]; CELLS] {
 static BEHIND: [[u8; 8]; CELLS] = build_behind();
 
 /// The 8-neighbourhood of each cell.
-static NEIGHBOURS: [Bitboard; CELLS] = build_neighbours();
+static NEIGHBOURS: [Bitboard; CELLS] = bitboard::ball(1);
 
 use crate::search::mix::splitmix64 as splitmix;
 

@@ -73,8 +73,8 @@
 
 pub mod goal_db;
 
-use super::bitboard::{level, max_level, min_level, Bitboard, CELLS, LEVEL_GE, OPPOSITE, TOP_LEVEL};
-use super::{HMove, Halma, Reading, CAMP, PIECES};
+use super::bitboard::{ball, level, max_level, min_level, Bitboard, CELLS, LEVEL_GE, OPPOSITE, TOP_LEVEL};
+use super::{HMove, Halma, Reading, CAMP, NEIGHBOURS, PIECES};
 use crate::clock::process_cpu_seconds;
 use crate::protocol::{ByPlayer, Player};
 use crate::search::Limits;
@@ -111,32 +111,6 @@ const fn build_goal_counts() -> [u32; TOP + 1] {
 /// `GOAL_AT_LEAST[t]`: the number of goal cells at level `>= t`.
 const GOAL_AT_LEAST: [u32; TOP + 1] = build_goal_counts();
 
-/// `r`-balls: for each cell, the cells within `r` king steps of it, the
-/// cell itself left out.
-const fn build_ball(r: i32) -> [Bitboard; CELLS] {
-    let mut t = [Bitboard([0; 4]); CELLS];
-    let mut s = 0;
-    while s < CELLS {
-        let (sx, sy) = ((s % 16) as i32, (s / 16) as i32);
-        let mut y = sy - r;
-        while y <= sy + r {
-            let mut x = sx - r;
-            while x <= sx + r {
-                if x >= 0 && x < 16 && y >= 0 && y < 16 && (x != sx || y != sy) {
-                    let c = (y * 16 + x) as usize;
-                    t[s].0[c / 64] |= 1u64 << (c % 64);
-                }
-                x += 1;
-            }
-            y += 1;
-        }
-        s += 1;
-    }
-    t
-}
-
-const NEIGHBOURS_CONST: [Bitboard; CELLS] = build_ball(1);
-static NEIGHBOURS: [Bitboard; CELLS] = NEIGHBOURS_CONST;
 
 use crate::search::mix::splitmix64 as mix;
 
@@ -406,10 +380,11 @@ const GOAL_CLASS: [u32; 4] = build_goal_class_counts();
 /// Cells outside the goal next to a goal cell: the only cells from which a
 /// step enters the goal.
 const GOAL_EDGE: Bitboard = {
+    let neighbours = ball(1);
     let mut b = Bitboard([0; 4]);
     let mut c = 0;
     while c < CELLS {
-        let n = NEIGHBOURS_CONST[c];
+        let n = neighbours[c];
         if !GOAL.has(c as u8)
             && (n.0[0] & GOAL.0[0] | n.0[1] & GOAL.0[1] | n.0[2] & GOAL.0[2] | n.0[3] & GOAL.0[3]) != 0
         {
@@ -611,7 +586,7 @@ fn pack_isolation(pieces: Bitboard, packed: &mut arrayvec::ArrayVec<(Bitboard, u
 }
 
 /// `BALL2[c]`: the cells within 2 of `c` (a hop's reach), `c` left out.
-static BALL2: [Bitboard; CELLS] = build_ball(2);
+static BALL2: [Bitboard; CELLS] = ball(2);
 
 /// Chebyshev distance between two sets of cells (a king's steps).
 #[inline]
