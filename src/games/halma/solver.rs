@@ -783,10 +783,9 @@ pub struct Solver {
     /// Whether tight nodes use [`isolated_and_stuck`] (the tests turn it off
     /// for a reference solver without it).
     zones: bool,
-    /// The memo of the three stuck plays' check, `None` for a reference
-    /// solver without it and without the stuck plays before the holes
-    /// (tests).
-    three: Option<ThreeMemo>,
+    /// The memo of [`stuck_ops`], `None` for a reference solver without
+    /// the third stuck play and the stuck plays before the holes (tests).
+    memo: Option<OpsMemo>,
 }
 
 impl Solver {
@@ -811,7 +810,7 @@ impl Solver {
             expanded: 0,
             generation: 0,
             zones: true,
-            three: Some(ThreeMemo::new()),
+            memo: Some(OpsMemo::new()),
         }
     }
 
@@ -904,7 +903,7 @@ impl Solver {
         // and the others count as `outside + 1` towards this node's bound.
         let outside = counts.outside;
         let entering_only = g + 1 + outside > threshold;
-        if let Some(bound) = tight_bound(pieces, region, outside, threshold - g, self.zones, &mut packing, self.three.as_mut()) {
+        if let Some(bound) = tight_bound(pieces, region, outside, threshold - g, self.zones, &mut packing, self.memo.as_mut()) {
             let bound = h.max(bound);
             self.store(key, bound, 1);
             return Pass::Bound(bound);
@@ -1163,50 +1162,64 @@ fn stuck_plays(found: &Stuck) -> u32 {
     2
 }
 
-/// Most candidate plays [`stuck_needs_three`] tries as the first of two
-/// (beyond, it gives up with the weaker answer).
+/// Most candidate plays [`stuck_ops`] tries as the first of two (beyond,
+/// it gives up with the weaker answer).
 const THREE_TRIES: u32 = 96;
-/// Most stuck pieces [`stuck_needs_three`] looks at.
+/// Most stuck pieces [`stuck_ops`] looks at.
 const THREE_PIECES: usize = 8;
 
-/// Whether the stuck outsiders of `found` need three plays ending outside
-/// the goal, where [`stuck_plays`] proves two: no two plays of the
-/// relaxation unstick them all. As there, a play helps a stuck piece only
-/// by adding a stone (its landing cell) or by moving the piece, and only
-/// where it lands next to the piece's relaxed reach (its zone). So every
-/// first play (a stone on a zone's free cell, or a stuck piece moved within
-/// its reach or by a step, its old cell kept as a stone: more stones only
-/// help) is tried, and after it, one second play of the same kinds: a
-/// stone must lie in the zone of every piece still stuck, and a moved
-/// piece's landing in the zone of every other one. Pieces whose zone the
-/// first play misses keep their reach, so only the others are flooded
-/// again.
+/// The plays ending outside the goal that the stuck outsiders of `found`
+/// need, up to `cap` (at most three): as in [`stuck_plays`], a play of the relaxation helps
+/// a stuck piece only by adding a stone (its landing cell) or by moving
+/// the piece, and only where it lands next to the piece's relaxed reach
+/// (its zone). One play unsticks them all when a stone lies in every zone
+/// or a piece moves into every other zone, and then each enters; two when
+/// after some first play (a stone on a zone's free cell, or a stuck piece
+/// moved within its reach or by a step, its old cell kept as a stone: more
+/// stones only help) one more does. Pieces whose zone the first play
+/// misses keep their reach, so only the others are flooded again.
 ///
-/// The answer depends only on the stones next to the reaches it floods:
-/// those cells are left in `touched`, so that a position with the same
-/// stuck pieces and the same stones there has the same answer
-/// ([`ThreeMemo`]).
-fn stuck_needs_three(found: &Stuck, touched: &mut Bitboard) -> bool {
+/// Unlike [`stuck_plays`], no flood looks beyond the stuck pieces' reaches:
+/// the answer depends only on the stones next to the reaches it floods,
+/// which it adds to `touched`, so that a position with the same stuck
+/// pieces and the same stones there has the same answer ([`OpsMemo`]).
+fn stuck_ops(found: &Stuck, touched: &mut Bitboard, cap: u32) -> u32 {
     let (stones, land) = (found.stones, found.land);
     let stuck = &found.stuck;
     let n = stuck.len();
-    if n > THREE_PIECES {
-        return false;
+    if n == 0 || cap == 0 {
+        return 0;
+    }
+    if n > THREE_PIECES || cap == 1 {
+        return 1;
     }
     let pos: arrayvec::ArrayVec<u8, THREE_PIECES> = stuck.iter().map(|&(q, _)| q).collect();
     let mut zones = arrayvec::ArrayVec::<Bitboard, THREE_PIECES>::new();
     let mut cells = Bitboard::EMPTY;
     let mut tries = 0;
+    let mut left = arrayvec::ArrayVec::<(u8, Bitboard, Bitboard), THREE_PIECES>::new();
     for &(q, reach) in stuck.iter() {
         let z = grow1(reach) & land;
         zones.push(z);
+        left.push((q, reach, z));
         cells |= z;
         tries += ((reach | NEIGHBOURS[q as usize]) & land).count() - 1;
     }
     *touched |= cells;
+    let mut two = TwoPlays {
+        stuck,
+        zones: &zones,
+        pos: &pos,
+        land,
+        target: found.target,
+        touched,
+    };
+    if two.one_more(&left, stones) {
+        return 1;
+    }
     let stone_cells = cells & !stones;
-    if tries + stone_cells.count() > THREE_TRIES {
-        return false;
+    if cap == 2 || tries + stone_cells.count() > THREE_TRIES {
+        return 2;
     }
     // split[m]: whether the pieces of mask `m` hold two with disjoint
     // zones. Those a first play leaves as they were stay stuck, and no
@@ -1221,20 +1234,12 @@ fn stuck_needs_three(found: &Stuck, touched: &mut Bitboard) -> bool {
     }
     let all = (1usize << n) - 1;
     let touched_by = |c: u8| (0..n).filter(|&j| zones[j].has(c)).fold(0usize, |m, j| m | 1 << j);
-    let mut two = TwoPlays {
-        stuck,
-        zones: &zones,
-        pos: &pos,
-        land,
-        target: found.target,
-        touched,
-    };
     for b in stone_cells.iter() {
         if split[all & !touched_by(b)] {
             continue;
         }
         if two.unstick(stones | Bitboard::single(b), usize::MAX, b) {
-            return false;
+            return 2;
         }
     }
     for (i, &(q, reach)) in stuck.iter().enumerate() {
@@ -1243,14 +1248,14 @@ fn stuck_needs_three(found: &Stuck, touched: &mut Bitboard) -> bool {
                 continue;
             }
             if two.unstick(stones | Bitboard::single(t), i, t) {
-                return false;
+                return 2;
             }
         }
     }
-    true
+    3
 }
 
-/// The second play of [`stuck_needs_three`].
+/// The plays of [`stuck_ops`] after the first.
 struct TwoPlays<'a> {
     stuck: &'a [(u8, Bitboard)],
     zones: &'a [Bitboard],
@@ -1263,7 +1268,7 @@ struct TwoPlays<'a> {
 
 impl TwoPlays<'_> {
     /// The cells a piece on `q` reaches by chains over `stones`, and
-    /// whether it can enter the goal (a step or a chain).
+    /// whether it can enter (a step or a chain).
     #[inline]
     fn reach(&mut self, q: u8, stones: Bitboard) -> (Bitboard, bool) {
         if !(NEIGHBOURS[q as usize] & self.target).is_empty() {
@@ -1282,8 +1287,6 @@ impl TwoPlays<'_> {
         let land = self.land;
         // The pieces still stuck: their cells, reaches and zones.
         let mut left = arrayvec::ArrayVec::<(u8, Bitboard, Bitboard), THREE_PIECES>::new();
-        // Cells a second stone must take: in every zone left.
-        let mut common = land & !stones;
         for j in 0..self.stuck.len() {
             let q = if j == moved { b } else { self.pos[j] };
             let (r, z) = if j == moved || self.zones[j].has(b) {
@@ -1295,19 +1298,26 @@ impl TwoPlays<'_> {
             } else {
                 (self.stuck[j].1, self.zones[j])
             };
-            common &= z;
             left.push((q, r, z));
         }
+        self.one_more(&left, stones)
+    }
+
+    /// Whether one play unsticks every piece of `left` (cell, reach,
+    /// zone): a stone in every zone, or a piece moved into every other
+    /// zone, after which each can enter.
+    fn one_more(&mut self, left: &[(u8, Bitboard, Bitboard)], stones: Bitboard) -> bool {
+        let land = self.land;
         if left.is_empty() {
             return true;
         }
+        let common = left.iter().fold(land & !stones, |c, &(_, _, z)| c & z);
         for c in common.iter() {
             let with_c = stones | Bitboard::single(c);
             if left.iter().all(|&(q, _, _)| self.reach(q, with_c).1) {
                 return true;
             }
         }
-        // A stuck piece moved onto a cell of every other zone.
         for i in 0..left.len() {
             let (q, r, _) = left[i];
             let mut targets = (r | NEIGHBOURS[q as usize]) & land & !Bitboard::single(q);
@@ -1318,9 +1328,7 @@ impl TwoPlays<'_> {
             }
             for t in targets.iter() {
                 let with_t = stones | Bitboard::single(t);
-                if self.reach(t, with_t).1
-                    && (0..left.len()).all(|j| j == i || self.reach(left[j].0, with_t).1)
-                {
+                if self.reach(t, with_t).1 && (0..left.len()).all(|j| j == i || self.reach(left[j].0, with_t).1) {
                     return true;
                 }
             }
@@ -1329,38 +1337,42 @@ impl TwoPlays<'_> {
     }
 }
 
-/// Answers of [`stuck_needs_three`] by their stuck pieces and the stones on
-/// the cells the answer looked at: the stuck stragglers of a race stay as
-/// they are over many nodes while other pieces move.
-struct ThreeMemo {
-    entries: Vec<ThreeEntry>,
+/// Answers of [`stuck_ops`] by their stuck pieces and the stones on the
+/// cells the answer looked at: a race's stuck stragglers stay as they are
+/// over many nodes while other pieces move. With the same stuck pieces,
+/// fewer stones there give at least as many plays (the answer a lower
+/// bound), and more give at most as many (so a single play stays one).
+struct OpsMemo {
+    entries: Vec<OpsEntry>,
     /// Turns the entry of a bucket that a new answer replaces.
     next: usize,
 }
 
 #[derive(Clone, Copy, Default)]
-struct ThreeEntry {
+struct OpsEntry {
     key: u64,
     touched: Bitboard,
     stones: Bitboard,
-    three: bool,
+    ops: u32,
+    /// Whether `ops` is the count's answer with no cap below it.
+    full: bool,
 }
 
-/// Entries of a [`ThreeMemo`] (log2).
-const THREE_MEMO_LOG2: u32 = 12;
-/// Entries of a [`ThreeMemo`] bucket.
-const THREE_WAYS: usize = 4;
+/// Entries of an [`OpsMemo`] (log2).
+const OPS_MEMO_LOG2: u32 = 12;
+/// Entries of an [`OpsMemo`] bucket.
+const OPS_WAYS: usize = 4;
 
-impl ThreeMemo {
-    fn new() -> ThreeMemo {
-        ThreeMemo {
-            entries: vec![ThreeEntry::default(); 1 << THREE_MEMO_LOG2],
+impl OpsMemo {
+    fn new() -> OpsMemo {
+        OpsMemo {
+            entries: vec![OpsEntry::default(); 1 << OPS_MEMO_LOG2],
             next: 0,
         }
     }
 
-    /// The key of `found`'s stuck pieces and landing cells (the region):
-    /// with the stones, they decide the answer.
+    /// The key of `found`'s stuck pieces, landing cells and target: with
+    /// the stones, they decide the answer.
     fn key(found: &Stuck) -> u64 {
         let (land, target) = (found.land.0, found.target.0);
         let mut key = mix(land[0] ^ mix(land[1] ^ mix(land[2] ^ mix(land[3]))));
@@ -1371,38 +1383,45 @@ impl ThreeMemo {
         key | 1
     }
 
-    /// [`stuck_needs_three`] of `found` if the memo holds it.
-    fn lookup(&self, found: &Stuck) -> Option<bool> {
-        let key = ThreeMemo::key(found);
-        let slot = key as usize & ((1 << THREE_MEMO_LOG2) - 1) & !(THREE_WAYS - 1);
-        self.entries[slot..slot + THREE_WAYS].iter().find_map(|e| {
-            // More stones only help, fewer only hinder (and the answer is
-            // the same whatever the stones beyond the cells looked at).
+    /// A lower bound on [`stuck_ops`] of `found` with `cap` if the memo
+    /// holds one that reaches `cap` or is the count's own answer.
+    fn lookup(&self, found: &Stuck, key: u64, cap: u32) -> Option<u32> {
+        let slot = key as usize & ((1 << OPS_MEMO_LOG2) - 1) & !(OPS_WAYS - 1);
+        self.entries[slot..slot + OPS_WAYS].iter().find_map(|e| {
+            if e.key != key {
+                return None;
+            }
             let here = found.stones & e.touched;
-            let holds = e.key == key
-                && if e.three {
-                    (here & !e.stones).is_empty()
-                } else {
-                    (e.stones & !here).is_empty()
-                };
-            holds.then_some(e.three)
+            let fewer = (here & !e.stones).is_empty();
+            let more = (e.stones & !here).is_empty();
+            // One play stays one with more stones (none is stuck-free).
+            let holds = (fewer && (e.ops >= cap || (e.full && more))) || (e.ops == 1 && more);
+            holds.then_some(e.ops.min(cap))
         })
     }
 
-    /// [`stuck_needs_three`] of `found`, kept in the memo.
-    fn needs_three(&mut self, found: &Stuck) -> bool {
-        let key = ThreeMemo::key(found);
-        let slot = key as usize & ((1 << THREE_MEMO_LOG2) - 1) & !(THREE_WAYS - 1);
+    /// [`stuck_ops`] of `found` with `cap` (or a lower bound the memo
+    /// holds).
+    fn ops(&mut self, found: &Stuck, cap: u32) -> u32 {
+        if found.stuck.is_empty() {
+            return 0;
+        }
+        let key = OpsMemo::key(found);
+        if let Some(ops) = self.lookup(found, key, cap) {
+            return ops;
+        }
         let mut touched = Bitboard::EMPTY;
-        let three = stuck_needs_three(found, &mut touched);
+        let ops = stuck_ops(found, &mut touched, cap);
+        let slot = key as usize & ((1 << OPS_MEMO_LOG2) - 1) & !(OPS_WAYS - 1);
         self.next = self.next.wrapping_add(1);
-        self.entries[slot + self.next % THREE_WAYS] = ThreeEntry {
+        self.entries[slot + self.next % OPS_WAYS] = OpsEntry {
             key,
             touched,
             stones: found.stones & touched,
-            three,
+            ops,
+            full: ops < cap || cap >= 3,
         };
-        three
+        ops
     }
 }
 
@@ -1555,7 +1574,7 @@ fn isolated_and_stuck_with(pieces: Bitboard, found: &Stuck, packing: &mut Packin
 /// outsiders', the isolated and stuck outsiders (plays ending outside the
 /// goal) and the goal database (plays inside it) may prove that it is not
 /// enough: the stuck outsiders need up to three plays ending outside the
-/// goal ([`stuck_needs_three`], memoised), and where no play inside the
+/// goal ([`stuck_ops`], memoised), and where no play inside the
 /// goal is needed and the stuck plays fill the room, one more when the
 /// outsiders that cannot reach a hole need more ([`Stuck::find_holes`]):
 /// a finish then either plays inside the goal once or more, or never, and
@@ -1569,7 +1588,7 @@ fn tight_bound(
     room: u32,
     zones: bool,
     packing: &mut Packing,
-    mut three: Option<&mut ThreeMemo>,
+    memo: Option<&mut OpsMemo>,
 ) -> Option<u32> {
     if room > outside && room <= outside + 3 {
         let goal = goal_db::goal_plays(goal_db::table(), pieces);
@@ -1585,29 +1604,26 @@ fn tight_bound(
         if outside + 3 + goal <= room {
             return None;
         }
-        // The memo first: an answer it holds spares the stuck plays too.
-        let known = three.as_ref().and_then(|memo| memo.lookup(&found));
-        if known == Some(true) {
-            return Some(outside + 3 + goal);
-        }
-        let mut stuck = stuck_plays(&found);
-        if stuck == 2 && known.is_none() && three.as_mut().is_some_and(|memo| memo.needs_three(&found)) {
-            stuck = 3;
-        }
+        let Some(memo) = memo else {
+            // The solver of the third round (a reference for the tests).
+            if room > outside + 2 || outside + 2 + goal <= room {
+                return None;
+            }
+            let need = outside + stuck_plays(&found) + goal;
+            return (need > room).then_some(need);
+        };
+        // Only as many stuck plays as refute the room are counted.
+        let stuck = memo.ops(&found, room + 1 - outside - goal);
         let need = outside + stuck + goal;
-        if need > room || goal > 0 || stuck == 0 || need < room || three.is_none() {
+        if need > room || goal > 0 || stuck == 0 || need < room {
             return (need > room).then_some(need);
         }
         // No play inside the goal is needed, and the stuck plays leave no
         // room for one: a finish in `room` plays either makes one (and
         // then `stuck` more) or none, and then its stuck outsiders are
-        // those that cannot reach a hole. One more play if those need it.
+        // those that cannot reach a hole. One more play if those need more.
         let holes = Stuck::find_holes(pieces, region);
-        let mut in_holes = stuck_plays(&holes);
-        if in_holes == 2 && stuck == 2 && three.is_some_and(|memo| memo.needs_three(&holes)) {
-            in_holes = 3;
-        }
-        return (in_holes > stuck).then_some(need + 1);
+        return (memo.ops(&holes, stuck + 1) > stuck).then_some(need + 1);
     }
     if room == outside && (!holes_matched(pieces, region) || !all_can_enter(pieces, region)) {
         return Some(outside + 1);
