@@ -1593,11 +1593,14 @@ fn tight_bound(
     if room > outside && room <= outside + 3 {
         let goal = goal_db::goal_plays(goal_db::table(), pieces);
         let found = Stuck::find(pieces, region);
-        if zones {
-            let need = outside + isolated_and_stuck_with(pieces, &found, packing) + goal;
-            if need > room {
-                return Some(need);
-            }
+        let isolated = if zones {
+            isolated_and_stuck_with(pieces, &found, packing)
+        } else {
+            0
+        };
+        let need = outside + isolated + goal;
+        if need > room {
+            return Some(need);
         }
         // Three stuck plays at most: they refute room for three only with
         // a play in the goal.
@@ -1614,16 +1617,21 @@ fn tight_bound(
         };
         // Only as many stuck plays as refute the room are counted.
         let stuck = memo.ops(&found, room + 1 - outside - goal);
-        let need = outside + stuck + goal;
-        if need > room || goal > 0 || stuck == 0 || need < room {
+        let need = outside + stuck.max(isolated) + goal;
+        if need > room || goal > 0 || need < room {
             return (need > room).then_some(need);
         }
-        // No play inside the goal is needed, and the stuck plays leave no
-        // room for one: a finish in `room` plays either makes one (and
-        // then `stuck` more) or none, and then its stuck outsiders are
-        // those that cannot reach a hole. One more play if those need more.
+        // No play inside the goal is needed, and the plays ending outside
+        // it leave no room for one: a finish in `room` plays either makes
+        // one (and then `room - outside - 1` more), or none, and then its
+        // stuck outsiders are those that cannot reach a hole. One more play
+        // if those need more.
         let holes = Stuck::find_holes(pieces, region);
-        return (memo.ops(&holes, stuck + 1) > stuck).then_some(need + 1);
+        let ending_outside = room - outside;
+        if zones && isolated_and_stuck_with(pieces, &holes, packing) > ending_outside {
+            return Some(need + 1);
+        }
+        return (memo.ops(&holes, ending_outside + 1) > ending_outside).then_some(need + 1);
     }
     if room == outside && (!holes_matched(pieces, region) || !all_can_enter(pieces, region)) {
         return Some(outside + 1);

@@ -880,9 +880,10 @@ fn counts_of_one_cell_are_its_class_goal_and_edge() {
 }
 
 /// The plays ending outside the goal or inside it that the stuck arguments
-/// of a tight node claim beyond one per outsider: `stuck` plays (up to
-/// three) when the goal's pieces may move, and, with no play inside the
-/// goal, those of the outsiders that cannot reach a hole.
+/// of a tight node claim beyond one per outsider: the stuck plays (up to
+/// three) or the isolated and stuck ones when the goal's pieces may move,
+/// and, with no play inside the goal, those of the outsiders that cannot
+/// reach a hole.
 fn stuck_waste(b: Bitboard, region: Bitboard) -> (u32, u32, u32) {
     let ops = |found: &Stuck| {
         let n = stuck_ops(found, &mut Bitboard::default(), 3);
@@ -891,8 +892,9 @@ fn stuck_waste(b: Bitboard, region: Bitboard) -> (u32, u32, u32) {
         n
     };
     let goal = goal_db::goal_plays(goal_db::table(), b);
-    let any = ops(&Stuck::find(b, region));
-    let holes = ops(&Stuck::find_holes(b, region));
+    let (found, in_holes) = (Stuck::find(b, region), Stuck::find_holes(b, region));
+    let any = ops(&found).max(isolated_and_stuck(b, &found));
+    let holes = ops(&in_holes).max(isolated_and_stuck(b, &in_holes));
     (any, holes, (goal + any).max(holes.min(any + 1)))
 }
 
@@ -917,7 +919,7 @@ fn three_stuck_plays_and_the_holes_hold_against_breadth_first_search() {
         let (any, holes, waste) = stuck_waste(b, region);
         assert!(outside + waste <= want, "stuck {any}, before the holes {holes}: {waste} above BFS {want}:{b:?}");
         assert!(holes >= any || holes < 2, "fewer stuck plays before the holes than before the goal:{b:?}");
-        three += u32::from(any == 3);
+        three += u32::from(stuck_ops(&Stuck::find(b, region), &mut Bitboard::default(), 3) == 3);
         holes_added += u32::from(waste > goal_db::goal_plays(goal_db::table(), b) + any);
         checked += 1;
     }
