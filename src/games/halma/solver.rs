@@ -1625,9 +1625,14 @@ fn tight_bound(
         // it leave no room for one: a finish in `room` plays either makes
         // one (and then `room - outside - 1` more), or none, and then its
         // stuck outsiders are those that cannot reach a hole. One more play
-        // if those need more.
-        let holes = Stuck::find_holes(pieces, region);
+        // if those need more. Only where one play ending outside the goal
+        // fits: the check of a third one before the holes cost more than
+        // the nodes it saved (docs/results.md).
         let ending_outside = room - outside;
+        if ending_outside >= 2 {
+            return None;
+        }
+        let holes = Stuck::find_holes(pieces, region);
         if zones && isolated_and_stuck_with(pieces, &holes, packing) > ending_outside {
             return Some(need + 1);
         }
