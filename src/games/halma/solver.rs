@@ -60,7 +60,12 @@
 //! the goal come from a pattern database over the goal's 19 cells
 //! (`goal_db`, outside cells as wildcards); they add to the plays that end
 //! outside the goal (bands, isolation), being different plays. At a node
-//! whose threshold leaves no room beyond one play per outsider, two
+//! with room for one to three plays beyond the outsiders', stuck outsiders
+//! (no chain into the goal even with every goal cell a stone) add plays
+//! ending outside the goal: up to three, each where no fewer plays of a
+//! relaxation unstick them all, and one more where a finish with no play
+//! inside the goal would need more to reach the holes themselves. At a
+//! node whose threshold leaves no room beyond one play per outsider, two
 //! necessary conditions for such a finish are checked first (a matching of
 //! outsiders to holes each can reach, and an entering order in which each
 //! hops only over the goal and later outsiders), then only entering plays
@@ -753,6 +758,9 @@ pub struct Solver {
     /// Whether tight nodes use [`isolated_and_stuck`] (the tests turn it off
     /// for a reference solver without it).
     zones: bool,
+    /// The memo of [`stuck_ops`], `None` for a reference solver without
+    /// the third stuck play and the stuck plays before the holes (tests).
+    memo: Option<OpsMemo>,
 }
 
 impl Solver {
@@ -777,6 +785,7 @@ impl Solver {
             expanded: 0,
             generation: 0,
             zones: true,
+            memo: Some(OpsMemo::new()),
         }
     }
 
@@ -869,7 +878,7 @@ impl Solver {
         // and the others count as `outside + 1` towards this node's bound.
         let outside = counts.outside;
         let entering_only = g + 1 + outside > threshold;
-        if let Some(bound) = tight_bound(pieces, region, outside, threshold - g, self.zones, &mut packing) {
+        if let Some(bound) = tight_bound(pieces, region, outside, threshold - g, self.zones, &mut packing, self.memo.as_mut()) {
             let bound = h.max(bound);
             self.store(key, bound, 1);
             return Pass::Bound(bound);
@@ -1005,35 +1014,61 @@ fn chain_flood(mut reached: Bitboard, mut frontier: Bitboard, over: Bitboard, la
 struct Stuck {
     /// Every piece and goal cell: the stones of the relaxation.
     stones: Bitboard,
-    /// The region and the goal: its landing cells.
+    /// Its landing cells: the region and the goal, or with
+    /// [`Stuck::find_holes`] the region outside the goal and the holes.
     land: Bitboard,
-    /// The cells the flood back from the goal reaches.
+    /// The cells an outsider must reach to enter: the goal, or the holes.
+    target: Bitboard,
+    /// The cells the flood back from the target reaches.
     free: Bitboard,
     /// Each stuck outsider with the cells its chains reach.
     stuck: arrayvec::ArrayVec<(u8, Bitboard), 19>,
 }
 
 impl Stuck {
+    /// Stuck as in [`stuck_plays`]: no play reaches a goal cell, with every
+    /// goal cell a stone and a landing cell (the pieces in the goal may
+    /// move).
     fn find(pieces: Bitboard, region: Bitboard) -> Self {
+        Stuck::find_to(pieces, region | GOAL, GOAL)
+    }
+
+    /// Stuck for a finish whose pieces in the goal never move: no play
+    /// reaches a hole, the goal's pieces being stones that are never
+    /// vacated (no landing cells) and the holes stones and landing cells
+    /// (filled or not by then). Entering plays only fill holes and take
+    /// stones away outside the goal, so with no play inside the goal the
+    /// argument of [`stuck_plays`] holds as it is.
+    fn find_holes(pieces: Bitboard, region: Bitboard) -> Self {
+        let holes = GOAL & !pieces;
+        Stuck::find_to(pieces, (region & !GOAL) | holes, holes)
+    }
+
+    fn find_to(pieces: Bitboard, land: Bitboard, target: Bitboard) -> Self {
         let stones = pieces | GOAL;
-        let land = region | GOAL;
-        // Hops reverse, so one flood back from the goal finds the cells with a
-        // chain into it; it may hop over the mover's own cell, so it clears
-        // some stuck pieces (a weaker answer, never a wrong one) and spares
-        // most pieces their own flood.
-        let (free, _) = chain_flood(GOAL, GOAL, stones, land, Bitboard::EMPTY);
+        // Hops reverse, so one flood back from the target finds the cells
+        // with a chain into it; it may hop over the mover's own cell, so it
+        // clears some stuck pieces (a weaker answer, never a wrong one) and
+        // spares most pieces their own flood.
+        let (free, _) = chain_flood(target, target, stones, land, Bitboard::EMPTY);
         let mut stuck = arrayvec::ArrayVec::new();
         for q in (pieces & !GOAL & !free).iter() {
-            if !(NEIGHBOURS[q as usize] & GOAL).is_empty() {
+            if !(NEIGHBOURS[q as usize] & target).is_empty() {
                 continue;
             }
             let start = Bitboard::single(q);
-            let (reach, entered) = chain_flood(start, start, stones & !start, land, GOAL);
+            let (reach, entered) = chain_flood(start, start, stones & !start, land, target);
             if !entered {
                 stuck.push((q, reach));
             }
         }
-        Stuck { stones, land, free, stuck }
+        Stuck {
+            stones,
+            land,
+            target,
+            free,
+            stuck,
+        }
     }
 }
 
@@ -1058,7 +1093,7 @@ fn stuck_plays(found: &Stuck) -> u32 {
     }
     // A flood that reaches a cell with a chain into the goal may stop
     // there (that chain may hop over the mover's start: a weaker answer).
-    let exit = free | GOAL;
+    let exit = free | found.target;
     // helps[i]: the cells whose stone would unstick stuck piece i. With
     // the stone on `b`, the new hops start from the cells next to it.
     let mut helps = arrayvec::ArrayVec::<Bitboard, 19>::new();
@@ -1094,12 +1129,275 @@ fn stuck_plays(found: &Stuck) -> u32 {
         }
         for b in targets.iter() {
             let from = Bitboard::single(b);
-            if !(NEIGHBOURS[b as usize] & GOAL).is_empty() || chain_flood(from, from, stones, land, exit).1 {
+            if !(NEIGHBOURS[b as usize] & found.target).is_empty() || chain_flood(from, from, stones, land, exit).1 {
                 return 1;
             }
         }
     }
     2
+}
+
+/// Most candidate plays [`stuck_ops`] tries as the first of two (beyond,
+/// it gives up with the weaker answer).
+const THREE_TRIES: u32 = 96;
+/// Most stuck pieces [`stuck_ops`] looks at.
+const THREE_PIECES: usize = 8;
+
+/// The plays ending outside the goal that the stuck outsiders of `found`
+/// need, up to `cap` (at most three): as in [`stuck_plays`], a play of the relaxation helps
+/// a stuck piece only by adding a stone (its landing cell) or by moving
+/// the piece, and only where it lands next to the piece's relaxed reach
+/// (its zone). One play unsticks them all when a stone lies in every zone
+/// or a piece moves into every other zone, and then each enters; two when
+/// after some first play (a stone on a zone's free cell, or a stuck piece
+/// moved within its reach or by a step, its old cell kept as a stone: more
+/// stones only help) one more does. Pieces whose zone the first play
+/// misses keep their reach, so only the others are flooded again.
+///
+/// Unlike [`stuck_plays`], no flood looks beyond the stuck pieces' reaches:
+/// the answer depends only on the stones next to the reaches it floods,
+/// which it adds to `touched`, so that a position with the same stuck
+/// pieces and the same stones there has the same answer ([`OpsMemo`]).
+fn stuck_ops(found: &Stuck, touched: &mut Bitboard, cap: u32) -> u32 {
+    let (stones, land) = (found.stones, found.land);
+    let stuck = &found.stuck;
+    let n = stuck.len();
+    if n == 0 || cap == 0 {
+        return 0;
+    }
+    if n > THREE_PIECES || cap == 1 {
+        return 1;
+    }
+    let pos: arrayvec::ArrayVec<u8, THREE_PIECES> = stuck.iter().map(|&(q, _)| q).collect();
+    let mut zones = arrayvec::ArrayVec::<Bitboard, THREE_PIECES>::new();
+    let mut cells = Bitboard::EMPTY;
+    let mut tries = 0;
+    let mut left = arrayvec::ArrayVec::<(u8, Bitboard, Bitboard), THREE_PIECES>::new();
+    for &(q, reach) in stuck.iter() {
+        let z = grow1(reach) & land;
+        zones.push(z);
+        left.push((q, reach, z));
+        cells |= z;
+        tries += ((reach | NEIGHBOURS[q as usize]) & land).count() - 1;
+    }
+    *touched |= cells;
+    let mut two = TwoPlays {
+        stuck,
+        zones: &zones,
+        pos: &pos,
+        land,
+        target: found.target,
+        touched,
+    };
+    if two.one_more(&left, stones) {
+        return 1;
+    }
+    let stone_cells = cells & !stones;
+    if cap == 2 || tries + stone_cells.count() > THREE_TRIES {
+        return 2;
+    }
+    // split[m]: whether the pieces of mask `m` hold two with disjoint
+    // zones. Those a first play leaves as they were stay stuck, and no
+    // second play helps two of them with disjoint zones (a stone lies in
+    // at most one, a moved piece lands in its own), so such a first play
+    // needs no flood.
+    let mut split = [false; 1 << THREE_PIECES];
+    for m in 1..1usize << n {
+        let low = m.trailing_zeros() as usize;
+        let rest = m & (m - 1);
+        split[m] = split[rest] || (0..n).any(|j| rest >> j & 1 != 0 && (zones[low] & zones[j]).is_empty());
+    }
+    let all = (1usize << n) - 1;
+    let touched_by = |c: u8| (0..n).filter(|&j| zones[j].has(c)).fold(0usize, |m, j| m | 1 << j);
+    for b in stone_cells.iter() {
+        if split[all & !touched_by(b)] {
+            continue;
+        }
+        if two.unstick(stones | Bitboard::single(b), usize::MAX, b) {
+            return 2;
+        }
+    }
+    for (i, &(q, reach)) in stuck.iter().enumerate() {
+        for t in ((reach | NEIGHBOURS[q as usize]) & land & !Bitboard::single(q)).iter() {
+            if split[all & !touched_by(t) & !(1 << i)] {
+                continue;
+            }
+            if two.unstick(stones | Bitboard::single(t), i, t) {
+                return 2;
+            }
+        }
+    }
+    3
+}
+
+/// The plays of [`stuck_ops`] after the first.
+struct TwoPlays<'a> {
+    stuck: &'a [(u8, Bitboard)],
+    zones: &'a [Bitboard],
+    pos: &'a [u8],
+    land: Bitboard,
+    target: Bitboard,
+    /// The cells next to every reach flooded so far.
+    touched: &'a mut Bitboard,
+}
+
+impl TwoPlays<'_> {
+    /// The cells a piece on `q` reaches by chains over `stones`, and
+    /// whether it can enter (a step or a chain).
+    #[inline]
+    fn reach(&mut self, q: u8, stones: Bitboard) -> (Bitboard, bool) {
+        if !(NEIGHBOURS[q as usize] & self.target).is_empty() {
+            return (Bitboard::single(q), true);
+        }
+        let start = Bitboard::single(q);
+        let (r, entered) = chain_flood(start, start, stones & !start, self.land, self.target);
+        *self.touched |= grow1(r);
+        (r, entered)
+    }
+
+    /// After a first play (stone `b` added to `stones`, and stuck piece
+    /// `moved` now on `b` unless `usize::MAX`), whether one more play
+    /// unsticks every stuck piece.
+    fn unstick(&mut self, stones: Bitboard, moved: usize, b: u8) -> bool {
+        let land = self.land;
+        // The pieces still stuck: their cells, reaches and zones.
+        let mut left = arrayvec::ArrayVec::<(u8, Bitboard, Bitboard), THREE_PIECES>::new();
+        for j in 0..self.stuck.len() {
+            let q = if j == moved { b } else { self.pos[j] };
+            let (r, z) = if j == moved || self.zones[j].has(b) {
+                let (r, entered) = self.reach(q, stones);
+                if entered {
+                    continue;
+                }
+                (r, grow1(r) & land)
+            } else {
+                (self.stuck[j].1, self.zones[j])
+            };
+            left.push((q, r, z));
+        }
+        self.one_more(&left, stones)
+    }
+
+    /// Whether one play unsticks every piece of `left` (cell, reach,
+    /// zone): a stone in every zone, or a piece moved into every other
+    /// zone, after which each can enter.
+    fn one_more(&mut self, left: &[(u8, Bitboard, Bitboard)], stones: Bitboard) -> bool {
+        let land = self.land;
+        if left.is_empty() {
+            return true;
+        }
+        let common = left.iter().fold(land & !stones, |c, &(_, _, z)| c & z);
+        for c in common.iter() {
+            let with_c = stones | Bitboard::single(c);
+            if left.iter().all(|&(q, _, _)| self.reach(q, with_c).1) {
+                return true;
+            }
+        }
+        for i in 0..left.len() {
+            let (q, r, _) = left[i];
+            let mut targets = (r | NEIGHBOURS[q as usize]) & land & !Bitboard::single(q);
+            for (j, &(_, _, z)) in left.iter().enumerate() {
+                if j != i {
+                    targets &= z;
+                }
+            }
+            for t in targets.iter() {
+                let with_t = stones | Bitboard::single(t);
+                if self.reach(t, with_t).1 && (0..left.len()).all(|j| j == i || self.reach(left[j].0, with_t).1) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}
+
+/// Answers of [`stuck_ops`] by their stuck pieces and the stones on the
+/// cells the answer looked at: a race's stuck stragglers stay as they are
+/// over many nodes while other pieces move. With the same stuck pieces,
+/// fewer stones there give at least as many plays (the answer a lower
+/// bound), and more give at most as many (so a single play stays one).
+struct OpsMemo {
+    entries: Vec<OpsEntry>,
+    /// Turns the entry of a bucket that a new answer replaces.
+    next: usize,
+}
+
+#[derive(Clone, Copy, Default)]
+struct OpsEntry {
+    key: u64,
+    touched: Bitboard,
+    stones: Bitboard,
+    ops: u32,
+    /// Whether `ops` is the count's answer with no cap below it.
+    full: bool,
+}
+
+/// Entries of an [`OpsMemo`] (log2).
+const OPS_MEMO_LOG2: u32 = 12;
+/// Entries of an [`OpsMemo`] bucket.
+const OPS_WAYS: usize = 4;
+
+impl OpsMemo {
+    fn new() -> OpsMemo {
+        OpsMemo {
+            entries: vec![OpsEntry::default(); 1 << OPS_MEMO_LOG2],
+            next: 0,
+        }
+    }
+
+    /// The key of `found`'s stuck pieces, landing cells and target: with
+    /// the stones, they decide the answer.
+    fn key(found: &Stuck) -> u64 {
+        let (land, target) = (found.land.0, found.target.0);
+        let mut key = mix(land[0] ^ mix(land[1] ^ mix(land[2] ^ mix(land[3]))));
+        key = mix(key ^ target[0] ^ mix(target[1] ^ mix(target[2] ^ mix(target[3]))));
+        for &(q, _) in &found.stuck {
+            key ^= KEYS[q as usize];
+        }
+        key | 1
+    }
+
+    /// A lower bound on [`stuck_ops`] of `found` with `cap` if the memo
+    /// holds one that reaches `cap` or is the count's own answer.
+    fn lookup(&self, found: &Stuck, key: u64, cap: u32) -> Option<u32> {
+        let slot = key as usize & ((1 << OPS_MEMO_LOG2) - 1) & !(OPS_WAYS - 1);
+        self.entries[slot..slot + OPS_WAYS].iter().find_map(|e| {
+            if e.key != key {
+                return None;
+            }
+            let here = found.stones & e.touched;
+            let fewer = (here & !e.stones).is_empty();
+            let more = (e.stones & !here).is_empty();
+            // One play stays one with more stones (none is stuck-free).
+            let holds = (fewer && (e.ops >= cap || (e.full && more))) || (e.ops == 1 && more);
+            holds.then_some(e.ops.min(cap))
+        })
+    }
+
+    /// [`stuck_ops`] of `found` with `cap` (or a lower bound the memo
+    /// holds).
+    fn ops(&mut self, found: &Stuck, cap: u32) -> u32 {
+        if found.stuck.is_empty() {
+            return 0;
+        }
+        let key = OpsMemo::key(found);
+        if let Some(ops) = self.lookup(found, key, cap) {
+            return ops;
+        }
+        let mut touched = Bitboard::EMPTY;
+        let ops = stuck_ops(found, &mut touched, cap);
+        let slot = key as usize & ((1 << OPS_MEMO_LOG2) - 1) & !(OPS_WAYS - 1);
+        self.next = self.next.wrapping_add(1);
+        self.entries[slot + self.next % OPS_WAYS] = OpsEntry {
+            key,
+            touched,
+            stones: found.stones & touched,
+            ops,
+            full: ops < cap || cap >= 3,
+        };
+        ops
+    }
 }
 
 /// Whether the outsiders could all enter the goal one play each, in some
@@ -1250,8 +1548,14 @@ fn isolated_and_stuck_with(pieces: Bitboard, found: &Stuck, packing: &mut Packin
 /// they do not refute it. With room for one to three plays beyond the
 /// outsiders', the isolated and stuck outsiders (plays ending outside the
 /// goal) and the goal database (plays inside it) may prove that it is not
-/// enough; with none, the necessary conditions of a finish in one play per
-/// outsider.
+/// enough: the stuck outsiders need up to three plays ending outside the
+/// goal ([`stuck_ops`], memoised), and where no play inside the
+/// goal is needed and the stuck plays fill the room, one more when the
+/// outsiders that cannot reach a hole need more ([`Stuck::find_holes`]):
+/// a finish then either plays inside the goal once or more, or never, and
+/// never means that the goal's pieces stay as stones and only the holes
+/// are entries. With no room beyond the outsiders', the necessary
+/// conditions of a finish in one play per outsider.
 fn tight_bound(
     pieces: Bitboard,
     region: Bitboard,
@@ -1259,22 +1563,55 @@ fn tight_bound(
     room: u32,
     zones: bool,
     packing: &mut Packing,
+    memo: Option<&mut OpsMemo>,
 ) -> Option<u32> {
     if room > outside && room <= outside + 3 {
         let goal = goal_db::goal_plays(goal_db::table(), pieces);
         let found = Stuck::find(pieces, region);
-        if zones {
-            let need = outside + isolated_and_stuck_with(pieces, &found, packing) + goal;
-            if need > room {
-                return Some(need);
-            }
+        let isolated = if zones {
+            isolated_and_stuck_with(pieces, &found, packing)
+        } else {
+            0
+        };
+        let need = outside + isolated + goal;
+        if need > room {
+            return Some(need);
         }
-        // Two stuck plays refute room for two only with a play in the goal.
-        if room > outside + 2 || outside + 2 + goal <= room {
+        // Three stuck plays at most: they refute room for three only with
+        // a play in the goal.
+        if outside + 3 + goal <= room {
             return None;
         }
-        let need = outside + stuck_plays(&found) + goal;
-        return (need > room).then_some(need);
+        let Some(memo) = memo else {
+            // The solver of the third round (a reference for the tests).
+            if room > outside + 2 || outside + 2 + goal <= room {
+                return None;
+            }
+            let need = outside + stuck_plays(&found) + goal;
+            return (need > room).then_some(need);
+        };
+        // Only as many stuck plays as refute the room are counted.
+        let stuck = memo.ops(&found, room + 1 - outside - goal);
+        let need = outside + stuck.max(isolated) + goal;
+        if need > room || goal > 0 || need < room {
+            return (need > room).then_some(need);
+        }
+        // No play inside the goal is needed, and the plays ending outside
+        // it leave no room for one: a finish in `room` plays either makes
+        // one (and then `room - outside - 1` more), or none, and then its
+        // stuck outsiders are those that cannot reach a hole. One more play
+        // if those need more. Only where one play ending outside the goal
+        // fits: the check of a third one before the holes cost more than
+        // the nodes it saved (docs/results.md).
+        let ending_outside = room - outside;
+        if ending_outside >= 2 {
+            return None;
+        }
+        let holes = Stuck::find_holes(pieces, region);
+        if zones && isolated_and_stuck_with(pieces, &holes, packing) > ending_outside {
+            return Some(need + 1);
+        }
+        return (memo.ops(&holes, ending_outside + 1) > ending_outside).then_some(need + 1);
     }
     if room == outside && (!holes_matched(pieces, region) || !all_can_enter(pieces, region)) {
         return Some(outside + 1);
@@ -1667,3 +2004,4 @@ pub fn random_race(rng: &mut impl Rng, outside: u32, lo: u32) -> Bitboard {
 
 #[cfg(test)]
 mod tests;
+

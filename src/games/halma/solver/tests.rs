@@ -878,3 +878,131 @@ fn counts_of_one_cell_are_its_class_goal_and_edge() {
         assert_eq!(k.edge, edge, "cell {c}");
     }
 }
+
+/// The plays ending outside the goal or inside it that the stuck arguments
+/// of a tight node claim beyond one per outsider: the stuck plays (up to
+/// three) or the isolated and stuck ones when the goal's pieces may move,
+/// and, with no play inside the goal, those of the outsiders that cannot
+/// reach a hole.
+fn stuck_waste(b: Bitboard, region: Bitboard) -> (u32, u32, u32) {
+    let ops = |found: &Stuck| {
+        let n = stuck_ops(found, &mut Bitboard::default(), 3);
+        // As strong as the argument of two at least.
+        assert!(n >= stuck_plays(found) || found.stuck.len() > THREE_PIECES, "{n} below stuck plays:{b:?}");
+        n
+    };
+    let goal = goal_db::goal_plays(goal_db::table(), b);
+    let (found, in_holes) = (Stuck::find(b, region), Stuck::find_holes(b, region));
+    let any = ops(&found).max(isolated_and_stuck(b, &found));
+    let holes = ops(&in_holes).max(isolated_and_stuck(b, &in_holes));
+    (any, holes, (goal + any).max(holes.min(any + 1)))
+}
+
+#[test]
+fn three_stuck_plays_and_the_holes_hold_against_breadth_first_search() {
+    // Far stragglers, alone or in twos and threes, and two or three
+    // outsiders anywhere from level 14: the stuck outsiders' plays when no
+    // two plays unstick them all, and when, with the goal's pieces never
+    // moving, only the holes are entries. Fails if a claim ever exceeds
+    // the true minimum.
+    let mut rng = SmallRng::seed_from_u64(41);
+    let region = LEVEL_GE[0] & !CAMP[Player::One];
+    let (mut checked, mut three, mut holes_added) = (0, 0, 0);
+    for i in 0..300 {
+        let b = if i % 2 == 0 {
+            far_cluster(&mut rng, 1 + i % 3, 13)
+        } else {
+            random_race(&mut rng, 2, 14)
+        };
+        let Some(want) = bfs(b, 8, 60_000) else { continue };
+        let outside = (b & !GOAL).count();
+        let (any, holes, waste) = stuck_waste(b, region);
+        assert!(outside + waste <= want, "stuck {any}, before the holes {holes}: {waste} above BFS {want}:{b:?}");
+        assert!(holes >= any || holes < 2, "fewer stuck plays before the holes than before the goal:{b:?}");
+        three += u32::from(stuck_ops(&Stuck::find(b, region), &mut Bitboard::default(), 3) == 3);
+        holes_added += u32::from(waste > goal_db::goal_plays(goal_db::table(), b) + any);
+        checked += 1;
+    }
+    eprintln!("three stuck plays: {checked} checked, {three} three, {holes_added} added by the holes");
+    assert!(checked >= 40, "only {checked} races were small enough for the BFS");
+    assert!(three >= 5, "three stuck plays in only {three} races");
+    assert!(holes_added >= 5, "the holes added a play in only {holes_added} races");
+}
+
+#[test]
+fn stuck_before_the_holes_and_three_stuck_plays_against_the_solver_without_them() {
+    // Stragglers in twos and threes with holes anywhere, and three
+    // outsiders from level 18: the solver with the three stuck plays, the
+    // stuck plays before the holes and their memo gives the answers of the
+    // solver without them (itself checked against BFS). Fails on any
+    // difference.
+    let mut rng = SmallRng::seed_from_u64(59);
+    let mut reference = Solver::new(18);
+    reference.memo = None;
+    let mut solver = Solver::new(18);
+    let (mut checked, mut fewer, mut nodes, mut nodes_before) = (0, 0, 0, 0);
+    for i in 0..40 {
+        let b = if i % 2 == 0 {
+            far_cluster(&mut rng, 2 + i % 3, 15)
+        } else {
+            random_race(&mut rng, 3, 18)
+        };
+        let side = RaceSide { pieces: b, floor: 10 };
+        let Finish::Exact { plays: want, .. } = reference.solve(&side, Budget::seconds(0.3)) else {
+            continue;
+        };
+        let got = solver.solve(&side, Budget::seconds(10.0));
+        assert_eq!(got.bound(), want, "solver with and without the stuck plays before the holes on {b:?}");
+        fewer += u32::from(solver.nodes() < reference.nodes());
+        nodes += solver.nodes();
+        nodes_before += reference.nodes();
+        checked += 1;
+    }
+    eprintln!("stuck before the holes: {checked} checked, {fewer} with fewer nodes, {nodes} nodes against {nodes_before}");
+    assert!(checked >= 20, "only {checked} races were solved");
+    assert!(fewer >= 5, "fewer nodes in only {fewer} races");
+}
+
+#[test]
+fn the_stuck_plays_memo_answers_as_a_fresh_count() {
+    // Random walks of plays from far stragglers: the memo's answer (kept
+    // for the stuck pieces and the stones the count looked at, fewer
+    // stones giving no fewer plays, more no more) is never above the fresh
+    // count, and mostly equal. Fails if it is ever above.
+    let mut rng = SmallRng::seed_from_u64(67);
+    let region = LEVEL_GE[10] & !CAMP[Player::One];
+    let mut memo = OpsMemo::new();
+    let mut buf = vec![(0i16, HMove::new(0, 0)); MOVE_CAP];
+    let (mut checked, mut hits, mut equal, mut three) = (0, 0, 0, 0);
+    for i in 0..200 {
+        let mut b = far_cluster(&mut rng, 2 + i % 3, 14);
+        for _ in 0..30 {
+            for holes in [false, true] {
+                let found = if holes { Stuck::find_holes(b, region) } else { Stuck::find(b, region) };
+                if found.stuck.is_empty() {
+                    continue;
+                }
+                let fresh = stuck_ops(&found, &mut Bitboard::default(), 3);
+                let cap = rng.gen_range(1..=3);
+                hits += u32::from(memo.lookup(&found, OpsMemo::key(&found), cap).is_some());
+                let got = memo.ops(&found, cap);
+                assert!(got <= fresh.min(cap), "memo {got} above the fresh {fresh} on {b:?} (holes {holes})");
+                equal += u32::from(got == fresh.min(cap));
+                three += u32::from(fresh == 3);
+                checked += 1;
+            }
+            let n = generate(b, region, false, &mut buf);
+            if n == 0 {
+                break;
+            }
+            let (_, m) = buf[rng.gen_range(0..n)];
+            b.clear(m.from);
+            b.set(m.to);
+        }
+    }
+    eprintln!("stuck plays memo: {checked} checked, {hits} hits, {equal} equal, {three} three");
+    assert!(checked >= 1000, "only {checked} positions with stuck outsiders");
+    assert!(hits >= 300, "the memo answered only {hits} times");
+    assert!(equal * 10 >= checked * 9, "the memo equals the fresh count only {equal} times of {checked}");
+    assert!(three >= 50, "three stuck plays at only {three} positions");
+}
