@@ -95,7 +95,7 @@ pub struct BookSpec {
 /// whose searched score is within `spec.margin` of even, so that a game
 /// pair from one measures the players rather than the luck of the draw
 /// (random plies can leave one colour far ahead: in Halma, 8 random plies
-/// gave scores up to ±800 at depth 11, and in 7 of 10 such pairs at 100 s a
+/// gave scores up to ±774 at depth 10-11, and in 7 of 10 such pairs at 100 s a
 /// side the same colour won both games). The score is the mean of depths
 /// `depth - 1` and `depth`, because a game whose sides alternate can
 /// score odd and even depths hundreds of units apart (Halma does). Also
