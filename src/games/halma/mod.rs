@@ -79,6 +79,44 @@ const fn build_behind() -> [[u8; 8]; CELLS] {
 /// `NO_CELL` off the board).
 static BEHIND: [[u8; 8]; CELLS] = build_behind();
 
+/// The cells a piece on `from` reaches by a chain of hops, by a flood fill
+/// over landing cells (set operations on the whole frontier, one pass per
+/// chain length): `sources[d]` are the cells whose neighbour in direction
+/// `d` holds a piece ([`Halma::jump_sources`]), and hops land only on
+/// `land_ok`. The start cell counts as empty while its piece is under
+/// way, so no hop goes over it. The move generator and the race solver
+/// share it.
+#[inline]
+pub(crate) fn hop_chain(from: u8, sources: &[Bitboard; 8], land_ok: Bitboard) -> Bitboard {
+    let start = Bitboard::single(from);
+    let mut src = *sources;
+    for (d, s) in src.iter_mut().enumerate() {
+        // The cell from which a hop would go over the start cell.
+        let b = BEHIND[from as usize][d];
+        if b != NO_CELL {
+            s.clear(b);
+        }
+    }
+    let mut reached = start;
+    let mut frontier = start;
+    loop {
+        let mut next = Bitboard::EMPTY;
+        for (d, s) in src.iter().enumerate() {
+            // The frontier is a few cells: most directions have no hop.
+            let f = frontier & *s;
+            if !f.is_empty() {
+                next |= f.step2(d);
+            }
+        }
+        next &= land_ok & !reached;
+        if next.is_empty() {
+            return reached & !start;
+        }
+        reached |= next;
+        frontier = next;
+    }
+}
+
 /// The 8-neighbourhood of each cell.
 static NEIGHBOURS: [Bitboard; CELLS] = bitboard::ball(1);
 
@@ -236,41 +274,11 @@ impl Halma {
     }
 
     /// Cells the piece on `from` can reach by one or more jumps, landing only
-    /// on `allowed` cells, by a flood fill over landing squares (set
-    /// operations on the whole frontier, one pass per chain length). The
-    /// piece's own start cell counts as empty during the chain, so no hop
-    /// goes over it. `sources` comes from [`Halma::jump_sources`].
+    /// on `allowed` cells ([`hop_chain`] over this position's pieces).
+    /// `sources` comes from [`Halma::jump_sources`].
     #[inline]
     pub(crate) fn jump_reach_with(&self, from: u8, allowed: Bitboard, sources: &[Bitboard; 8]) -> Bitboard {
-        let start = Bitboard::single(from);
-        let mut src = *sources;
-        for (d, s) in src.iter_mut().enumerate() {
-            // The cell from which a hop would go over the start cell.
-            let b = BEHIND[from as usize][d];
-            if b != NO_CELL {
-                s.clear(b);
-            }
-        }
-        let land_ok = !self.occupied() & allowed;
-        let mut reached = start;
-        let mut frontier = start;
-        loop {
-            let mut next = Bitboard::EMPTY;
-            for (d, s) in src.iter().enumerate() {
-                // The frontier is a few cells: most directions have no hop.
-                let f = frontier & *s;
-                if !f.is_empty() {
-                    next |= f.step2(d);
-                }
-            }
-            next &= land_ok & !reached;
-            if next.is_empty() {
-                break;
-            }
-            reached |= next;
-            frontier = next;
-        }
-        reached & !start
+        hop_chain(from, sources, !self.occupied() & allowed)
     }
 
     /// The pieces of `set` that have at least one single jump, for all of

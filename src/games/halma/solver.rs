@@ -79,7 +79,7 @@
 pub mod goal_db;
 
 use super::bitboard::{ball, level, max_level, min_level, Bitboard, CELLS, LEVEL_GE, OPPOSITE, TOP_LEVEL};
-use super::{HMove, Halma, Reading, CAMP, NEIGHBOURS, PIECES};
+use super::{hop_chain, HMove, Halma, Reading, CAMP, NEIGHBOURS, PIECES};
 use crate::clock::process_cpu_seconds;
 use crate::protocol::{ByPlayer, Player};
 use crate::search::Limits;
@@ -1677,13 +1677,14 @@ fn generate_with(
     for from in movers.iter() {
         let in_goal = GOAL.has(from);
         let allowed = if in_goal { GOAL } else { region };
-        let start = Bitboard::single(from);
         let land_ok = empty & allowed;
         let mut targets = NEIGHBOURS[from as usize] & land_ok;
         // An outsider outside `chains_in` has only its steps (into holes,
         // by the filter below).
         if chains_in.has(from) {
-            targets |= jump_chain_targets(start, &sources, land_ok);
+            // The same cells as `chain_flood` over the pieces but the
+            // mover's, with the hop sources shifted once per node.
+            targets |= hop_chain(from, &sources, land_ok);
         }
         if outsiders_enter && !in_goal {
             targets &= GOAL;
@@ -1701,37 +1702,6 @@ fn generate_with(
         }
     }
     n
-}
-
-/// The cells a piece on `start` reaches by a chain of hops over the pieces
-/// (`sources[d]`: cells whose neighbour in direction `d` holds a piece)
-/// landing on `land_ok`: a flood fill over landing cells; the start cell is
-/// empty while its piece is under way, so no hop goes over it. The same
-/// cells as [`chain_flood`] over `pieces & !start`, with the hop sources
-/// shifted once per node instead of once per hop for every mover.
-#[inline]
-fn jump_chain_targets(start: Bitboard, sources: &[Bitboard; 8], land_ok: Bitboard) -> Bitboard {
-    let mut src = *sources;
-    for (d, s) in src.iter_mut().enumerate() {
-        *s &= !start.step(OPPOSITE[d]);
-    }
-    let mut reached = start;
-    let mut frontier = start;
-    loop {
-        let mut next = Bitboard::EMPTY;
-        for (d, s) in src.iter().enumerate() {
-            let f = frontier & *s;
-            if !f.is_empty() {
-                next |= f.step2(d);
-            }
-        }
-        next &= land_ok & !reached;
-        if next.is_empty() {
-            return reached & !start;
-        }
-        reached |= next;
-        frontier = next;
-    }
 }
 
 /// The race seen from the side to move of a separated position, when both
