@@ -69,10 +69,14 @@
 //! necessary conditions for such a finish are checked first (a matching of
 //! outsiders to holes each can reach, and an entering order in which each
 //! hops only over the goal and later outsiders), then only entering plays
-//! are generated; children that fail the cheap part of the bound
-//! (outsiders plus parity) are cut before they are visited, and the table
-//! slots of the others are fetched ahead. A table hit stands in for the
-//! static bound (a stored bound is never below it). Moves are the narrow
+//! are generated. Every child's static bound is computed in its parent,
+//! the cheap part first (outsiders plus parity), and children that fail it
+//! are never visited: a visit costs a table probe that misses the cache.
+//! The table slots of the others are fetched ahead. A table hit stands in
+//! for the static bound (a stored bound is never below it). The parts of
+//! the bound that depend on the outsiders only (isolation, stuck pieces)
+//! are kept per set of outsiders ([`OutsideMemo`]): plays inside the goal
+//! leave them as they are. Moves are the narrow
 //! reading's (a piece in the goal keeps every hop inside it), so the first
 //! move of a solution is legal under every reading.
 
@@ -131,6 +135,17 @@ const fn build_keys() -> [u64; CELLS] {
 
 /// Zobrist keys of the solver's transposition table.
 static KEYS: [u64; CELLS] = build_keys();
+
+/// A cell's share of the key of a set of outsiders (the [`OutsideMemo`]'s
+/// key): its Zobrist key outside the goal, 0 in it.
+#[inline]
+fn outside_key(c: u8) -> u64 {
+    if GOAL.has(c) {
+        0
+    } else {
+        KEYS[c as usize]
+    }
+}
 
 /// A set of cells turned by 180 degrees (cell `c` -> `255 - c`).
 #[inline]
@@ -238,17 +253,17 @@ pub fn lower_bound(pieces: Bitboard) -> u32 {
 /// [`lower_bound`] with the piece counts already known.
 #[inline]
 fn bound_with(pieces: Bitboard, counts: Counts) -> u32 {
-    bound_within(pieces, counts, u32::MAX - 1, &mut Packing::new())
+    bound_within(pieces, counts, u32::MAX - 1, || Packing::new().plays(pieces))
 }
 
 /// [`bound_with`] as far as a node with `room` plays left needs it: the
 /// same value when that is at most `room`, else some lower bound above
 /// `room`. The isolation packing, the dearest term, is left out when the
 /// other terms already exceed `room`, or when one far lone piece (at
-/// least 1 isolation play) does. A packing it computes is kept in
-/// `packing`.
+/// least 1 isolation play) does; `isolation` gives it (the packing's
+/// count of `pieces`) only where it is needed.
 #[inline]
-fn bound_within(pieces: Bitboard, counts: Counts, room: u32, packing: &mut Packing) -> u32 {
+fn bound_within(pieces: Bitboard, counts: Counts, room: u32, isolation: impl FnOnce() -> u32) -> u32 {
     let front = max_level(pieces) as usize;
     let mut best = 0;
     if front + 2 < TOP {
@@ -281,7 +296,7 @@ fn bound_within(pieces: Bitboard, counts: Counts, room: u32, packing: &mut Packi
     if one_isolated > room && !(pieces & GOAL_DIST_GE[2] & !pieces.neighbours()).is_empty() {
         return cheap.max(one_isolated);
     }
-    let outside_plays = band.max(packing.plays(pieces));
+    let outside_plays = band.max(isolation());
     let wasted = (outside_plays + inside_plays).max(parity);
     best.max(counts.outside + wasted)
 }
@@ -474,31 +489,134 @@ fn isolation_plays(pieces: Bitboard) -> u32 {
 }
 
 /// A node's isolation packing ([`pack_isolation`]), computed at most once
-/// for both the static bound and the stuck zones of a tight node.
+/// for both the static bound and the stuck zones of a tight node; its
+/// count may come from the [`OutsideMemo`] without the units.
 struct Packing {
-    done: bool,
-    plays: u32,
-    units: arrayvec::ArrayVec<(Bitboard, u32), 19>,
+    plays: Option<u32>,
+    units: Option<arrayvec::ArrayVec<(Bitboard, u32), 19>>,
 }
 
 impl Packing {
     #[inline]
     fn new() -> Packing {
-        Packing {
-            done: false,
-            plays: 0,
-            units: arrayvec::ArrayVec::new(),
-        }
+        Packing { plays: None, units: None }
     }
 
     /// The isolation plays of `pieces` (always the same position).
     #[inline]
     fn plays(&mut self, pieces: Bitboard) -> u32 {
-        if !self.done {
-            self.plays = pack_isolation(pieces, &mut self.units);
-            self.done = true;
+        match self.plays {
+            Some(p) => p,
+            None => {
+                self.compute(pieces);
+                self.plays.unwrap_or(0)
+            }
         }
-        self.plays
+    }
+
+    /// The packed units of `pieces` and their values.
+    #[inline]
+    fn units(&mut self, pieces: Bitboard) -> &[(Bitboard, u32)] {
+        if self.units.is_none() {
+            self.compute(pieces);
+        }
+        self.units.as_deref().unwrap_or(&[])
+    }
+
+    fn compute(&mut self, pieces: Bitboard) {
+        let mut units = arrayvec::ArrayVec::new();
+        self.plays = Some(pack_isolation(pieces, &mut units));
+        self.units = Some(units);
+    }
+}
+
+/// What the bound knows of a set of outsiders whatever the goal holds: the
+/// isolation packing, the stuck outsiders and the isolation and stuck count
+/// ([`Stuck::find`]: every goal cell is a stone and a landing cell, so the
+/// pieces in the goal play no part) and the stuck plays ([`stuck_ops`]).
+/// Plays inside the goal leave the outsiders as they are, and the search
+/// meets the same outsiders again under many goal patterns: in a hard
+/// 8-outsider race, the packing was computed 24 times per distinct set.
+#[derive(Clone, Copy)]
+struct OutsideEntry {
+    /// A 64-bit hash of the outsiders (the transposition table's standard:
+    /// a 16-byte entry keeps the memo within the core's cache).
+    key: u64,
+    /// The solve that stored it (the region is part of the answers).
+    generation: u8,
+    /// [`pack_isolation`]'s count, [`UNKNOWN`] if not yet computed.
+    pack: u8,
+    /// [`isolated_and_stuck_with`] over [`Stuck::find`], or [`UNKNOWN`].
+    isolated: u8,
+    /// A lower bound on [`stuck_ops`] found with cap `ops_cap` (0: none):
+    /// below the cap it is the uncapped count, at the cap a lower bound
+    /// for every cap up to it.
+    ops: u8,
+    ops_cap: u8,
+}
+
+/// An [`OutsideEntry`] field not yet computed.
+const UNKNOWN: u8 = u8::MAX;
+
+/// Most entries of an [`OutsideMemo`] (log2): 512 KiB.
+const OUTSIDE_MEMO_LOG2: u32 = 15;
+
+/// A direct-mapped table of [`OutsideEntry`], keyed by the outsiders.
+struct OutsideMemo {
+    entries: Vec<OutsideEntry>,
+    /// `64 - log2` of the entries: the key's top bits index them.
+    shift: u32,
+}
+
+impl OutsideMemo {
+    /// A memo of `2^log2` entries.
+    fn new(log2: u32) -> OutsideMemo {
+        let empty = OutsideEntry {
+            key: 0,
+            generation: 0,
+            pack: UNKNOWN,
+            isolated: UNKNOWN,
+            ops: 0,
+            ops_cap: 0,
+        };
+        OutsideMemo {
+            entries: vec![empty; 1 << log2],
+            shift: 64 - log2,
+        }
+    }
+
+    /// [`bound_within`] of `pieces`, with the isolation packing's count
+    /// from the memo or kept there.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn bound(&mut self, pieces: Bitboard, okey: u64, counts: Counts, room: u32, generation: u8, packing: &mut Packing) -> u32 {
+        bound_within(pieces, counts, room, || {
+            let facts = self.entry(okey, generation);
+            if facts.pack != UNKNOWN && packing.plays.is_none() {
+                packing.plays = Some(u32::from(facts.pack));
+            }
+            let plays = packing.plays(pieces);
+            facts.pack = plays.min(u32::from(UNKNOWN) - 1) as u8;
+            plays
+        })
+    }
+
+    /// The entry of the outsiders whose [`outside_key`] is `key` in this
+    /// solve, emptied if it held another.
+    #[inline]
+    fn entry(&mut self, key: u64, generation: u8) -> &mut OutsideEntry {
+        let e = &mut self.entries[(key >> self.shift) as usize];
+        if e.key != key || e.generation != generation {
+            *e = OutsideEntry {
+                key,
+                generation,
+                pack: UNKNOWN,
+                isolated: UNKNOWN,
+                ops: 0,
+                ops_cap: 0,
+            };
+        }
+        e
     }
 }
 
@@ -761,6 +879,8 @@ pub struct Solver {
     /// The memo of [`stuck_ops`], `None` for a reference solver without
     /// the third stuck play and the stuck plays before the holes (tests).
     memo: Option<OpsMemo>,
+    /// What the bound knows of each set of outsiders met in this solve.
+    outside_memo: OutsideMemo,
 }
 
 impl Solver {
@@ -786,6 +906,8 @@ impl Solver {
             generation: 0,
             zones: true,
             memo: Some(OpsMemo::new()),
+            // An eighth of the table's entries (the leaf solver's is small).
+            outside_memo: OutsideMemo::new(log2_entries.saturating_sub(3).clamp(8, OUTSIDE_MEMO_LOG2)),
         }
     }
 
@@ -821,12 +943,13 @@ impl Solver {
         }
         let region = LEVEL_GE[side.floor.min(TOP as u32) as usize] & !CAMP[Player::One];
         let key = pieces.iter().fold(0u64, |k, c| k ^ KEYS[c as usize]);
+        let okey = pieces.iter().fold(0u64, |k, c| k ^ outside_key(c));
         let mut threshold = lower_bound(pieces);
         loop {
             if threshold as usize >= MAX_PLIES {
                 return Finish::AtLeast(threshold);
             }
-            match self.dfs(pieces, key, Counts::of(pieces), region, 0, threshold) {
+            match self.dfs(pieces, key, okey, Counts::of(pieces), region, 0, threshold, None) {
                 Pass::Found => {
                     return Finish::Exact {
                         plays: self.found_len,
@@ -850,7 +973,20 @@ impl Solver {
         false
     }
 
-    fn dfs(&mut self, pieces: Bitboard, key: u64, counts: Counts, region: Bitboard, g: u32, threshold: u32) -> Pass {
+    /// One depth-first pass below a node `g` plays from the root; `known`
+    /// is its static bound when the parent computed it.
+    #[allow(clippy::too_many_arguments)]
+    fn dfs(
+        &mut self,
+        pieces: Bitboard,
+        key: u64,
+        okey: u64,
+        counts: Counts,
+        region: Bitboard,
+        g: u32,
+        threshold: u32,
+        known: Option<u32>,
+    ) -> Pass {
         self.nodes += 1;
         if self.out_of_budget() {
             return Pass::Abort;
@@ -862,9 +998,10 @@ impl Solver {
         // A stored bound is never below the static one (it was the static
         // bound or more when stored), so a hit spares computing the latter.
         let mut packing = Packing::new();
-        let h = match self.probe(key) {
-            Some(bound) => bound,
-            None => bound_within(pieces, counts, threshold - g, &mut packing),
+        let h = match (self.probe(key), known) {
+            (Some(bound), _) => bound,
+            (None, Some(h)) => h,
+            (None, None) => self.outside_memo.bound(pieces, okey, counts, threshold - g, self.generation, &mut packing),
         };
         if g + h > threshold {
             return Pass::Bound(h);
@@ -878,7 +1015,7 @@ impl Solver {
         // and the others count as `outside + 1` towards this node's bound.
         let outside = counts.outside;
         let entering_only = g + 1 + outside > threshold;
-        if let Some(bound) = tight_bound(pieces, region, outside, threshold - g, self.zones, &mut packing, self.memo.as_mut()) {
+        if let Some(bound) = self.tight(pieces, okey, region, outside, threshold - g, &mut packing) {
             let bound = h.max(bound);
             self.store(key, bound, 1);
             return Pass::Bound(bound);
@@ -902,40 +1039,27 @@ impl Solver {
             outsiders_enter,
             &mut self.moves[ply * MOVE_CAP..(ply + 1) * MOVE_CAP],
         );
-        // The cheap part of each child's bound first (outsiders, then parity
-        // or the goal database): most children fail it, and it spares them
-        // the full bound and a table probe. The survivors' table slots are
-        // fetched now, well before their probes.
-        // The goal database's part too: a play changes the goal's pattern
-        // by at most two bits.
-        let list = &mut self.moves[ply * MOVE_CAP..ply * MOVE_CAP + n];
-        let mut kept = 0;
-        for i in 0..n {
-            let (k, mv) = list[i];
-            let ccounts = counts.after(mv);
-            let cpattern = pattern ^ goal_db::BIT[mv.from as usize] ^ goal_db::BIT[mv.to as usize];
-            let inside = u32::from(goal_table[cpattern as usize]);
-            let quick = ccounts.outside + ccounts.parity().max(inside);
-            if g + 1 + quick > threshold {
-                best = best.min(quick + 1);
-                continue;
-            }
-            let ckey = key ^ KEYS[mv.from as usize] ^ KEYS[mv.to as usize];
-            prefetch(&self.table[ckey as usize & self.mask & !1]);
-            list[kept] = (k, mv);
-            kept += 1;
-        }
-        let list = &mut list[..kept];
+        let kept = self.bound_children(pieces, key, okey, counts, ply, n, threshold - g - 1, pattern, &mut best);
+        let list = &mut self.moves[ply * MOVE_CAP..ply * MOVE_CAP + kept];
         // Most progress first: a finish is usually found among the first tries.
         list.sort_unstable_by_key(|&(k, _)| std::cmp::Reverse(k));
         for i in 0..kept {
-            let (_, mv) = self.moves[ply * MOVE_CAP + i];
+            let (k, mv) = self.moves[ply * MOVE_CAP + i];
+            let ch = 63 - u32::from(k as u16 & 63);
+            let known = (ch < 63).then_some(ch);
+            // The next sibling's slot too: a small subtree leaves it cached.
+            if i + 1 < kept {
+                let (_, next) = self.moves[ply * MOVE_CAP + i + 1];
+                let nkey = key ^ KEYS[next.from as usize] ^ KEYS[next.to as usize];
+                prefetch(&self.table[nkey as usize & self.mask & !1]);
+            }
             let mut child = pieces;
             child.clear(mv.from);
             child.set(mv.to);
             let ccounts = counts.after(mv);
             let ckey = key ^ KEYS[mv.from as usize] ^ KEYS[mv.to as usize];
-            match self.dfs(child, ckey, ccounts, region, g + 1, threshold) {
+            let cokey = okey ^ outside_key(mv.from) ^ outside_key(mv.to);
+            match self.dfs(child, ckey, cokey, ccounts, region, g + 1, threshold, known) {
                 Pass::Found => {
                     self.path[ply] = mv;
                     return Pass::Found;
@@ -947,6 +1071,70 @@ impl Solver {
         let bound = best.max(h);
         self.store(key, bound, self.nodes - start_nodes);
         Pass::Bound(bound)
+    }
+
+    /// [`tight_bound`] with the solver's memos.
+    #[inline]
+    fn tight(&mut self, pieces: Bitboard, okey: u64, region: Bitboard, outside: u32, room: u32, packing: &mut Packing) -> Option<u32> {
+        let memo = self.memo.as_mut();
+        tight_bound(pieces, region, outside, room, self.zones, packing, memo, &mut self.outside_memo, okey, self.generation)
+    }
+
+    /// Bounds the `n` children in the move list of `ply` with `room` plays
+    /// left after the play, and keeps those that fit, first in the list,
+    /// with their bound in the ordering key's low bits; the least bound
+    /// plus one of the others goes into `best`. Returns how many are kept.
+    ///
+    /// The cheap part of each child's bound first (outsiders, then parity
+    /// or the goal database: a play changes the goal's pattern by at most
+    /// two bits), then the whole static bound, here rather than in the
+    /// child: most children fail it, and a child visited costs a table
+    /// probe that misses the cache. A stored bound is never below it, so a
+    /// child that fails it fails whatever the table holds. The survivors'
+    /// table slots are fetched now, well before their probes.
+    #[allow(clippy::too_many_arguments)]
+    fn bound_children(
+        &mut self,
+        pieces: Bitboard,
+        key: u64,
+        okey: u64,
+        counts: Counts,
+        ply: usize,
+        n: usize,
+        room: u32,
+        pattern: u32,
+        best: &mut u32,
+    ) -> usize {
+        let goal_table = goal_db::table();
+        let list = &mut self.moves[ply * MOVE_CAP..ply * MOVE_CAP + n];
+        let mut kept = 0;
+        for i in 0..n {
+            let (k, mv) = list[i];
+            let ccounts = counts.after(mv);
+            let cpattern = pattern ^ goal_db::BIT[mv.from as usize] ^ goal_db::BIT[mv.to as usize];
+            let inside = u32::from(goal_table[cpattern as usize]);
+            let quick = ccounts.outside + ccounts.parity().max(inside);
+            if quick > room {
+                *best = (*best).min(quick + 1);
+                continue;
+            }
+            let mut child = pieces;
+            child.clear(mv.from);
+            child.set(mv.to);
+            let cokey = okey ^ outside_key(mv.from) ^ outside_key(mv.to);
+            let ch = self.outside_memo.bound(child, cokey, ccounts, room, self.generation, &mut Packing::new());
+            if ch > room {
+                *best = (*best).min(ch + 1);
+                continue;
+            }
+            let ckey = key ^ KEYS[mv.from as usize] ^ KEYS[mv.to as usize];
+            prefetch(&self.table[ckey as usize & self.mask & !1]);
+            // Plays left after the bound fit in 6 bits (a larger bound is
+            // computed again in the child).
+            list[kept] = (k * 64 + 63 - ch.min(63) as i16, mv);
+            kept += 1;
+        }
+        kept
     }
 
     /// The stored bound of `key`, if its bucket (two neighbouring entries,
@@ -1522,7 +1710,7 @@ fn isolated_and_stuck(pieces: Bitboard, found: &Stuck) -> u32 {
 fn isolated_and_stuck_with(pieces: Bitboard, found: &Stuck, packing: &mut Packing) -> u32 {
     let plays = packing.plays(pieces);
     let mut blocked = Bitboard::EMPTY;
-    for &(u, k) in &packing.units {
+    for &(u, k) in packing.units(pieces) {
         let mut ball = u;
         for _ in 1..k {
             ball = grow1(ball);
@@ -1556,6 +1744,7 @@ fn isolated_and_stuck_with(pieces: Bitboard, found: &Stuck, packing: &mut Packin
 /// never means that the goal's pieces stay as stones and only the holes
 /// are entries. With no room beyond the outsiders', the necessary
 /// conditions of a finish in one play per outsider.
+#[allow(clippy::too_many_arguments)]
 fn tight_bound(
     pieces: Bitboard,
     region: Bitboard,
@@ -1564,14 +1753,31 @@ fn tight_bound(
     zones: bool,
     packing: &mut Packing,
     memo: Option<&mut OpsMemo>,
+    outside_memo: &mut OutsideMemo,
+    okey: u64,
+    generation: u8,
 ) -> Option<u32> {
     if room > outside && room <= outside + 3 {
         let goal = goal_db::goal_plays(goal_db::table(), pieces);
-        let found = Stuck::find(pieces, region);
-        let isolated = if zones {
-            isolated_and_stuck_with(pieces, &found, packing)
-        } else {
+        // The stuck outsiders and the counts over them depend on the
+        // outsiders only: from the memo when it has them.
+        let facts = outside_memo.entry(okey, generation);
+        let mut found = None;
+        let isolated = if !zones {
             0
+        } else if facts.isolated != UNKNOWN {
+            u32::from(facts.isolated)
+        } else {
+            if facts.pack != UNKNOWN && packing.plays.is_none() {
+                packing.plays = Some(u32::from(facts.pack));
+            }
+            let f = found.get_or_insert_with(|| Stuck::find(pieces, region));
+            let v = isolated_and_stuck_with(pieces, f, packing);
+            facts.isolated = v.min(u32::from(UNKNOWN) - 1) as u8;
+            if let Some(p) = packing.plays {
+                facts.pack = p.min(u32::from(UNKNOWN) - 1) as u8;
+            }
+            v
         };
         let need = outside + isolated + goal;
         if need > room {
@@ -1587,11 +1793,21 @@ fn tight_bound(
             if room > outside + 2 || outside + 2 + goal <= room {
                 return None;
             }
-            let need = outside + stuck_plays(&found) + goal;
+            let f = found.get_or_insert_with(|| Stuck::find(pieces, region));
+            let need = outside + stuck_plays(f) + goal;
             return (need > room).then_some(need);
         };
         // Only as many stuck plays as refute the room are counted.
-        let stuck = memo.ops(&found, room + 1 - outside - goal);
+        let cap = room + 1 - outside - goal;
+        let (ops, ops_cap) = (u32::from(facts.ops), u32::from(facts.ops_cap));
+        let stuck = if ops_cap > 0 && (cap <= ops_cap || ops < ops_cap) {
+            ops.min(cap)
+        } else {
+            let f = found.get_or_insert_with(|| Stuck::find(pieces, region));
+            let v = memo.ops(f, cap);
+            (facts.ops, facts.ops_cap) = (v as u8, cap as u8);
+            v
+        };
         let need = outside + stuck.max(isolated) + goal;
         if need > room || goal > 0 || need < room {
             return (need > room).then_some(need);

@@ -477,18 +477,27 @@ fn selfplay_races_cached() -> Vec<Bitboard> {
 /// Diagnostics, not a check: the bound's terms, the answer and the effort
 /// on the bench's realistic races of 7 to 9 outsiders
 /// (`RACE_CACHE=/tmp/races.txt cargo test --release -p agent
-/// hard_races_report -- --ignored --nocapture`).
+/// hard_races_report -- --ignored --nocapture`). `RACE_PICK=i` keeps the
+/// i-th race of each count, `RACE_REPEAT=k` times the k-th of k solves (the
+/// first pays for the table's fresh pages), `RACE_TT` sets the table's log2.
 #[cfg(feature = "cli")]
 #[test]
 #[ignore]
 fn hard_races_report() {
     let races = selfplay_races_cached();
-    let mut solver = Solver::new(20);
     // RACE_MAX_N (7 to 9) and RACE_SECONDS (20) shorten a run.
     let env = |k: &str, d: f64| std::env::var(k).ok().and_then(|s| s.parse().ok()).unwrap_or(d);
     let (max_n, seconds) = (env("RACE_MAX_N", 9.0) as u32, env("RACE_SECONDS", 20.0));
+    let mut solver = Solver::new(env("RACE_TT", 20.0) as u32);
+    let pick = std::env::var("RACE_PICK").ok().and_then(|s| s.parse::<usize>().ok());
     for n in 7..=max_n {
-        for b in races.iter().filter(|b| (**b & !GOAL).count() == n).take(9) {
+        for (i, b) in races.iter().filter(|b| (**b & !GOAL).count() == n).take(9).enumerate() {
+            if pick.is_some_and(|p| p != i) {
+                continue;
+            }
+            for _ in 1..env("RACE_REPEAT", 1.0) as u32 {
+                solver.solve(&RaceSide { pieces: *b, floor: 10 }, Budget::seconds(seconds));
+            }
             let t = crate::clock::CpuTimer::start();
             let r = solver.solve(&RaceSide { pieces: *b, floor: 10 }, Budget::seconds(seconds));
             let s = t.elapsed();
@@ -784,7 +793,7 @@ fn bound_within_a_room_decides_as_the_full_bound() {
         let counts = Counts::of(b);
         let full = bound_with(b, counts);
         for room in counts.outside..=full + 2 {
-            let part = bound_within(b, counts, room, &mut Packing::new());
+            let part = bound_within(b, counts, room, || Packing::new().plays(b));
             assert!(part <= full, "{part} above the full bound {full}:{b:?}");
             assert_eq!(part > room, full > room, "room {room}: {part} vs {full}:{b:?}");
             skipped += u32::from(part < full);
@@ -1005,4 +1014,77 @@ fn the_stuck_plays_memo_answers_as_a_fresh_count() {
     assert!(hits >= 300, "the memo answered only {hits} times");
     assert!(equal * 10 >= checked * 9, "the memo equals the fresh count only {equal} times of {checked}");
     assert!(three >= 50, "three stuck plays at only {three} positions");
+}
+
+#[test]
+fn the_outside_memo_answers_as_a_fresh_bound() {
+    // Random walks from far stragglers, each position met again under
+    // other goal patterns (the same outsiders): the memo's static bound
+    // equals a fresh one at every room, and the tight nodes' bound from the
+    // memo is never above a fresh one (memos only ever give lower bounds),
+    // mostly equal. Fails if the memo's answer ever differs from or exceeds
+    // the fresh one, or if it is seldom reused.
+    let mut rng = SmallRng::seed_from_u64(71);
+    let region = LEVEL_GE[10] & !CAMP[Player::One];
+    let generation = 1;
+    let mut memo = OutsideMemo::new(12);
+    let mut ops = OpsMemo::new();
+    let mut buf = vec![(0i16, HMove::new(0, 0)); MOVE_CAP];
+    let (mut checked, mut tight, mut equal, mut reused) = (0, 0, 0, 0);
+    for i in 0..120 {
+        let mut b = far_cluster(&mut rng, 2 + i % 3, 14);
+        for _ in 0..20 {
+            let okey = b.iter().fold(0u64, |k, c| k ^ outside_key(c));
+            let mut variant = b;
+            for _ in 0..4 {
+                let counts = Counts::of(variant);
+                let full = bound_with(variant, counts);
+                for room in counts.outside..=full + 2 {
+                    let known = memo.entry(okey, generation).pack != UNKNOWN;
+                    let got = memo.bound(variant, okey, counts, room, generation, &mut Packing::new());
+                    let fresh = bound_within(variant, counts, room, || Packing::new().plays(variant));
+                    assert_eq!(got, fresh, "room {room}: memo {got}, fresh {fresh} on {variant:?}");
+                    reused += u32::from(known);
+                    let shared = tight_bound(variant, region, counts.outside, room, true, &mut Packing::new(), Some(&mut ops), &mut memo, okey, generation);
+                    let alone = tight_bound(
+                        variant,
+                        region,
+                        counts.outside,
+                        room,
+                        true,
+                        &mut Packing::new(),
+                        Some(&mut OpsMemo::new()),
+                        &mut OutsideMemo::new(8),
+                        okey,
+                        generation,
+                    );
+                    assert!(shared.unwrap_or(0) <= alone.unwrap_or(0), "room {room}: memo {shared:?} above the fresh {alone:?} on {variant:?}");
+                    equal += u32::from(shared == alone);
+                    tight += u32::from(alone.is_some());
+                    checked += 1;
+                }
+                // Another goal pattern, the same outsiders.
+                let (inside, holes) = (variant & GOAL, GOAL & !variant);
+                if holes.is_empty() {
+                    break;
+                }
+                let from = inside.iter().nth(rng.gen_range(0..inside.count() as usize)).unwrap();
+                let to = holes.iter().nth(rng.gen_range(0..holes.count() as usize)).unwrap();
+                variant.clear(from);
+                variant.set(to);
+            }
+            let n = generate(b, region, false, &mut buf);
+            if n == 0 {
+                break;
+            }
+            let (_, m) = buf[rng.gen_range(0..n)];
+            b.clear(m.from);
+            b.set(m.to);
+        }
+    }
+    eprintln!("outside memo: {checked} checked, {reused} reused packings, {tight} refuted rooms, {equal} equal");
+    assert!(checked >= 5000, "only {checked} checks");
+    assert!(reused * 4 >= checked, "the memo's packing was reused only {reused} times of {checked}");
+    assert!(tight >= 500, "a tight bound refuted only {tight} rooms");
+    assert!(equal * 20 >= checked * 19, "the memo's tight bound equals the fresh one only {equal} times of {checked}");
 }
