@@ -758,20 +758,18 @@ fn band_plays(pieces: Bitboard) -> u32 {
     if rear + 4 >= GOAL_LOW {
         return 0;
     }
-    let levels = occupied_levels(pieces);
-    let (mut bands, mut run) = (0, 0);
-    for l in rear + 1..GOAL_LOW {
-        if levels >> l & 1 == 0 {
-            run += 1;
-            if run == 4 {
-                bands += 1;
-                run = 0;
-            }
-        } else {
-            run = 0;
+    // The empty levels between, scanned from the rear: each time four in
+    // a row are found, one band, and the scan goes on after it.
+    let mut empty = !occupied_levels(pieces) & ((1 << GOAL_LOW) - (2 << rear));
+    let mut bands = 0;
+    loop {
+        let starts = empty & (empty >> 1) & (empty >> 2) & (empty >> 3);
+        if starts == 0 {
+            return bands;
         }
+        bands += 1;
+        empty &= !((16 << starts.trailing_zeros()) - 1);
     }
-    bands
 }
 
 /// Bit `l` set when some cell of `b` lies at level `l`: row `y`'s bits
@@ -1041,11 +1039,13 @@ impl Solver {
         );
         let kept = self.bound_children(pieces, key, okey, counts, ply, n, threshold - g - 1, pattern, &mut best);
         let list = &mut self.moves[ply * MOVE_CAP..ply * MOVE_CAP + kept];
-        // Most progress first: a finish is usually found among the first tries.
+        // A finish is usually found among the first tries: the children
+        // with the most slack under the threshold first (IDA*'s usual
+        // order), and of those the play that gains the most.
         list.sort_unstable_by_key(|&(k, _)| std::cmp::Reverse(k));
         for i in 0..kept {
             let (k, mv) = self.moves[ply * MOVE_CAP + i];
-            let ch = 63 - u32::from(k as u16 & 63);
+            let ch = 63 - u32::from(k as u16 >> 9);
             let known = (ch < 63).then_some(ch);
             // The next sibling's slot too: a small subtree leaves it cached.
             if i + 1 < kept {
@@ -1082,7 +1082,7 @@ impl Solver {
 
     /// Bounds the `n` children in the move list of `ply` with `room` plays
     /// left after the play, and keeps those that fit, first in the list,
-    /// with their bound in the ordering key's low bits; the least bound
+    /// with their bound in the ordering key's high bits; the least bound
     /// plus one of the others goes into `best`. Returns how many are kept.
     ///
     /// The cheap part of each child's bound first (outsiders, then parity
@@ -1129,9 +1129,10 @@ impl Solver {
             }
             let ckey = key ^ KEYS[mv.from as usize] ^ KEYS[mv.to as usize];
             prefetch(&self.table[ckey as usize & self.mask & !1]);
-            // Plays left after the bound fit in 6 bits (a larger bound is
-            // computed again in the child).
-            list[kept] = (k * 64 + 63 - ch.min(63) as i16, mv);
+            // The least bound first, then the most progress: the bound
+            // (6 bits; a larger one is computed again in the child) above
+            // the progress (9 bits, -256..=255).
+            list[kept] = ((63 - ch.min(63) as i16) * 512 + k + 256, mv);
             kept += 1;
         }
         kept

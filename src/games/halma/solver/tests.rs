@@ -1088,3 +1088,37 @@ fn the_outside_memo_answers_as_a_fresh_bound() {
     assert!(tight >= 500, "a tight bound refuted only {tight} rooms");
     assert!(equal * 20 >= checked * 19, "the memo's tight bound equals the fresh one only {equal} times of {checked}");
 }
+
+#[test]
+fn band_plays_match_a_level_by_level_scan() {
+    // The plain reading of the band argument: from the rear outsider up to
+    // the goal, count the runs of four empty levels, starting afresh after
+    // each. Fails if the bit-parallel count ever differs.
+    let simple = |b: Bitboard| {
+        let outside = b & !GOAL;
+        if outside.is_empty() {
+            return 0;
+        }
+        let rear = min_level(outside) as usize;
+        let empty_level = |l: usize| b.iter().all(|c| level(c) as usize != l);
+        let (mut bands, mut run) = (0, 0);
+        for l in rear + 1..GOAL_LOW {
+            run = if empty_level(l) { run + 1 } else { 0 };
+            if run == 4 {
+                bands += 1;
+                run = 0;
+            }
+        }
+        bands
+    };
+    let mut rng = SmallRng::seed_from_u64(73);
+    let mut seen = [0u32; 4];
+    for i in 0..20_000 {
+        // Sparse rears make long empty runs likely.
+        let b = random_race(&mut rng, 1 + i % 6, 10 + i % 12);
+        let want = simple(b);
+        assert_eq!(band_plays(b), want, "{b:?}");
+        seen[want.min(3) as usize] += 1;
+    }
+    assert!(seen[1] >= 100 && seen[2] >= 10, "too few positions with bands: {seen:?}");
+}
