@@ -75,7 +75,7 @@
 //! The table slots of the others are fetched ahead. A table hit stands in
 //! for the static bound (a stored bound is never below it). The parts of
 //! the bound that depend on the outsiders only (isolation, stuck pieces)
-//! are kept per set of outsiders ([`OutsideMemo`]): plays inside the goal
+//! are kept per set of outsiders (`OutsideMemo`): plays inside the goal
 //! leave them as they are. Moves are the narrow
 //! reading's (a piece in the goal keeps every hop inside it), so the first
 //! move of a solution is legal under every reading.
