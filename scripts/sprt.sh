@@ -122,6 +122,10 @@ BASE_BIN=$(agent_of "$BASE") || exit 2
 # snapshotted for this run.
 OUT=${OUT:-$(mktemp -d "$CACHE/run-XXXXXX")}
 mkdir -p "$OUT"
+# mktemp makes it private to its owner; the referee's sandbox runs the
+# agents as another user when the script runs as root, and they must reach
+# their binaries here.
+chmod go+rx "$OUT"
 if [ -n "$NEW" ]; then
     cargo build --release -p referee >&2
     NEW_BIN=$(agent_of "$NEW") || exit 2
