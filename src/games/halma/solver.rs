@@ -531,8 +531,8 @@ impl Packing {
 }
 
 /// What the bound knows of a set of outsiders whatever the goal holds: the
-/// isolation packing, the stuck outsiders and the isolation and stuck count
-/// ([`Stuck::find`]: every goal cell is a stone and a landing cell, so the
+/// isolation packing's count, the isolated-and-stuck count over
+/// [`Stuck::find`] (every goal cell is a stone and a landing cell, so the
 /// pieces in the goal play no part) and the stuck plays ([`stuck_ops`]).
 /// Plays inside the goal leave the outsiders as they are, and the search
 /// meets the same outsiders again under many goal patterns: in a hard
@@ -557,6 +557,26 @@ struct OutsideEntry {
 
 /// An [`OutsideEntry`] field not yet computed.
 const UNKNOWN: u8 = u8::MAX;
+
+/// A count as an [`OutsideEntry`] field (never [`UNKNOWN`]).
+#[inline]
+fn known_count(v: u32) -> u8 {
+    v.min(u32::from(UNKNOWN) - 1) as u8
+}
+
+impl OutsideEntry {
+    /// The isolation packing's count of `pieces` (these outsiders): the
+    /// entry's, handed to `packing`, or `packing`'s, kept in the entry.
+    #[inline]
+    fn packing_plays(&mut self, pieces: Bitboard, packing: &mut Packing) -> u32 {
+        if self.pack != UNKNOWN && packing.plays.is_none() {
+            packing.plays = Some(u32::from(self.pack));
+        }
+        let plays = packing.plays(pieces);
+        self.pack = known_count(plays);
+        plays
+    }
+}
 
 /// Most entries of an [`OutsideMemo`] (log2): 512 KiB.
 const OUTSIDE_MEMO_LOG2: u32 = 15;
@@ -590,15 +610,7 @@ impl OutsideMemo {
     #[inline]
     #[allow(clippy::too_many_arguments)]
     fn bound(&mut self, pieces: Bitboard, okey: u64, counts: Counts, room: u32, generation: u8, packing: &mut Packing) -> u32 {
-        bound_within(pieces, counts, room, || {
-            let facts = self.entry(okey, generation);
-            if facts.pack != UNKNOWN && packing.plays.is_none() {
-                packing.plays = Some(u32::from(facts.pack));
-            }
-            let plays = packing.plays(pieces);
-            facts.pack = plays.min(u32::from(UNKNOWN) - 1) as u8;
-            plays
-        })
+        bound_within(pieces, counts, room, || self.entry(okey, generation).packing_plays(pieces, packing))
     }
 
     /// The entry of the outsiders whose [`outside_key`] is `key` in this
@@ -1769,15 +1781,10 @@ fn tight_bound(
         } else if facts.isolated != UNKNOWN {
             u32::from(facts.isolated)
         } else {
-            if facts.pack != UNKNOWN && packing.plays.is_none() {
-                packing.plays = Some(u32::from(facts.pack));
-            }
+            facts.packing_plays(pieces, packing);
             let f = found.get_or_insert_with(|| Stuck::find(pieces, region));
             let v = isolated_and_stuck_with(pieces, f, packing);
-            facts.isolated = v.min(u32::from(UNKNOWN) - 1) as u8;
-            if let Some(p) = packing.plays {
-                facts.pack = p.min(u32::from(UNKNOWN) - 1) as u8;
-            }
+            facts.isolated = known_count(v);
             v
         };
         let need = outside + isolated + goal;
