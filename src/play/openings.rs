@@ -104,7 +104,7 @@ pub struct BookSpec {
 pub fn balanced_book<G: FileGame>(gen: &GenOptions, spec: &BookSpec) -> Result<(Vec<BookEntry<G>>, usize), String> {
     if spec.depth < 2 {
         return Err(format!(
-            "a book needs a search depth of at least 2, found {}",
+            "a book needs a search --depth of at least 2 (the score is the mean of two depths), found {}",
             spec.depth
         ));
     }

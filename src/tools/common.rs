@@ -179,11 +179,6 @@ pub fn run<G: FileGame>(tool: Tool) -> Result<(), String> {
             if count == 0 {
                 return Err("--count must be at least 1".into());
             }
-            if depth < 2 {
-                return Err(format!(
-                    "--depth must be at least 2 (the score is the mean of two depths), found {depth}"
-                ));
-            }
             if margin < 0 {
                 return Err(format!("--margin must be 0 or more, found {margin}"));
             }

@@ -424,6 +424,19 @@ fn parity_bound_holds_against_breadth_first_search() {
     assert!(raised >= 5, "parity raised the bound in only {raised} races");
 }
 
+/// Plays one of `b`'s region plays, drawn by `rng`, and returns it; `None`
+/// when there is none.
+fn random_play(b: &mut Bitboard, region: Bitboard, rng: &mut SmallRng, buf: &mut [(i16, HMove)]) -> Option<HMove> {
+    let n = generate(*b, region, false, buf);
+    if n == 0 {
+        return None;
+    }
+    let (_, m) = buf[rng.gen_range(0..n)];
+    b.clear(m.from);
+    b.set(m.to);
+    Some(m)
+}
+
 #[test]
 fn counts_follow_plays() {
     // The search's counts and goal pattern, updated play by play, stay
@@ -436,10 +449,7 @@ fn counts_follow_plays() {
         let mut counts = Counts::of(b);
         let mut pattern = goal_db::pattern(b);
         for _ in 0..30 {
-            let n = generate(b, LEVEL_GE[10], false, &mut buf);
-            let (_, m) = buf[rng.gen_range(0..n)];
-            b.clear(m.from);
-            b.set(m.to);
+            let m = random_play(&mut b, LEVEL_GE[10], &mut rng, &mut buf).expect("a race has a play");
             counts = counts.after(m);
             assert_eq!(counts, Counts::of(b));
             pattern ^= goal_db::BIT[m.from as usize] ^ goal_db::BIT[m.to as usize];
@@ -1000,13 +1010,9 @@ fn the_stuck_plays_memo_answers_as_a_fresh_count() {
                 three += u32::from(fresh == 3);
                 checked += 1;
             }
-            let n = generate(b, region, false, &mut buf);
-            if n == 0 {
+            if random_play(&mut b, region, &mut rng, &mut buf).is_none() {
                 break;
             }
-            let (_, m) = buf[rng.gen_range(0..n)];
-            b.clear(m.from);
-            b.set(m.to);
         }
     }
     eprintln!("stuck plays memo: {checked} checked, {hits} hits, {equal} equal, {three} three");
@@ -1073,13 +1079,9 @@ fn the_outside_memo_answers_as_a_fresh_bound() {
                 variant.clear(from);
                 variant.set(to);
             }
-            let n = generate(b, region, false, &mut buf);
-            if n == 0 {
+            if random_play(&mut b, region, &mut rng, &mut buf).is_none() {
                 break;
             }
-            let (_, m) = buf[rng.gen_range(0..n)];
-            b.clear(m.from);
-            b.set(m.to);
         }
     }
     eprintln!("outside memo: {checked} checked, {reused} reused packings, {tight} refuted rooms, {equal} equal");
