@@ -17,15 +17,15 @@ fn main() {
     // Outside a git checkout (a source tarball, a crate download) the commit is "unknown".
     let commit = git(&["rev-parse", "--short=12", "HEAD"]).unwrap_or_else(|| "unknown".to_string());
     println!("cargo:rustc-env=REFEREE_GIT_COMMIT={commit}");
-    // Rebuild when HEAD moves: HEAD itself (branch switches), the branch's ref
-    // file and packed-refs (commits). `--git-path` resolves worktrees too.
-    for p in ["HEAD", "packed-refs"] {
-        if let Some(path) = git(&["rev-parse", "--git-path", p]) {
-            println!("cargo:rerun-if-changed={path}");
-        }
-    }
-    if let Some(head) = git(&["symbolic-ref", "-q", "HEAD"]) {
-        if let Some(path) = git(&["rev-parse", "--git-path", &head]) {
+    // Rebuild when HEAD moves: HEAD itself (branch switches), and the
+    // branch's loose ref or packed-refs (commits), whichever exist: cargo
+    // reruns a build script on every build while a watched file is missing
+    // (a fresh clone has no packed-refs), so only existing files are named.
+    // `--git-path` resolves worktrees too.
+    let mut watched = vec!["HEAD".to_string(), "packed-refs".to_string()];
+    watched.extend(git(&["symbolic-ref", "-q", "HEAD"]));
+    for p in watched {
+        if let Some(path) = git(&["rev-parse", "--git-path", &p]).filter(|p| std::path::Path::new(p).exists()) {
             println!("cargo:rerun-if-changed={path}");
         }
     }

@@ -41,6 +41,9 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // While the referee has one thread: its own mount namespace, where each
+    // agent's working directory is a tmpfs the kernel bounds.
+    referee::process::workdir::enter_private_mounts();
     let matches = Cli::command().get_matches();
     let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     // Agents keep their command-line order across positional and --agent.

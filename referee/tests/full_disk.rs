@@ -1,7 +1,9 @@
 //! A full disk under `--out` must not decide games: the referee runs a
 //! tournament on a 3 MiB tmpfs (mounted in a private mount namespace, so no
-//! root is needed where unprivileged user namespaces work) whose agents
-//! fill it, then the run is resumed on a larger disk.
+//! root is needed where unprivileged user namespaces work) whose kept
+//! directories fill it; the run stops cleanly with whole records, no agent
+//! blamed, and is resumed on a larger disk. (An agent filling its own
+//! working directory is that agent's loss: `hostile_disk.rs`.)
 
 use referee::output::record::{self, GameRecord};
 use std::path::{Path, PathBuf};
@@ -59,7 +61,7 @@ fn no_forfeit(recs: &[GameRecord]) {
 }
 
 #[test]
-fn a_full_disk_voids_the_game_stops_the_run_and_resume_finishes_it() {
+fn a_full_out_disk_stops_the_run_cleanly_and_resume_finishes_it() {
     let scratch = tmp("full");
     let base = &scratch.0;
     let small = base.join("small");

@@ -5,6 +5,7 @@ use super::{GameError, Rules};
 use crate::output::record::LossReason;
 use crate::process::agent_files::{self, Output};
 use crate::process::runner::{self, Exit, Homes, Killed, RunSpec};
+use crate::process::workdir;
 use agent::protocol::{FileGame, MoveError};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -65,10 +66,13 @@ pub(crate) fn run_agent_move<G: FileGame>(
         return Ok(Played::without_process(lost, 0.0));
     }
     let input = state.write_input(rules.mode, offered);
-    agent_files::write_fresh(dir, "input.txt", input.as_bytes()).map_err(|e| match e.raw_os_error() {
-        Some(libc::ENOSPC) | Some(libc::EDQUOT) => disk_full(dir),
-        _ => GameError::Io(format!("cannot write {}: {e}", dir.join("input.txt").display())),
-    })?;
+    if let Err(e) = agent_files::write_fresh(dir, "input.txt", input.as_bytes()) {
+        return workdir_failure(
+            dir,
+            &e,
+            &format!("cannot write {}: {e}", dir.join("input.txt").display()),
+        );
+    }
     let cpu_kill = offered + rules.grace;
     let spec = RunSpec {
         cmd,
@@ -80,8 +84,13 @@ pub(crate) fn run_agent_move<G: FileGame>(
         sandbox: &rules.sandbox,
         homes,
     };
-    let r =
-        runner::run(&spec, stop).map_err(|e| GameError::Io(format!("cannot run {cmd:?} in {}: {e}", dir.display())))?;
+    let r = match runner::run(&spec, stop) {
+        Ok(r) => r,
+        Err(e) => match runner::workdir_error(&e) {
+            Some(w) => return workdir_failure(dir, &e, &w.to_string()),
+            None => return Err(GameError::Io(format!("cannot run {cmd:?} in {}: {e}", dir.display()))),
+        },
+    };
     let mut judged = judge(
         state,
         &r,
@@ -89,26 +98,23 @@ pub(crate) fn run_agent_move<G: FileGame>(
         rules.move_time.is_some_and(|m| m < remaining),
         rules.output_cap,
     );
-    let used = agent_files::usage(dir);
-    let allowed = rules.sandbox.limits.disk;
-    if used > allowed {
-        agent_files::clear_but_referees(dir);
-        let mib = |b: u64| b as f64 / f64::from(1 << 20);
-        let why = format!(
-            "left {:.1} MiB in its working directory; --disk allows {:.1} MiB",
-            mib(used),
-            mib(allowed)
-        );
+    if let Some(why) = workdir::usage(dir).excess(rules.sandbox.limits.disk) {
+        // What it kept beyond its allowance must not stay (a kept
+        // forfeit's directory, or the disk of --out).
+        if let Err(e) = workdir::clear_but(dir, &REFEREES_FILES) {
+            log::warn!("cannot clear {}: {e}", dir.display());
+        }
         judged = Judged::Loss(LossReason::Disk, why);
     }
     if let Judged::Loss(reason, _) = &judged {
         if r.killed == Some(Killed::Interrupted) {
             return Err(GameError::Interrupted);
         }
-        // An agent that failed where it had no room to write failed because
-        // of the organiser's disk, not its own play: the game is void.
+        // Where working directories share the disk of --out, an agent that
+        // kept within --disk and failed with no room left failed because
+        // of the organiser's disk, not its own play: the run stops.
         let could_be_the_disk = matches!(reason, LossReason::Crash | LossReason::NoOutput | LossReason::Malformed);
-        if could_be_the_disk && free_bytes(dir).is_some_and(|f| f < DISK_FULL_BELOW) {
+        if could_be_the_disk && !workdir::is_bounded(dir) && free_bytes(dir).is_some_and(|f| f < DISK_FULL_BELOW) {
             return Err(disk_full(dir));
         }
     }
@@ -119,6 +125,21 @@ pub(crate) fn run_agent_move<G: FileGame>(
         discarded: r.discarded,
         stderr_tail: r.stderr_tail,
     })
+}
+
+/// The files the referee itself reads or writes in a working directory.
+const REFEREES_FILES: [&str; 4] = ["input.txt", "output.txt", "stdout.txt", "stderr.txt"];
+
+/// A working directory that could not be readied for a move: in a bounded
+/// directory, or for any reason but a full disk, the agent that filled or
+/// mangled it loses; a full disk shared with --out stops the run.
+fn workdir_failure<M>(dir: &Path, e: &std::io::Error, what: &str) -> Result<Played<M>, GameError> {
+    let full = matches!(e.raw_os_error(), Some(libc::ENOSPC) | Some(libc::EDQUOT));
+    if full && !workdir::is_bounded(dir) {
+        return Err(disk_full(dir));
+    }
+    let reason = if full { LossReason::Disk } else { LossReason::Crash };
+    Ok(Played::without_process(Judged::Loss(reason, what.to_string()), 0.0))
 }
 
 /// Free bytes below which an agent's failure is put down to a full disk:
@@ -132,7 +153,8 @@ pub(crate) fn free_bytes(dir: &Path) -> Option<u64> {
 }
 
 /// The error that stops a run whose disk filled up: the game in play is
-/// void (not recorded), and the message says where and how to go on.
+/// not recorded (it is played again on resuming), and the message says
+/// where and how to go on.
 fn disk_full(dir: &Path) -> GameError {
     GameError::Io(disk_full_message(dir))
 }
@@ -141,7 +163,7 @@ fn disk_full(dir: &Path) -> GameError {
 pub(crate) fn disk_full_message(dir: &Path) -> String {
     let free = free_bytes(dir).unwrap_or(0);
     format!(
-        "the disk holding {} is full ({free} bytes free): this game is void and not recorded; free some space (or move --out to a larger disk) and continue with --resume",
+        "the disk holding {} is full ({free} bytes free): the game in play is not recorded and will be played again; free some space (or move --out to a larger disk) and continue with --resume",
         dir.display()
     )
 }

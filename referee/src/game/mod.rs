@@ -12,7 +12,8 @@ pub use seat::{resolve_command, Contestant, SeatKind};
 use crate::output::record::{Discarded, Ending, GameRecord, LossReason, MoveRecord, RunInfo};
 use crate::process::agentinfo::{self, AgentInfo};
 use crate::process::runner;
-use crate::process::sandbox::Sandbox;
+use crate::process::sandbox::{Level, Sandbox};
+use crate::process::workdir;
 use agent::protocol::{format_time, ByPlayer, FileGame, Mode, Player};
 use agent::search::Game;
 use human::{HumanIo, HumanMove};
@@ -41,6 +42,9 @@ pub struct Rules {
     pub output_cap: usize,
     /// Confinement of the agents (shared by every game of a run).
     pub sandbox: Arc<Sandbox>,
+    /// Keep every game's working directories on disk, not only those of
+    /// forfeits.
+    pub keep_dirs: bool,
 }
 
 impl Default for Rules {
@@ -54,6 +58,7 @@ impl Default for Rules {
             wall_extra: 5.0,
             output_cap: runner::OUTPUT_CAP,
             sandbox: Arc::new(Sandbox::none()),
+            keep_dirs: false,
         }
     }
 }
@@ -122,7 +127,11 @@ pub fn play_game<G: FileGame>(
     mut human: Option<&mut HumanIo>,
     on_move: &mut dyn FnMut(&MoveEvent<'_, G>),
 ) -> Result<GameRecord, GameError> {
-    prepare_dirs(&setup)?;
+    prepare_dirs(&setup, rules)?;
+    let mut settle = Settle {
+        dirs: agent_dirs(&setup),
+        keep: false,
+    };
     let names = G::player_names();
     // Seat names as people read them ("player 1" for numbered seats).
     let lab = ByPlayer::from(names.map(human::seat_label));
@@ -189,7 +198,29 @@ pub fn play_game<G: FileGame>(
     rec.loss = end.loss;
     rec.reason = end.reason;
     rec.clocks = clocks.into_array();
+    settle.keep = rules.keep_dirs || rec.loss.is_some();
     Ok(rec)
+}
+
+/// The agent seats' working directories.
+fn agent_dirs<G>(setup: &GameSetup<'_, G>) -> Vec<PathBuf> {
+    let agents = setup.seats.iter().filter(|(_, s)| s.kind != SeatKind::Human);
+    agents.map(|(p, _)| setup.dirs[p].clone()).collect()
+}
+
+/// Ends a game's bounded working directories however the game ends: kept
+/// on disk (a forfeit's, or all with `keep_dirs`) or simply unmounted.
+struct Settle {
+    dirs: Vec<PathBuf>,
+    keep: bool,
+}
+
+impl Drop for Settle {
+    fn drop(&mut self) {
+        for d in &self.dirs {
+            workdir::settle(d, self.keep);
+        }
+    }
 }
 
 /// Notes the bytes of an agent's stdout and stderr that went past the
@@ -218,16 +249,19 @@ fn with_stderr_tail(msg: &str, stderr: &[u8]) -> String {
 
 /// Gives every agent seat a fresh working directory (no `playdata.txt` or
 /// `output.txt` from an earlier game), with its calibration file.
-fn prepare_dirs<G>(setup: &GameSetup<'_, G>) -> Result<(), GameError> {
+/// At every level but `none` the directory is bounded to `--disk` where
+/// the machine allows (see [`workdir`]).
+fn prepare_dirs<G>(setup: &GameSetup<'_, G>, rules: &Rules) -> Result<(), GameError> {
     for (p, seat) in setup.seats.iter() {
         let d = &setup.dirs[p];
         if seat.kind == SeatKind::Human {
             continue;
         }
-        if d.exists() {
-            std::fs::remove_dir_all(d).map_err(|e| GameError::Io(format!("cannot clear {}: {e}", d.display())))?;
-        }
-        std::fs::create_dir_all(d).map_err(|e| GameError::Io(format!("cannot create {}: {e}", d.display())))?;
+        let made = match rules.sandbox.level {
+            Level::None => workdir::remove_all(d).and_then(|()| std::fs::create_dir_all(d)),
+            _ => workdir::create(d, rules.sandbox.limits.disk),
+        };
+        made.map_err(|e| GameError::Io(format!("cannot create {}: {e}", d.display())))?;
         if let Some(c) = &seat.calibration {
             crate::process::agent_files::copy_in(c, d, "calibration.txt").map_err(GameError::Io)?;
         }

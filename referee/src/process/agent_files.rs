@@ -77,42 +77,6 @@ pub fn read_capped(dir: &Path, name: &str, cap: usize) -> Output {
     }
 }
 
-/// Bytes of disk the files under `dir` take (links not followed; at
-/// most 100,000 entries are counted).
-pub(crate) fn usage(dir: &Path) -> u64 {
-    use std::os::unix::fs::MetadataExt;
-    let mut total = 0;
-    let mut seen = 0;
-    let mut todo = vec![dir.to_path_buf()];
-    while let Some(d) = todo.pop() {
-        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            seen += 1;
-            if seen > 100_000 {
-                return total;
-            }
-            let Ok(m) = e.metadata() else { continue };
-            total += m.blocks() * 512;
-            if m.is_dir() {
-                todo.push(e.path());
-            }
-        }
-    }
-    total
-}
-
-/// Empties `dir` but for the files the referee itself reads or writes
-/// there (input, output and the captured streams): what an agent left
-/// beyond its disk allowance must not stay on the organiser's disk.
-pub(crate) fn clear_but_referees(dir: &Path) {
-    const KEEP: [&str; 4] = ["input.txt", "output.txt", "stdout.txt", "stderr.txt"];
-    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let name = e.file_name();
-        if !KEEP.iter().any(|k| name == *k) {
-            let _ = remove(dir, &name.to_string_lossy());
-        }
-    }
-}
-
 /// Removes whatever is at `dir/name` (a file, a link, a whole directory);
 /// links are removed, never followed.
 pub fn remove(dir: &Path, name: &str) -> std::io::Result<()> {
@@ -120,7 +84,8 @@ pub fn remove(dir: &Path, name: &str) -> std::io::Result<()> {
     match std::fs::symlink_metadata(&path) {
         Err(e) if e.kind() == ErrorKind::NotFound => Ok(()),
         Err(e) => Err(e),
-        Ok(m) if m.is_dir() => std::fs::remove_dir_all(&path),
+        // However deep and closed the agent made it.
+        Ok(m) if m.is_dir() => super::workdir::remove_all(&path),
         Ok(_) => std::fs::remove_file(&path),
     }
 }

@@ -2,7 +2,8 @@
 //! ([`command`]), one move run under the sandbox with its CPU charged
 //! ([`runner`]), the confinement itself ([`sandbox`]), the files the
 //! referee shares with a hostile agent ([`agent_files`]), what an agent says
-//! on stderr ([`agentinfo`]) and the referee's own signal handling
+//! on stderr ([`agentinfo`]), its working directory, bounded and walked
+//! without paths ([`workdir`]), and the referee's own signal handling
 //! ([`signals`]). The lowest layer: it knows nothing of games or runs.
 
 pub mod agent_files;
@@ -14,3 +15,4 @@ pub mod runner;
 #[allow(rustdoc::private_intra_doc_links)]
 pub mod sandbox;
 pub mod signals;
+pub mod workdir;

@@ -15,6 +15,7 @@ use crate::process::sandbox::namespaces::{self, MountPlan};
 use crate::process::sandbox::pgroup::{self, Tracker};
 use crate::process::sandbox::spawn::{self, Confine, Identity, Launch, UserMaps};
 use crate::process::sandbox::{Jail, Level, Sandbox};
+use crate::process::workdir;
 use std::ffi::CString;
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
@@ -197,7 +198,7 @@ fn confinement<'a>(j: &Jail, leaf: Option<&'a Leaf>, plan: &'a MountPlan, dir: &
     let identity = match &j.ids {
         Some(ids) => {
             let id = ids.take();
-            chown_tree(dir, id)?;
+            workdir::chown_tree(dir, id).map_err(in_workdir)?;
             Identity::User { uid: id, gid: id }
         }
         None => Identity::Mapped(UserMaps::for_self()),
@@ -208,32 +209,6 @@ fn confinement<'a>(j: &Jail, leaf: Option<&'a Leaf>, plan: &'a MountPlan, dir: &
         identity,
     })
 }
-
-/// Gives `dir` and everything under it (links themselves, never what
-/// they point to) to `id`. At most [`CHOWN_MAX`] entries: an agent that
-/// made more finds the rest still owned by its earlier identity.
-fn chown_tree(dir: &Path, id: u32) -> std::io::Result<()> {
-    std::os::unix::fs::lchown(dir, Some(id), Some(id))?;
-    let mut todo = vec![dir.to_path_buf()];
-    let mut seen = 0;
-    while let Some(d) = todo.pop() {
-        for e in std::fs::read_dir(&d)?.flatten() {
-            seen += 1;
-            if seen > CHOWN_MAX {
-                return Ok(());
-            }
-            let p = e.path();
-            std::os::unix::fs::lchown(&p, Some(id), Some(id))?;
-            if e.file_type().is_ok_and(|t| t.is_dir()) {
-                todo.push(p);
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Entries of a working directory handed to a move's new identity.
-const CHOWN_MAX: usize = 10_000;
 
 /// The limits of one move. At `rlimits` the agent is the referee's own
 /// user, whose every task counts against RLIMIT_NPROC: the move gets its
@@ -265,14 +240,45 @@ fn environment(sb: &Sandbox, home: &Path) -> std::io::Result<Vec<CString>> {
         .collect()
 }
 
-/// Runs one move. Returns an error only when the process cannot be started.
+/// A failure to ready the agent's working directory for its move (to
+/// clear its old `output.txt`, create the captures, hand it over): caused
+/// by what the agent left there, so its loss, not the run's end.
+#[derive(Debug)]
+pub struct WorkdirError(std::io::Error);
+
+impl std::fmt::Display for WorkdirError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "its working directory could not be readied for the move: {}", self.0)
+    }
+}
+
+impl std::error::Error for WorkdirError {}
+
+fn in_workdir(e: std::io::Error) -> std::io::Error {
+    std::io::Error::new(e.kind(), WorkdirError(e))
+}
+
+/// The [`WorkdirError`] inside `e`, if that is what `e` is.
+pub fn workdir_error(e: &std::io::Error) -> Option<&WorkdirError> {
+    e.get_ref().and_then(|i| i.downcast_ref::<WorkdirError>())
+}
+
+impl WorkdirError {
+    /// The system's error number, as from the file system.
+    pub fn raw_os_error(&self) -> Option<i32> {
+        self.0.raw_os_error()
+    }
+}
+
+/// Runs one move. Returns an error only when the process cannot be started
+/// (a [`WorkdirError`] when its working directory could not be readied).
 pub fn run(spec: &RunSpec<'_>, stop: &AtomicBool) -> std::io::Result<RunResult> {
     let sb = spec.sandbox;
-    let dir = spec.dir.canonicalize()?;
-    agent_files::remove(&dir, "output.txt")?;
+    let dir = spec.dir.canonicalize().map_err(in_workdir)?;
+    agent_files::remove(&dir, "output.txt").map_err(in_workdir)?;
     let cap = sb.limits.file_size;
-    let (mut out, out_w) = Capture::new(&dir, "stdout.txt", cap)?;
-    let (mut err, err_w) = Capture::new(&dir, "stderr.txt", cap)?;
+    let (mut out, out_w) = Capture::new(&dir, "stdout.txt", cap).map_err(in_workdir)?;
+    let (mut err, err_w) = Capture::new(&dir, "stderr.txt", cap).map_err(in_workdir)?;
     let null = std::fs::File::open("/dev/null")?;
     let script = script(spec)?;
     let jail = match (&sb.level, &sb.jail) {
@@ -328,7 +334,7 @@ pub fn run(spec: &RunSpec<'_>, stop: &AtomicBool) -> std::io::Result<RunResult> 
     let output = agent_files::read_capped(&dir, "output.txt", spec.output_cap);
     if output == Output::TooLarge {
         // Directories of forfeits are kept: not with a file this size.
-        agent_files::remove(&dir, "output.txt")?;
+        let _ = agent_files::remove(&dir, "output.txt");
     }
     Ok(RunResult {
         cpu,
@@ -406,10 +412,12 @@ fn watch(
 
 /// Every tenth poll (a tenth of a second), whether the move's working
 /// directory has grown past `--disk`: a move that fills the disk is ended
-/// within moments, not only judged after it.
+/// within moments, not only judged after it (a bounded directory cannot
+/// grow past its reserve, but a move that keeps writing into a full one
+/// is ended all the same).
 fn over_disk(spec: &RunSpec<'_>, polls: u64) -> bool {
     let sb = spec.sandbox;
-    sb.level != Level::None && polls.is_multiple_of(10) && agent_files::usage(spec.dir) > sb.limits.disk
+    sb.level != Level::None && polls.is_multiple_of(10) && workdir::usage(spec.dir).excess(sb.limits.disk).is_some()
 }
 
 /// Waits up to [`POLL`] for the agent to exit or write, and drains output.

@@ -122,6 +122,7 @@ impl TimeOpts {
             wall_extra: 5.0,
             output_cap: crate::process::runner::OUTPUT_CAP,
             sandbox: Default::default(),
+            keep_dirs: false,
         })
     }
 }

@@ -52,6 +52,8 @@ fn play_one<G: FileGame>(a: &PlayArgs, mut io: HumanIo) -> Result<i32, String> {
     // --out would add a game its --resume then refuses.
     let _lock = crate::run::outdir::lock(&a.out)?;
     rules.sandbox = crate::process::sandbox::install(&a.time.sandbox, &a.out)?;
+    // A game played to be watched keeps its agents' files to be read.
+    rules.keep_dirs = true;
     let setup = play_setup(&a.out, start, &contestants, clock);
     let names = ByPlayer::from(G::player_names());
     let (one, two) = (Player::One, Player::Two);

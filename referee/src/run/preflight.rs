@@ -9,6 +9,7 @@ use crate::output::board_text::seat_label;
 use crate::process::agent_files::Output;
 use crate::process::agentinfo;
 use crate::process::runner::{self, Exit, Homes, Killed, RunSpec};
+use crate::process::workdir;
 use agent::protocol::FileGame;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -41,8 +42,7 @@ fn check<G: FileGame>(
     let grace = rules.grace;
     let name = &agent.name;
     let cmd = agent.kind.command();
-    let _ = std::fs::remove_dir_all(dir);
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    workdir::create(dir, rules.sandbox.limits.disk).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     if let Some(c) = &agent.calibration {
         crate::process::agent_files::copy_in(c, dir, "calibration.txt")?;
     }
@@ -135,8 +135,7 @@ fn hints(stderr: &str, spec: &RunSpec<'_>, stop: &AtomicBool, problem: &str) -> 
     };
     plain.env = sb.env.clone();
     let scratch = spec.dir.with_extension("unconfined");
-    let _ = std::fs::remove_dir_all(&scratch);
-    let copied = std::fs::create_dir_all(&scratch).is_ok()
+    let copied = workdir::create(&scratch, sb.limits.disk).is_ok()
         && ["input.txt", "calibration.txt"].iter().all(|f| {
             let from = spec.dir.join(f);
             !from.exists() || std::fs::copy(&from, scratch.join(f)).is_ok()
@@ -149,7 +148,7 @@ fn hints(stderr: &str, spec: &RunSpec<'_>, stop: &AtomicBool, problem: &str) -> 
     let passed = copied
         && runner::run(&again, stop)
             .is_ok_and(|r| r.killed.is_none() && r.exit == Exit::Code(0) && matches!(r.output, Output::Text(_)));
-    let _ = std::fs::remove_dir_all(&scratch);
+    let _ = workdir::remove_all(&scratch);
     if passed {
         let hidden: Vec<&str> = stderr
             .split(|c: char| c.is_whitespace() || matches!(c, '\'' | '"' | ':' | ',' | '(' | ')'))
@@ -218,6 +217,35 @@ impl Drop for Waiting {
     }
 }
 
+/// The agent's first move on the start position and, where the other side
+/// moves next, its reply to that move.
+fn check_both<G: FileGame>(
+    c: &Contestant,
+    start: &G,
+    first: &str,
+    rules: &Rules,
+    time: f64,
+    d: &Path,
+    others: &[PathBuf],
+) -> Result<(), String> {
+    let opening = Trial {
+        position: start,
+        from: "on the start position".to_string(),
+    };
+    let stop = &crate::process::signals::STOP;
+    let mv = check(c, &opening, rules, time, d, others, stop)?;
+    let mut next = start.clone();
+    next.play(mv);
+    if next.result().is_none() && next.to_move() != start.to_move() {
+        let reply = Trial {
+            position: &next,
+            from: format!("after {first}'s first move ({})", start.describe_move(mv)),
+        };
+        check(c, &reply, rules, time, d, others, stop)?;
+    }
+    Ok(())
+}
+
 /// Pre-flight for every agent seat (`times` by contestant), each in its own
 /// directory under `dir`, removed when all pass. Each agent moves once for
 /// each side it will play: from the start position, then (for the other
@@ -240,21 +268,11 @@ pub(crate) fn check_all<G: FileGame>(
         let d = dir.join(&c.name);
         let others: Vec<PathBuf> = homes.iter().filter(|h| c.home.as_ref() != Some(h)).cloned().collect();
         eprintln!("referee: pre-flight: agent {} plays one move as each side", c.name);
-        let opening = Trial {
-            position: start,
-            from: "on the start position".to_string(),
-        };
-        let mv = check(c, &opening, rules, *time, &d, &others, &crate::process::signals::STOP)?;
-        let mut next = start.clone();
-        next.play(mv);
-        if next.result().is_none() && next.to_move() != start.to_move() {
-            let reply = Trial {
-                position: &next,
-                from: format!("after {first}'s first move ({})", start.describe_move(mv)),
-            };
-            check(c, &reply, rules, *time, &d, &others, &crate::process::signals::STOP)?;
-        }
-        let _ = std::fs::remove_dir_all(&d);
+        let checked = check_both(c, start, &first, rules, *time, &d, &others);
+        // A failure's files stay to be read (moved off its tmpfs, if any).
+        workdir::settle(&d, checked.is_err());
+        checked?;
+        let _ = workdir::remove_all(&d);
     }
     let _ = std::fs::remove_dir(dir);
     Ok(())

@@ -86,7 +86,9 @@ impl Kept {
         let Ok(mut d) = self.dirs.lock() else { return };
         while d.len() > self.limit {
             if let Some(old) = d.pop_front() {
-                let _ = std::fs::remove_dir_all(old);
+                if let Err(e) = crate::process::workdir::remove_all(&old) {
+                    log::warn!("cannot remove {}: {e}", old.display());
+                }
             }
         }
     }
@@ -242,7 +244,9 @@ fn play_job<G: FileGame>(cfg: &RunConfig<'_>, job: &Job, stop: &AtomicBool) -> R
     if !cfg.keep_dirs && rec.loss.is_none() {
         // Only failures are kept for inspection; the record then names no
         // directory.
-        let _ = std::fs::remove_dir_all(&base);
+        if let Err(e) = crate::process::workdir::remove_all(&base) {
+            log::warn!("cannot remove {}: {e}", base.display());
+        }
         rec.dirs = Default::default();
     } else if !cfg.keep_dirs {
         cfg.kept.keep(base);

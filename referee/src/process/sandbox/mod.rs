@@ -525,6 +525,9 @@ impl Sandbox {
 pub fn install(opts: &SandboxOpts, out: &Path) -> Result<std::sync::Arc<Sandbox>, String> {
     let sb = opts.build(out)?;
     eprintln!("referee: {}", sb.describe());
+    if sb.level != Level::None {
+        eprintln!("referee: {}", crate::process::workdir::describe());
+    }
     Ok(std::sync::Arc::new(sb))
 }
 
@@ -552,6 +555,7 @@ pub fn doctor() -> String {
         Some(why) => format!("user namespaces (rootless): no: {why}\n"),
     };
     out += "rlimits:                   yes (always)\n";
+    out += &format!("working directories:       {}\n", crate::process::workdir::describe());
     out += &match (s.full_missing(), s.rootless_missing()) {
         (None, _) => "--sandbox auto will use:   full\n".to_string(),
         (Some(_), None) => {

@@ -205,7 +205,10 @@ fn run_game<G: FileGame>(mut plan: RunPlan) -> Result<i32, String> {
     let cfg = RunConfig {
         contestants: &plan.contestants,
         time: plan.time.clone(),
-        rules: plan.rules.clone(),
+        rules: Rules {
+            keep_dirs: plan.keep_dirs,
+            ..plan.rules.clone()
+        },
         starts: plan.starts.clone(),
         out: plan.out.clone(),
         concurrency: concurrency(plan.concurrency, left),
