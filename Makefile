@@ -15,8 +15,20 @@ PLAY_OUT ?= play-out
 play: build
 	./target/release/referee play --time $(PLAY_TIME) --out "$(PLAY_OUT)" "$(CURDIR)/target/release/agent" "$(CURDIR)/target/release/agent --strategy minimax --depth 2"
 
+# The whole suite, as CI runs it (.ci/run is only `make test`): what the
+# tests need beyond Rust (installed as root, else named before anything
+# compiles); the gates: format, clippy (which also holds every function to
+# 80 lines: long functions hide their steps), the library without the
+# command line, API docs without a warning, no import circles in either
+# crate; then every test, the report's browser test required to run.
 test:
-	$(CARGO) test --workspace --release
+	scripts/test-deps.sh
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	$(CARGO) clippy -p agent --lib --no-default-features -- -D warnings
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --no-deps --workspace
+	scripts/import-graph.sh -q
+	REFEREE_BROWSER_TEST=required $(CARGO) test --workspace --release
 
 # Puts agent and referee on PATH (cargo's bin directory, ~/.cargo/bin).
 install:
