@@ -5,22 +5,8 @@
 
 /// CPU seconds consumed by this process so far (all threads, user + system).
 pub fn process_cpu_seconds() -> f64 {
-    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: clock_gettime writes into the timespec we own; the clock id is a constant.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
-    if rc != 0 {
-        // Fall back to getrusage, which every Unix has.
-        return rusage_self_seconds();
-    }
+    let ts = rustix::time::clock_gettime(rustix::time::ClockId::ProcessCPUTime);
     ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
-}
-
-fn rusage_self_seconds() -> f64 {
-    // SAFETY: getrusage fills the zeroed struct we pass.
-    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
-    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut ru) };
-    let tv = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
-    tv(ru.ru_utime) + tv(ru.ru_stime)
 }
 
 /// A stopwatch on the process CPU clock.

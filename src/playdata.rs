@@ -194,9 +194,15 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("agent-pd-fifo-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
-        let c = std::ffi::CString::new(dir.join("playdata.txt").to_str().unwrap()).unwrap();
-        // SAFETY: mkfifo only reads the NUL-terminated path we own.
-        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let fifo = rustix::fs::FileType::Fifo;
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            dir.join("playdata.txt"),
+            fifo,
+            rustix::fs::Mode::from_raw_mode(0o600),
+            0,
+        )
+        .unwrap();
         assert_eq!(PlayData::load(&dir, "halma").moves, 0);
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -75,8 +75,10 @@ fn run(dir: &Path, args: &[&str]) -> (i32, String, f64) {
     let pid = child.id() as libc::pid_t;
     let mut status = 0;
     // SAFETY: a zeroed rusage is a valid value; wait4 fills it for our own child.
-    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
-    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut ru) };
+    let (r, ru) = unsafe {
+        let mut ru: libc::rusage = std::mem::zeroed();
+        (libc::wait4(pid, &mut status, 0, &mut ru), ru)
+    };
     assert_eq!(r, pid);
     let cpu = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
     let code = if libc::WIFEXITED(status) {

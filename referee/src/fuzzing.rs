@@ -4,7 +4,7 @@
 //! only on a real bug; refusing bad input with a message is expected.
 
 use crate::output::record;
-use crate::run::starts::Starts;
+use crate::schedule::starts::Starts;
 use agent::protocol::{GenOptions, Mode, Notation, Policy, View};
 use agent::search::Game;
 use std::path::PathBuf;

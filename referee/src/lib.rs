@@ -3,19 +3,32 @@
 //! library's rules for each game. Grouped by concern, each folder importing
 //! only those listed after it:
 //!
-//! - [`run`]: the checked plan, schedule, pre-flight, sharding, live
-//!   output, `play` and `replay`.
-//! - [`cli`]: the subcommands' arguments as given (clap).
-//! - [`report`]: the self-contained HTML report.
-//! - [`stats`]: ratings, the SPRT, standings and tables.
+//! - [`app`]: the command line parsed and each subcommand dispatched.
+//! - [`run`]: orchestration of `match`, `tournament`, `play`, `replay`
+//!   and `merge`: manifest and resume, pre-flight, live output.
+//! - [`cli`]: the subcommands' arguments, agent specifications, and their
+//!   validation into the checked plan.
+//! - [`schedule`]: which games a run plays, from which starts, several at
+//!   a time; sharding.
+//! - [`report`]: what a run reports: terminal tables, results files, the
+//!   self-contained HTML report.
+//! - [`stats`]: ratings, the SPRT, standings.
 //! - [`game`]: one game, generic over [`agent::protocol::FileGame`]: the
 //!   agents and seats, the loop, the judging of a move, the human seat.
+//! - [`signals`]: the referee's own stop and exit flags.
 //! - [`output`]: game records and the terminal board.
 //! - [`process`]: one move as a confined, CPU-charged child process.
 //!
 //! `scripts/import-graph.sh` checks that no files and no folders import
 //! each other in a loop.
+//!
+//! An application, not a library: its items are crate-private unless the
+//! binary, the integration tests or the fuzz targets need them, and its
+//! developer docs (`cargo doc --document-private-items`) link freely to
+//! crate-private items.
+#![allow(rustdoc::private_intra_doc_links)]
 
+pub mod app;
 pub mod cli;
 pub mod fuzzing;
 pub mod game;
@@ -23,6 +36,8 @@ pub mod output;
 pub mod process;
 pub mod report;
 pub mod run;
+pub mod schedule;
+pub(crate) mod signals;
 pub mod stats;
 
 /// Runs `$body` with `$G` bound to the game type named `$name` (a `&str`):

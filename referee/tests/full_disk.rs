@@ -90,6 +90,7 @@ fn a_full_out_disk_stops_the_run_cleanly_and_resume_finishes_it() {
         o = quote(&out.display().to_string()),
         saved = quote(&saved.display().to_string()),
     );
+    // SAFETY: geteuid has no preconditions.
     let root = unsafe { libc::geteuid() } == 0;
     let ns = if root { "-m" } else { "-rm" };
     let o = Command::new("unshare")

@@ -12,9 +12,9 @@ mod common;
 
 use agent::games::testnim::TestNim;
 use agent::protocol::ByPlayer;
-use referee::game::agentspec::AgentCommand;
 use referee::game::{play_game, Contestant, GameSetup, Rules, SeatKind};
 use referee::output::record::{self, GameRecord, LossReason};
+use referee::process::command::AgentCommand;
 use referee::process::sandbox::LevelChoice;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};

@@ -212,14 +212,9 @@ fn a_million_counter_hinger_start_is_played_to_the_move_cap() {
 
 /// Makes a FIFO at `path` (no writer ever opens it: a blocking read hangs).
 fn mkfifo(path: &Path) {
-    let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
-    // SAFETY: mkfifo only reads the NUL-terminated path we own.
-    assert_eq!(
-        unsafe { libc::mkfifo(c.as_ptr(), 0o600) },
-        0,
-        "mkfifo {}",
-        path.display()
-    );
+    let (fifo, mode) = (rustix::fs::FileType::Fifo, rustix::fs::Mode::from_raw_mode(0o600));
+    rustix::fs::mknodat(rustix::fs::CWD, path, fifo, mode, 0)
+        .unwrap_or_else(|e| panic!("mkfifo {}: {e}", path.display()));
 }
 
 #[test]

@@ -7,10 +7,10 @@ mod common;
 
 use agent::games::testnim::TestNim;
 use agent::protocol::ByPlayer;
-use referee::game::agentspec::AgentCommand;
 use referee::game::{play_game, Contestant, GameSetup, Rules, SeatKind};
 use referee::output::record::{self, Ending, LossReason};
 use referee::process::agent_files::Output;
+use referee::process::command::AgentCommand;
 use referee::process::runner::{self, Exit, Killed, RunSpec};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -320,6 +320,7 @@ fn an_interrupted_tournament_resumes_and_counts_every_game_once() {
         assert!(t.elapsed() < Duration::from_secs(120), "no progress");
         std::thread::sleep(Duration::from_millis(20));
     }
+    // SAFETY: a signal to our own child.
     unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
     let status = child.wait().unwrap();
     let mut err = String::new();

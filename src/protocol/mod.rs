@@ -630,9 +630,8 @@ mod tests {
         let dir = temp_dir("bounded");
         let p = dir.join("input.txt");
         // A FIFO without a writer would block a plain open forever.
-        let c = std::ffi::CString::new(p.to_str().unwrap()).unwrap();
-        // SAFETY: mkfifo only reads the NUL-terminated path we own.
-        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let fifo = rustix::fs::FileType::Fifo;
+        rustix::fs::mknodat(rustix::fs::CWD, &p, fifo, rustix::fs::Mode::from_raw_mode(0o600), 0).unwrap();
         let e = read_bounded(&p).unwrap_err().to_string();
         assert!(e.contains("not a regular file"), "{e}");
         std::fs::remove_file(&p).unwrap();

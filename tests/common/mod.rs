@@ -85,12 +85,7 @@ pub fn temp_files(dir: &Path) -> Vec<String> {
 
 /// Makes a FIFO at `path`.
 pub fn mkfifo(path: &Path) {
-    let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
-    // SAFETY: mkfifo only reads the NUL-terminated path we own.
-    assert_eq!(
-        unsafe { libc::mkfifo(c.as_ptr(), 0o600) },
-        0,
-        "mkfifo {}",
-        path.display()
-    );
+    let (fifo, mode) = (rustix::fs::FileType::Fifo, rustix::fs::Mode::from_raw_mode(0o600));
+    rustix::fs::mknodat(rustix::fs::CWD, path, fifo, mode, 0)
+        .unwrap_or_else(|e| panic!("mkfifo {}: {e}", path.display()));
 }

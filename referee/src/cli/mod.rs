@@ -1,13 +1,18 @@
-//! Command-line arguments of the `referee` subcommands (clap structs). Their
-//! validation into the types the rest of the referee works with is in
-//! [`crate::run::plan`]; nothing here runs a game.
+//! The command line: the `referee` subcommands' arguments (clap structs,
+//! here), agent specifications (`NAME=CMD,key=value`: [`agentspec`]) and
+//! their validation, once, into the checked plan the rest of the referee
+//! only reads ([`plan`]). Nothing here runs a game.
+
+pub(crate) mod agentspec;
+pub(crate) mod options;
+pub(crate) mod plan;
 
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 
 /// Which game and which start position.
 #[derive(Args, Clone, Debug)]
-pub struct GameOpts {
+pub(crate) struct GameOpts {
     /// Game: halma, hinger, connectsquare, fifteen or hashi.
     #[arg(long, default_value = "halma")]
     pub game: String,
@@ -28,7 +33,7 @@ pub struct GameOpts {
 
 /// `--mode`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ModeArg {
+pub(crate) enum ModeArg {
     /// Line 1 `GAME`: budget the remaining time over the game.
     Game,
     /// Line 1 `SINGLE`: use the given time for this move.
@@ -37,7 +42,7 @@ pub enum ModeArg {
 
 /// Time control and judging.
 #[derive(Args, Clone, Debug)]
-pub struct TimeOpts {
+pub(crate) struct TimeOpts {
     /// Confinement and limits of the agents.
     #[command(flatten)]
     pub sandbox: crate::process::sandbox::SandboxOpts,
@@ -63,7 +68,7 @@ pub struct TimeOpts {
 
 /// Options shared by `match` and `tournament` (both are round robins).
 #[derive(Args, Clone, Debug)]
-pub struct RunOpts {
+pub(crate) struct RunOpts {
     /// Games per pairing (colours and first move alternate; odd: the first-named agent gets the extra first move). Default 2; with --sprt, until the test decides (at most 20000).
     #[arg(long, allow_negative_numbers = true)]
     pub games: Option<u64>,
@@ -111,7 +116,7 @@ pub struct RunOpts {
 /// order, whichever way each was given (the first is the gauntlet's centre
 /// and the SPRT's first agent).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AgentSource {
+pub(crate) enum AgentSource {
     /// The i-th positional agent (`CMD_A CMD_B`, or `NAME=CMD`).
     Positional(usize),
     /// The i-th `--agent` entry.
@@ -120,7 +125,7 @@ pub enum AgentSource {
 
 /// The order in which the positional agents (argument `positional`) and the
 /// `--agent` entries of a subcommand's matches were given.
-pub fn agent_order(m: &clap::ArgMatches, positional: &[&str]) -> Vec<AgentSource> {
+pub(crate) fn agent_order(m: &clap::ArgMatches, positional: &[&str]) -> Vec<AgentSource> {
     let mut seen: Vec<(usize, AgentSource)> = Vec::new();
     for id in positional {
         let before = seen.len();
@@ -155,7 +160,7 @@ pub(crate) fn in_order<T>(positional: Vec<T>, entries: Vec<T>, order: &[AgentSou
 
 /// `referee match`.
 #[derive(Args, Clone, Debug)]
-pub struct MatchArgs {
+pub(crate) struct MatchArgs {
     /// First agent's shell command (run in its own working directory; files it names are found from here). Or use --agent twice.
     pub cmd_a: Option<String>,
     /// Second agent's shell command.
@@ -185,7 +190,7 @@ pub struct MatchArgs {
 
 /// `referee tournament`.
 #[derive(Args, Clone, Debug)]
-pub struct TournamentArgs {
+pub(crate) struct TournamentArgs {
     /// Agents as NAME=CMD (with --agent entries: at least two in all, kept in command-line order).
     pub agents: Vec<String>,
     /// Gauntlet: the first agent on the command line (NAME=CMD or --agent) plays each other agent; the others do not meet.
@@ -207,7 +212,7 @@ pub struct TournamentArgs {
 
 /// `referee play`.
 #[derive(Args, Clone, Debug)]
-pub struct PlayArgs {
+pub(crate) struct PlayArgs {
     /// Seat 1 (Halma BLACK, Connect Square R, player 1): `human` or an agent command.
     pub seat1: String,
     /// Seat 2: `human` or an agent command.
@@ -228,7 +233,7 @@ pub struct PlayArgs {
 
 /// How much of a game the terminal shows.
 #[derive(Args, Clone, Debug)]
-pub struct ViewOpts {
+pub(crate) struct ViewOpts {
     /// all: the board after every ply; moves: one line per ply and the board
     /// every --board-every plies; end: the final board only. Default: all for
     /// replay and for play with a person, moves otherwise.
@@ -241,7 +246,7 @@ pub struct ViewOpts {
 
 /// `referee merge`.
 #[derive(Args, Clone, Debug)]
-pub struct MergeArgs {
+pub(crate) struct MergeArgs {
     /// The shards' --out directories (every shard K/N of one run).
     #[arg(required = true)]
     pub dirs: Vec<PathBuf>,
@@ -255,7 +260,7 @@ pub struct MergeArgs {
 
 /// `referee replay`.
 #[derive(Args, Clone, Debug)]
-pub struct ReplayArgs {
+pub(crate) struct ReplayArgs {
     /// A records.jsonl file.
     pub file: PathBuf,
     /// Which game: its 1-based number in the file or its key (default: the last).

@@ -18,7 +18,7 @@ pub struct HumanIo {
 
 impl HumanIo {
     /// The process's stdin and stdout.
-    pub fn terminal() -> HumanIo {
+    pub(crate) fn terminal() -> HumanIo {
         HumanIo {
             input: Box::new(std::io::BufReader::new(std::io::stdin())),
             output: Box::new(std::io::stdout()),
@@ -27,13 +27,13 @@ impl HumanIo {
     }
 
     /// Prints `prompt` and reads one line; `None` at end of input.
-    pub fn ask(&mut self, prompt: &str) -> Option<String> {
+    pub(crate) fn ask(&mut self, prompt: &str) -> Option<String> {
         let _ = write!(self.output, "{prompt}");
         let _ = self.output.flush();
         let mut line = String::new();
-        crate::process::signals::EXIT_NOW.store(true, std::sync::atomic::Ordering::SeqCst);
+        crate::signals::EXIT_NOW.store(true, std::sync::atomic::Ordering::SeqCst);
         let r = self.input.read_line(&mut line);
-        crate::process::signals::EXIT_NOW.store(false, std::sync::atomic::Ordering::SeqCst);
+        crate::signals::EXIT_NOW.store(false, std::sync::atomic::Ordering::SeqCst);
         match r {
             Ok(0) | Err(_) => None,
             Ok(_) => Some(line.trim().to_string()),
@@ -41,7 +41,7 @@ impl HumanIo {
     }
 
     /// Asks until the answer is one of `choices` (case-insensitive); `None` at end of input.
-    pub fn choose(&mut self, prompt: &str, choices: &[&str]) -> Option<String> {
+    pub(crate) fn choose(&mut self, prompt: &str, choices: &[&str]) -> Option<String> {
         loop {
             let a = self.ask(prompt)?;
             if let Some(c) = choices.iter().find(|c| c.eq_ignore_ascii_case(&a)) {
@@ -53,7 +53,7 @@ impl HumanIo {
 }
 
 // Seat names are part of the terminal view; kept reachable here for callers.
-pub use crate::output::board_text::seat_label;
+pub(crate) use crate::output::board_text::seat_label;
 
 /// What the person decided.
 pub(crate) enum HumanMove<M> {

@@ -11,7 +11,7 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
 /// The judged outcome of one move.
-pub enum Judged<M> {
+pub(crate) enum Judged<M> {
     /// A legal move and its text as recorded.
     Move(M, String),
     /// The mover loses, for this reason, with this explanation.
@@ -19,7 +19,7 @@ pub enum Judged<M> {
 }
 
 /// One move as played: the verdict and what it cost.
-pub struct Played<M> {
+pub(crate) struct Played<M> {
     /// The verdict.
     pub judged: Judged<M>,
     /// CPU seconds charged.

@@ -2,20 +2,21 @@
 //! as a loop of named steps: `ending` (is the game over, and how),
 //! `seat_move` (a person's or an agent's move, judged), and the record.
 
-pub mod agentspec;
-pub mod human;
-pub mod judge;
+mod dirs;
+pub(crate) mod human;
+pub(crate) mod judge;
 mod seat;
 
-pub use seat::{resolve_command, Contestant, SeatKind};
+pub(crate) use seat::resolve_command;
+pub use seat::{Contestant, SeatKind};
 
 use crate::output::record::{Discarded, Ending, GameRecord, LossReason, MoveRecord, RunInfo};
 use crate::process::agentinfo::{self, AgentInfo};
 use crate::process::runner;
-use crate::process::sandbox::{Level, Sandbox};
-use crate::process::workdir;
+use crate::process::sandbox::Sandbox;
 use agent::protocol::{format_time, ByPlayer, FileGame, Mode, Player};
 use agent::search::Game;
+use dirs::{agent_dirs, prepare_dirs, Settle};
 use human::{HumanIo, HumanMove};
 use judge::{run_agent_move, Judged, Played};
 use std::path::PathBuf;
@@ -202,27 +203,6 @@ pub fn play_game<G: FileGame>(
     Ok(rec)
 }
 
-/// The agent seats' working directories.
-fn agent_dirs<G>(setup: &GameSetup<'_, G>) -> Vec<PathBuf> {
-    let agents = setup.seats.iter().filter(|(_, s)| s.kind != SeatKind::Human);
-    agents.map(|(p, _)| setup.dirs[p].clone()).collect()
-}
-
-/// Ends a game's bounded working directories however the game ends: kept
-/// on disk (a forfeit's, or all with `keep_dirs`) or simply unmounted.
-struct Settle {
-    dirs: Vec<PathBuf>,
-    keep: bool,
-}
-
-impl Drop for Settle {
-    fn drop(&mut self) {
-        for d in &self.dirs {
-            workdir::settle(d, self.keep);
-        }
-    }
-}
-
 /// Notes the bytes of an agent's stdout and stderr that went past the
 /// capture cap and were thrown away, if any.
 fn note_discarded(rec: &mut GameRecord, seat: Player, discarded: [u64; 2], rules: &Rules) {
@@ -245,28 +225,6 @@ fn with_stderr_tail(msg: &str, stderr: &[u8]) -> String {
     } else {
         format!("{msg}; stderr ends: {}", tail.lines().collect::<Vec<_>>().join(" / "))
     }
-}
-
-/// Gives every agent seat a fresh working directory (no `playdata.txt` or
-/// `output.txt` from an earlier game), with its calibration file.
-/// At every level but `none` the directory is bounded to `--disk` where
-/// the machine allows (see [`workdir`]).
-fn prepare_dirs<G>(setup: &GameSetup<'_, G>, rules: &Rules) -> Result<(), GameError> {
-    for (p, seat) in setup.seats.iter() {
-        let d = &setup.dirs[p];
-        if seat.kind == SeatKind::Human {
-            continue;
-        }
-        let made = match rules.sandbox.level {
-            Level::None => workdir::remove_all(d).and_then(|()| std::fs::create_dir_all(d)),
-            _ => workdir::create(d, rules.sandbox.limits.disk),
-        };
-        made.map_err(|e| GameError::Io(format!("cannot create {}: {e}", d.display())))?;
-        if let Some(c) = &seat.calibration {
-            crate::process::agent_files::copy_in(c, d, "calibration.txt").map_err(GameError::Io)?;
-        }
-    }
-    Ok(())
 }
 
 /// The record of a game about to start (no moves, no result yet).

@@ -1,6 +1,6 @@
 //! Who sits in a seat: an agent command or the person at the terminal.
 
-use crate::game::agentspec::AgentCommand;
+use crate::process::command::AgentCommand;
 use std::path::PathBuf;
 
 /// Who sits in a seat.
@@ -14,7 +14,7 @@ pub enum SeatKind {
 
 impl SeatKind {
     /// Parses a seat argument: `human` or an agent command.
-    pub fn parse(s: &str) -> SeatKind {
+    pub(crate) fn parse(s: &str) -> SeatKind {
         if s.trim() == "human" {
             SeatKind::Human
         } else {
@@ -23,7 +23,7 @@ impl SeatKind {
     }
 
     /// The command as recorded (`human` for a person).
-    pub fn command(&self) -> &str {
+    pub(crate) fn command(&self) -> &str {
         match self {
             SeatKind::Agent(c) => c.as_str(),
             SeatKind::Human => "human",
@@ -33,10 +33,10 @@ impl SeatKind {
 
 /// Agents run in their own working directories, so the files a command
 /// names relative to where the referee was started (`./agent`,
-/// `python3 my_agent.py`) are made absolute; see [`crate::game::agentspec::resolve_in_home`].
-pub fn resolve_command(cmd: &str) -> AgentCommand {
+/// `python3 my_agent.py`) are made absolute; see [`crate::process::resolve::resolve_in_home`].
+pub(crate) fn resolve_command(cmd: &str) -> AgentCommand {
     AgentCommand::new(match std::env::current_dir() {
-        Ok(start) => crate::game::agentspec::resolve_in_home(cmd, &start),
+        Ok(start) => crate::process::resolve::resolve_in_home(cmd, &start),
         Err(_) => cmd.to_string(),
     })
 }

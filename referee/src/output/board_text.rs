@@ -3,14 +3,14 @@
 //! per ply, and a final board headed by the result. `--show` chooses how much
 //! is printed, so a whole game fits on a screen or two.
 
-use crate::output::record::{GameRecord, MoveRecord};
-use agent::protocol::{BoardView, ByPlayer, FileGame, MoveView, Player};
+use crate::output::record::GameRecord;
+use agent::protocol::{BoardView, MoveView};
 use clap::ValueEnum;
 use std::fmt::Write as _;
 
 /// How much of a game the terminal shows (`--show`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Show {
+pub(crate) enum Show {
     /// The board after every ply.
     All,
     /// One line per ply, the board every `--board-every` plies and at the end.
@@ -20,7 +20,7 @@ pub enum Show {
 }
 
 /// A seat name for people: `player 1` for numbered seats, else the name.
-pub fn seat_label(name: &str) -> String {
+pub(crate) fn seat_label(name: &str) -> String {
     if name.chars().all(|c| c.is_ascii_digit()) {
         format!("player {name}")
     } else {
@@ -29,13 +29,13 @@ pub fn seat_label(name: &str) -> String {
 }
 
 /// A clock reading with the same two decimals everywhere.
-pub fn clock(t: f64) -> String {
+pub(crate) fn clock(t: f64) -> String {
     format!("{:.2} s", t.max(0.0))
 }
 
 /// The board as text: column numbers above, row numbers at the left, the
 /// cells of `marked` (the last move) in brackets, then the view's facts.
-pub fn board(view: &BoardView, marked: &[(usize, usize)]) -> String {
+pub(crate) fn board(view: &BoardView, marked: &[(usize, usize)]) -> String {
     let sym_len = view.cells.iter().map(|c| c.symbol.chars().count()).max().unwrap_or(1);
     let col_len = view.cols.saturating_sub(1).to_string().len();
     // Room for the symbol and its brackets.
@@ -67,7 +67,7 @@ pub fn board(view: &BoardView, marked: &[(usize, usize)]) -> String {
 }
 
 /// One line naming every symbol of the board and the last-move brackets.
-pub fn legend(view: &BoardView) -> String {
+pub(crate) fn legend(view: &BoardView) -> String {
     let mut parts: Vec<String> = Vec::new();
     for e in &view.legend {
         // Entries that differ only in their drawn sample (one per seat) print once.
@@ -119,26 +119,6 @@ pub(crate) fn result_heading(rec: &GameRecord, view: &BoardView, last: Option<&M
     s
 }
 
-/// Narrates one game as it is played or replayed, following `--show`.
-/// Every line fits 80 columns: boards and per-ply lines use the short seat
-/// names, and with `--show moves` the plies go two to a line (a full move),
-/// so a whole Halma game fits about a hundred lines.
-pub(crate) struct Narrator<G: FileGame> {
-    show: Show,
-    /// Plies between boards with `--show moves`; 0: start and end only.
-    every: usize,
-    seats: ByPlayer<String>,
-    prev: G,
-    last: Option<MoveView>,
-    /// The full move being written (`--show moves`): each seat's cell.
-    row: ByPlayer<Option<String>>,
-    /// Full moves written so far.
-    rows: usize,
-}
-
-/// Width of a move's cell in the `--show moves` table.
-const CELL: usize = 29;
-
 /// A move text in few columns: a chain of hops of one piece (`J 1,1 3,3`,
 /// `J 3,3 5,5`) as `J 1,1>3,3>5,5`; other multi-line moves joined by ` | `.
 pub(crate) fn compact_move(text: &str) -> String {
@@ -158,7 +138,7 @@ pub(crate) fn compact_move(text: &str) -> String {
 }
 
 /// `text` cut to `width` characters, a cut marked with `~`.
-fn fit(text: &str, width: usize) -> String {
+pub(crate) fn fit(text: &str, width: usize) -> String {
     if text.chars().count() <= width {
         return text.to_string();
     }
@@ -188,174 +168,18 @@ pub(crate) fn wrap80(text: &str) -> String {
     out.join("\n")
 }
 
-impl<G: FileGame> Narrator<G> {
-    /// A narrator for a game starting at `start`; `seats` are the labels of
-    /// the seats (short: `BLACK`, `player 1`; see [`seat_label`]).
-    pub fn new(start: &G, seats: ByPlayer<String>, show: Show, every: usize) -> Self {
-        Narrator {
-            show,
-            every,
-            seats,
-            prev: start.clone(),
-            last: None,
-            row: ByPlayer::default(),
-            rows: 0,
-        }
-    }
-
-    /// The text before the first move: the legend and, unless only the end
-    /// is shown, the start board (and the moves table's heading).
-    pub fn opening(&self) -> String {
-        let view = self.prev.board_view();
-        if self.show == Show::End {
-            return wrap80(&legend(&view));
-        }
-        let mut s = format!(
-            "{}\n{}\n{}",
-            wrap80(&legend(&view)),
-            board(&view, &[]),
-            self.to_move_line(&self.prev)
-        );
-        if self.show == Show::Moves {
-            let _ = write!(
-                s,
-                "\n\n{:>4}  {:<CELL$}  {:<CELL$}  CPU left",
-                "",
-                self.seats[Player::One],
-                self.seats[Player::Two]
-            );
-        }
-        s
-    }
-
-    fn to_move_line(&self, state: &G) -> String {
-        format!("{} to move", self.seats[state.to_move()])
-    }
-
-    /// The text for one ply (`after` is the position the move led to);
-    /// empty while a `--show moves` line waits for the other seat's ply.
-    pub fn ply(&mut self, after: &G, m: &MoveRecord, clocks: ByPlayer<f64>) -> String {
-        let mv = self.prev.parse_move(&m.text).ok();
-        // A one-line move as the game describes it to people; a chain compacted.
-        let compact = match mv {
-            Some(mv) if !m.text.trim().contains('\n') => self.prev.describe_move(mv),
-            _ => compact_move(&m.text),
-        };
-        let view_of_move = mv.map(|mv| self.prev.move_view(mv));
-        self.prev = after.clone();
-        self.last = view_of_move;
-        let board_due = match self.show {
-            Show::All => true,
-            Show::Moves => self.every > 0 && m.ply.is_multiple_of(self.every),
-            Show::End => false,
-        } && after.result().is_none();
-        let mut s = match self.show {
-            Show::End => return String::new(),
-            Show::All => {
-                let note = self.last.as_ref().and_then(|v| v.note.as_deref());
-                wrap80(&format!(
-                    "ply {}: {} plays {compact}{}   ({:.2} s CPU; left {} | {})",
-                    m.ply,
-                    self.seats[Player::from_index(m.seat)],
-                    note.map(|n| format!(", {n}")).unwrap_or_default(),
-                    m.cpu,
-                    clock(clocks[Player::One]),
-                    clock(clocks[Player::Two])
-                ))
-            }
-            Show::Moves => self.add_to_row(m, &compact, clocks),
-        };
-        if board_due {
-            if self.show == Show::Moves {
-                s = join_lines(s, self.flush_row(clocks));
-            }
-            let marked = self.last.as_ref().map_or(&[][..], |v| &v.cells[..]);
-            let board = format!("{}\n{}", board(&after.board_view(), marked), self.to_move_line(after));
-            s = join_lines(s, board);
-        }
-        s
-    }
-
-    /// Puts a ply in the current full move; returns the line when it is done.
-    fn add_to_row(&mut self, m: &MoveRecord, compact: &str, clocks: ByPlayer<f64>) -> String {
-        let cell = format!("{:<w$} {:>5.2}", fit(compact, CELL - 6), m.cpu, w = CELL - 6);
-        let seat = Player::from_index(m.seat);
-        // A seat that moves again before the other (a skipped turn) starts a new line.
-        let mut done = if self.row[seat].is_some() || (seat == Player::One && self.row[Player::Two].is_some()) {
-            self.flush_row(clocks)
-        } else {
-            String::new()
-        };
-        self.row[seat] = Some(cell);
-        if seat == Player::Two {
-            done = join_lines(done, self.flush_row(clocks));
-        }
-        done
-    }
-
-    /// The current full move as a line (empty when nothing is pending).
-    fn flush_row(&mut self, clocks: ByPlayer<f64>) -> String {
-        if self.row.iter().all(|(_, c)| c.is_none()) {
-            return String::new();
-        }
-        self.rows += 1;
-        let [a, b] = std::mem::take(&mut self.row)
-            .map(|c| c.unwrap_or_else(|| "...".to_string()))
-            .into_array();
-        format!(
-            "{:>4}  {a:<CELL$}  {b:<CELL$}  {:.1}|{:.1}",
-            format!("{}.", self.rows),
-            clocks[Player::One].max(0.0),
-            clocks[Player::Two].max(0.0)
-        )
-    }
-
-    /// The end: the result with its reason as a heading, then the final board
-    /// (no side to move) with the last move marked.
-    pub fn ending(&mut self, rec: &GameRecord) -> String {
-        let pending = self.flush_row(ByPlayer::from(rec.clocks));
-        let view = self.prev.board_view();
-        let marked = self.last.as_ref().map_or(&[][..], |v| &v.cells[..]);
-        let end = format!(
-            "{}\n{}\n{}",
-            wrap80(&result_heading(rec, &view, self.last.as_ref())),
-            board(&view, marked),
-            wrap80(&format!(
-                "clocks: {} {}, {} {}; {} plies",
-                self.seats[Player::One],
-                clock(rec.clocks[0]),
-                self.seats[Player::Two],
-                clock(rec.clocks[1]),
-                rec.moves.len()
-            ))
-        );
-        if pending.is_empty() {
-            format!("\n{end}")
-        } else {
-            format!("{pending}\n\n{end}")
-        }
-    }
-}
-
-/// Two blocks of lines, either possibly empty, one after the other.
-fn join_lines(a: String, b: String) -> String {
-    match (a.is_empty(), b.is_empty()) {
-        (true, _) => b,
-        (_, true) => a,
-        _ => format!("{a}\n{b}"),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::output::record::Ending;
+    use crate::output::narrator::Narrator;
+    use crate::output::record::{Ending, MoveRecord};
     use agent::games::connectsquare::ConnectSquare;
     use agent::games::fifteen::Fifteen;
     use agent::games::halma::Halma;
     use agent::games::hashi::Hashi;
     use agent::games::hinger::Hinger;
     use agent::protocol::Notation;
+    use agent::protocol::{ByPlayer, FileGame};
 
     /// Plays `moves` (texts) from `start` through a narrator and returns
     /// everything it printed, with a record of the game for the ending.

@@ -1,6 +1,8 @@
 //! A game as data and as text: the JSON-lines game records ([`record`]) and
-//! the terminal board ([`board_text`]). The HTML report, which also needs
+//! the terminal board ([`board_text`]) and a game narrated on it
+//! ([`narrator`]). The HTML report, which also needs
 //! the statistics, is [`crate::report`].
 
-pub mod board_text;
+pub(crate) mod board_text;
+pub(crate) mod narrator;
 pub mod record;

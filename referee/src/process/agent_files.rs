@@ -5,7 +5,7 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::{ErrorKind, Read, Write};
-use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::fd::OwnedFd;
 use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::Path;
 
@@ -42,7 +42,7 @@ fn kind_name(ft: std::fs::FileType) -> &'static str {
 
 /// Reads `dir/name` without following a link or blocking on a FIFO, and
 /// only if it is a regular file of at most `cap` bytes.
-pub fn read_capped(dir: &Path, name: &str, cap: usize) -> Output {
+pub(crate) fn read_capped(dir: &Path, name: &str, cap: usize) -> Output {
     let path = dir.join(name);
     let file = OpenOptions::new()
         .read(true)
@@ -79,7 +79,7 @@ pub fn read_capped(dir: &Path, name: &str, cap: usize) -> Output {
 
 /// Removes whatever is at `dir/name` (a file, a link, a whole directory);
 /// links are removed, never followed.
-pub fn remove(dir: &Path, name: &str) -> std::io::Result<()> {
+pub(crate) fn remove(dir: &Path, name: &str) -> std::io::Result<()> {
     let path = dir.join(name);
     match std::fs::symlink_metadata(&path) {
         Err(e) if e.kind() == ErrorKind::NotFound => Ok(()),
@@ -150,7 +150,7 @@ pub(crate) struct Capture {
 
 impl Capture {
     /// A pipe for the agent's end (returned) and a capture into `dir/name`.
-    pub fn new(dir: &Path, name: &str, cap: u64) -> std::io::Result<(Capture, OwnedFd)> {
+    pub(crate) fn new(dir: &Path, name: &str, cap: u64) -> std::io::Result<(Capture, OwnedFd)> {
         let file = create_fresh(dir, name, 0o644)?;
         let (rd, wr) = std::io::pipe()?;
         let rd: OwnedFd = rd.into();
@@ -168,8 +168,9 @@ impl Capture {
     }
 
     /// The pipe's descriptor while it is open (for poll).
-    pub fn fd(&self) -> Option<i32> {
-        self.pipe.as_ref().map(|p| p.as_raw_fd())
+    pub(crate) fn fd(&self) -> Option<std::os::fd::BorrowedFd<'_>> {
+        use std::os::fd::AsFd;
+        self.pipe.as_ref().map(|p| p.as_fd())
     }
 
     /// Reads what is available now; closes the pipe at end of file.
@@ -205,12 +206,12 @@ impl Capture {
 
     /// The last bytes the agent wrote to this stream (at most
     /// [`TAIL_BYTES`]), as they came through the pipe.
-    pub fn tail(&self) -> &[u8] {
+    pub(crate) fn tail(&self) -> &[u8] {
         &self.tail[self.tail.len().saturating_sub(TAIL_BYTES)..]
     }
 
     /// Final read, then a note at the end of the file if bytes were dropped.
-    pub fn finish(&mut self) {
+    pub(crate) fn finish(&mut self) {
         self.drain();
         self.pipe = None;
         if self.discarded > 0 {
@@ -247,9 +248,8 @@ mod tests {
         assert_eq!(read_capped(&d, "output.txt", 10), Output::NotAFile("a symbolic link"));
         remove(&d, "output.txt").unwrap();
         assert!(d.join("secret").exists(), "removing a link leaves its target");
-        let fifo = std::ffi::CString::new(d.join("output.txt").to_str().unwrap()).unwrap();
-        // SAFETY: mkfifo on a path we own.
-        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+        let (fifo, mode) = (rustix::fs::FileType::Fifo, rustix::fs::Mode::from_raw_mode(0o644));
+        rustix::fs::mknodat(rustix::fs::CWD, d.join("output.txt"), fifo, mode, 0).unwrap();
         assert_eq!(read_capped(&d, "output.txt", 10), Output::NotAFile("a FIFO"));
         remove(&d, "output.txt").unwrap();
         std::fs::write(d.join("output.txt"), "0123456789A").unwrap();

@@ -7,7 +7,7 @@ use std::fmt;
 
 /// An agent's shell command, run by `sh -c` in the agent's working
 /// directory. The files it names are already made absolute where the
-/// referee could (see `crate::game::agentspec::resolve_in_home`).
+/// referee could (see `crate::process::resolve::resolve_in_home`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AgentCommand(String);
 
@@ -18,13 +18,8 @@ impl AgentCommand {
     }
 
     /// The command as the shell gets it.
-    pub fn as_str(&self) -> &str {
+    pub(crate) fn as_str(&self) -> &str {
         &self.0
-    }
-
-    /// Its words as the shell splits them (see [`words`]).
-    pub fn words(&self) -> Result<Vec<String>, String> {
-        words(&self.0)
     }
 }
 
@@ -37,7 +32,7 @@ impl fmt::Display for AgentCommand {
 /// The words of an agent command as POSIX `sh` splits them: quotes and
 /// backslashes group and escape, a word starting with `#` starts a
 /// comment. The one tokenizer for agent commands in the referee.
-pub fn words(cmd: &str) -> Result<Vec<String>, String> {
+pub(crate) fn words(cmd: &str) -> Result<Vec<String>, String> {
     shell_words::split(cmd).map_err(|_| format!("unbalanced quote in the agent command `{cmd}`"))
 }
 
@@ -59,7 +54,6 @@ mod tests {
         assert_eq!(words("  ").unwrap(), Vec::<String>::new());
         let e = words("python3 'my agent.py").unwrap_err();
         assert_eq!(e, "unbalanced quote in the agent command `python3 'my agent.py`");
-        assert_eq!(AgentCommand::new("a 'b c'").words().unwrap(), ["a", "b c"]);
         assert_eq!(AgentCommand::new("a b").to_string(), "a b");
     }
 }

@@ -17,7 +17,7 @@ pub(crate) type LinkData = (usize, usize, usize, usize, u8);
 
 /// The board after one ply (ply 0: the start).
 #[derive(Serialize, Debug, Clone, PartialEq)]
-pub struct PlyData {
+pub(crate) struct PlyData {
     /// Pieces on the board.
     pub p: Vec<PieceData>,
     /// Cells whose ground changed since the start (Fifteen's removed cells).
@@ -34,7 +34,7 @@ pub struct PlyData {
 
 /// One move of the move list.
 #[derive(Serialize, Debug, Clone, PartialEq)]
-pub struct MoveData {
+pub(crate) struct MoveData {
     /// Seat index of the mover.
     pub seat: usize,
     /// The move as shown to a person.
@@ -51,7 +51,7 @@ pub struct MoveData {
 
 /// Everything the page needs about one game.
 #[derive(Serialize, Debug, Clone, PartialEq)]
-pub struct GameData {
+pub(crate) struct GameData {
     /// Record key.
     pub key: String,
     /// Game name.
@@ -88,7 +88,7 @@ pub struct GameData {
 
 /// The game's drawing hints, read by the script.
 #[derive(Serialize, Debug, Clone, PartialEq)]
-pub struct DrawingData {
+pub(crate) struct DrawingData {
     /// `"disc"` or `"card"`.
     pub piece: &'static str,
     /// A disc's radius as a fraction of the cell (0 for cards).

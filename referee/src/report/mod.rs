@@ -1,4 +1,5 @@
-//! `referee report`: one self-contained HTML file (inline SVG, CSS and
+//! What a run reports: the terminal tables ([`tables`]) and the results
+//! files ([`results`]), and `referee report`: one self-contained HTML file (inline SVG, CSS and
 //! script; no network) from a run's records: a replay of every game with its
 //! move list and clock charts, and for several games the standings,
 //! head-to-head table, Elo with its interval and their history.
@@ -9,7 +10,9 @@
 //!   `report.js` in the browser.
 
 pub mod data;
-pub mod page;
+pub(crate) mod page;
+pub(crate) mod results;
+pub(crate) mod tables;
 
 use crate::for_game;
 use crate::output::record::{self, GameRecord};
@@ -18,7 +21,7 @@ use std::path::{Path, PathBuf};
 
 /// `referee report`.
 #[derive(Args, Clone, Debug)]
-pub struct ReportArgs {
+pub(crate) struct ReportArgs {
     /// A run's --out directory (its records.jsonl is read) or a records file.
     pub input: PathBuf,
     /// Where to write the HTML (default: report.html next to the records).
@@ -73,7 +76,7 @@ pub(crate) fn write_report_of(recs: &[GameRecord], source: &str, out: &Path) -> 
 }
 
 /// `referee report`: returns the exit code.
-pub fn run_report(a: &ReportArgs) -> Result<i32, String> {
+pub(crate) fn run_report(a: &ReportArgs) -> Result<i32, String> {
     let records = records_path(&a.input);
     let out = match &a.output {
         Some(o) => o.clone(),

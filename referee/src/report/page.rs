@@ -4,9 +4,9 @@
 
 use super::data::GameData;
 use crate::output::record::GameRecord;
+use crate::report::tables::{signed, UNDEFINED_INTERVAL};
 use crate::stats::rating::{self, Wdl};
 use crate::stats::summary::{self, AgentSummary};
-use crate::stats::tables::{signed, UNDEFINED_INTERVAL};
 use std::fmt::Write as _;
 
 const SCRIPT: &str = include_str!("report.js");
@@ -262,7 +262,7 @@ fn sections(recs: &[GameRecord]) -> String {
 }
 
 /// The whole report page for `recs` (in file order), whose replay data is `games`.
-pub fn page(title: &str, source: &str, recs: &[GameRecord], games: &[GameData]) -> Result<String, String> {
+pub(crate) fn page(title: &str, source: &str, recs: &[GameRecord], games: &[GameData]) -> Result<String, String> {
     #[derive(serde::Serialize)]
     struct Data<'a> {
         games: &'a [GameData],

@@ -2,10 +2,10 @@
 //! SPRT and the results file; at the end, the tables.
 
 use crate::output::record::{Ending, GameRecord, LossReason};
-use crate::process::signals;
+use crate::report::results::{self, RunView};
 use crate::run::progress::{self, Progress};
-use crate::run::roundrobin::RoundRobin;
-use crate::stats::results::{self, RunView};
+use crate::schedule::roundrobin::RoundRobin;
+use crate::signals;
 use crate::stats::sprt::Sprt;
 use crate::stats::summary::{self, SprtReport};
 use std::path::PathBuf;
@@ -41,7 +41,7 @@ pub(crate) struct Live<'a> {
 impl Live<'_> {
     /// Logs a finished game, updates the SPRT and the results file; true
     /// when the SPRT has decided (no new game starts).
-    pub fn on_game(&mut self, rec: &GameRecord) -> bool {
+    pub(crate) fn on_game(&mut self, rec: &GameRecord) -> bool {
         self.recs.push(rec);
         self.played += 1;
         // Whole summaries only where asked for (SPRT, results file): each
@@ -87,7 +87,7 @@ impl Live<'_> {
 
     /// Prints the tables (and SPRT) and writes the final JSON results;
     /// `shard` is appended to the heading.
-    pub fn report(&self, shard: &str) -> Result<(), String> {
+    pub(crate) fn report(&self, shard: &str) -> Result<(), String> {
         if let Some(e) = &self.results_error {
             eprintln!("referee: warning: {e}");
         }
@@ -120,7 +120,7 @@ impl Live<'_> {
 /// records (moves, commands, directories) are in the records file; kept
 /// here they would grow a long run's memory by kilobytes a game.
 #[derive(Default)]
-pub struct Played {
+pub(crate) struct Played {
     names: Vec<String>,
     games: Vec<Outcome>,
 }
@@ -148,7 +148,7 @@ impl From<Vec<GameRecord>> for Played {
 
 impl Played {
     /// Adds a finished game.
-    pub fn push(&mut self, r: &GameRecord) {
+    pub(crate) fn push(&mut self, r: &GameRecord) {
         let agents = [0, 1].map(|i| self.name_index(&r.agents[i]));
         self.games.push(Outcome {
             key: r.key.as_str().into(),
@@ -206,18 +206,13 @@ impl Played {
     }
 
     /// Games so far.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.games.len()
-    }
-
-    /// True before the first game.
-    pub fn is_empty(&self) -> bool {
-        self.games.is_empty()
     }
 
     /// The games as records holding only those fields (for the moment of
     /// a summary: dropped right after).
-    pub fn records(&self) -> Vec<GameRecord> {
+    pub(crate) fn records(&self) -> Vec<GameRecord> {
         self.games
             .iter()
             .map(|g| GameRecord {

@@ -4,8 +4,8 @@
 
 use crate::cli::MergeArgs;
 use crate::output::record::{self, GameRecord};
-use crate::run::shard::Shard;
-use crate::stats::results::{self, RunView};
+use crate::report::results::{self, RunView};
+use crate::schedule::shard::Shard;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -72,7 +72,7 @@ fn differences(a: &Value, b: &Value) -> Vec<String> {
 }
 
 /// A merged run: its manifest (without a shard), kind and records.
-pub struct Merged {
+pub(crate) struct Merged {
     /// `match` or `tournament`.
     pub kind: String,
     /// The shards' common manifest.
@@ -85,7 +85,7 @@ pub struct Merged {
 
 /// Reads and checks shard directories: one run (equal manifests apart from
 /// the shard), every shard K/N present once, no game recorded twice.
-pub fn collect(dirs: &[PathBuf]) -> Result<Merged, String> {
+pub(crate) fn collect(dirs: &[PathBuf]) -> Result<Merged, String> {
     if dirs.is_empty() {
         return Err("referee merge needs the shard directories to merge".into());
     }
@@ -163,7 +163,7 @@ pub fn collect(dirs: &[PathBuf]) -> Result<Merged, String> {
 
 /// Writes a merged run into `out` (refusing a directory that holds
 /// records): its manifest and `records.jsonl`.
-pub fn write(m: &Merged, out: &Path) -> Result<(), String> {
+pub(crate) fn write(m: &Merged, out: &Path) -> Result<(), String> {
     let records = out.join("records.jsonl");
     if std::fs::metadata(&records).map(|m| m.len() > 0).unwrap_or(false) {
         return Err(format!(
@@ -182,14 +182,14 @@ pub fn write(m: &Merged, out: &Path) -> Result<(), String> {
 }
 
 /// `(name, command)` of the agents in a manifest (`agents: [[name, cmd], ...]`).
-pub fn agents(manifest: &Value) -> Result<Vec<(String, String)>, String> {
+pub(crate) fn agents(manifest: &Value) -> Result<Vec<(String, String)>, String> {
     serde_json::from_value(manifest.get("agents").cloned().unwrap_or(Value::Null))
         .map_err(|e| format!("the shards' manifest lists no agents: {e}"))
 }
 
 /// `referee merge`: checks that the directories are the shards of one run,
 /// writes the merged records and manifest, and prints the run's tables.
-pub fn run(a: &MergeArgs) -> Result<i32, String> {
+pub(crate) fn run(a: &MergeArgs) -> Result<i32, String> {
     let m = collect(&a.dirs)?;
     write(&m, &a.out)?;
     let ids = agents(&m.manifest)?;

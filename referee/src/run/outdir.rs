@@ -5,23 +5,15 @@
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Name of the lock file inside `--out`.
 pub const LOCK_FILE: &str = "referee.lock";
 
 /// The held lock; released when dropped (or when the process ends, however).
 #[derive(Debug)]
-pub struct OutLock {
+pub(crate) struct OutLock {
     _file: File,
-    path: PathBuf,
-}
-
-impl OutLock {
-    /// The lock file's path.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
 }
 
 /// Creates `out` if needed and takes its lock; a second referee on the same
@@ -56,7 +48,7 @@ fn lock_or_wait_for_dead_holder(file: &mut std::fs::File) -> Result<(), std::fs:
     }
 }
 
-pub fn lock(out: &Path) -> Result<OutLock, String> {
+pub(crate) fn lock(out: &Path) -> Result<OutLock, String> {
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let path = out.join(LOCK_FILE);
     let mut file = OpenOptions::new()
@@ -89,7 +81,7 @@ pub fn lock(out: &Path) -> Result<OutLock, String> {
         .and_then(|_| file.rewind())
         .and_then(|_| file.write_all(pid.as_bytes()));
     written.map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    Ok(OutLock { _file: file, path })
+    Ok(OutLock { _file: file })
 }
 
 /// The settings that decide a run's games, by option name (`--time`, ...),

@@ -1,20 +1,21 @@
 //! `referee play` (one game drawn move by move, a seat may be a person) and
 //! `referee replay` (a recorded game step by step).
 
+use crate::cli::plan::seat;
 use crate::cli::{GameOpts, PlayArgs, ReplayArgs};
 use crate::for_game;
 use crate::game::human::{seat_label, HumanIo};
 use crate::game::{play_game, seat_line, Contestant, GameSetup, Rules, SeatKind};
-use crate::output::board_text::{result_line, wrap80, Narrator, Show};
+use crate::output::board_text::{result_line, wrap80, Show};
+use crate::output::narrator::Narrator;
 use crate::output::record::{self, GameRecord};
-use crate::process::signals;
-use crate::run::plan::seat;
+use crate::signals;
 use agent::protocol::{ByPlayer, FileGame, GenOptions, Param, Player};
 use std::io::Write;
 use std::path::PathBuf;
 
 /// `referee play`: one game, the board drawn after each move.
-pub fn run_play(a: &PlayArgs, io: HumanIo) -> Result<i32, String> {
+pub(crate) fn run_play(a: &PlayArgs, io: HumanIo) -> Result<i32, String> {
     signals::install();
     for_game!(&a.game.game, |G| play_one::<G>(a, io))
 }
@@ -198,7 +199,7 @@ fn short_name(cmd: &str) -> String {
 }
 
 /// `referee replay`.
-pub fn run_replay(a: &ReplayArgs, mut io: HumanIo) -> Result<i32, String> {
+pub(crate) fn run_replay(a: &ReplayArgs, mut io: HumanIo) -> Result<i32, String> {
     match std::fs::metadata(&a.file) {
         Ok(m) if m.is_file() => {}
         Ok(_) => return Err(format!("{} is not a file of game records", a.file.display())),

@@ -232,7 +232,7 @@ fn check_both<G: FileGame>(
         position: start,
         from: "on the start position".to_string(),
     };
-    let stop = &crate::process::signals::STOP;
+    let stop = &crate::signals::STOP;
     let mv = check(c, &opening, rules, time, d, others, stop)?;
     let mut next = start.clone();
     next.play(mv);

@@ -130,7 +130,7 @@ fn minutes(secs: f64) -> String {
 impl Progress {
     /// A run of `total` games of which `done` are already recorded; the bar
     /// is drawn on stderr only when stderr is a terminal.
-    pub fn new(total: u64, done: u64) -> Progress {
+    pub(crate) fn new(total: u64, done: u64) -> Progress {
         let bar = std::io::stderr().is_terminal().then(|| {
             let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
             // The template is a constant; a bad one is a bug caught by the tests.
@@ -169,7 +169,7 @@ impl Progress {
     }
 
     /// Removes the bar so the final table starts on a clean line.
-    pub fn finish(&mut self) {
+    pub(crate) fn finish(&mut self) {
         if let Some(bar) = self.bar.take() {
             bar.finish_and_clear();
         }

@@ -1,9 +1,7 @@
 //! Numbers from records: Elo with error bars and LOS ([`rating`]), the
-//! pentanomial SPRT ([`sprt`]), standings ([`summary`]), their text tables
-//! ([`tables`]) and the results files ([`results`]).
+//! pentanomial SPRT ([`sprt`]) and standings ([`summary`]). How they are
+//! shown is [`crate::report`]'s.
 
-pub mod rating;
-pub mod results;
-pub mod sprt;
-pub mod summary;
-pub mod tables;
+pub(crate) mod rating;
+pub(crate) mod sprt;
+pub(crate) mod summary;

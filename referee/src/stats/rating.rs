@@ -17,7 +17,7 @@ pub(crate) fn score_from_elo(elo: f64) -> f64 {
 
 /// Wins, losses and draws of one side.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Wdl {
+pub(crate) struct Wdl {
     /// Wins.
     pub w: u32,
     /// Draws.
@@ -28,11 +28,11 @@ pub struct Wdl {
 
 impl Wdl {
     /// Games played.
-    pub fn n(&self) -> u32 {
+    pub(crate) fn n(&self) -> u32 {
         self.w + self.d + self.l
     }
     /// Mean score per game (0.5 with no games).
-    pub fn score(&self) -> f64 {
+    pub(crate) fn score(&self) -> f64 {
         if self.n() == 0 {
             0.5
         } else {

@@ -5,7 +5,7 @@ use crate::stats::rating::score_from_elo;
 
 /// SPRT hypotheses and error rates.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Sprt {
+pub(crate) struct Sprt {
     /// Elo under H0.
     pub elo0: f64,
     /// Elo under H1.
@@ -18,7 +18,7 @@ pub struct Sprt {
 
 /// The test's state after some games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SprtDecision {
+pub(crate) enum SprtDecision {
     /// Keep playing.
     Continue,
     /// H1 accepted (the side is at least `elo1` stronger).
@@ -29,7 +29,7 @@ pub enum SprtDecision {
 
 impl Sprt {
     /// Parses `ELO0,ELO1[,ALPHA,BETA]` (alpha and beta default to 0.05).
-    pub fn parse(s: &str) -> Result<Sprt, String> {
+    pub(crate) fn parse(s: &str) -> Result<Sprt, String> {
         let parts: Vec<&str> = s.split(',').map(|p| p.trim()).collect();
         if parts.len() != 2 && parts.len() != 4 {
             return Err(format!("--sprt expects ELO0,ELO1[,ALPHA,BETA], found {s:?}"));
@@ -61,7 +61,7 @@ impl Sprt {
     }
 
     /// Lower and upper log-likelihood-ratio bounds.
-    pub fn bounds(&self) -> (f64, f64) {
+    pub(crate) fn bounds(&self) -> (f64, f64) {
         (
             (self.beta / (1.0 - self.alpha)).ln(),
             ((1.0 - self.beta) / self.alpha).ln(),
@@ -69,7 +69,7 @@ impl Sprt {
     }
 
     /// Decision for a log-likelihood ratio.
-    pub fn decide(&self, llr: f64) -> SprtDecision {
+    pub(crate) fn decide(&self, llr: f64) -> SprtDecision {
         let (lo, hi) = self.bounds();
         if llr >= hi {
             SprtDecision::AcceptH1

@@ -1,5 +1,5 @@
 //! Standings computed from game records: per agent, per gauntlet opponent,
-//! and the game-pair counts of the SPRT (their tables: [`crate::stats::tables`]).
+//! and the game-pair counts of the SPRT (their tables: [`crate::report::tables`]).
 
 use crate::output::record::GameRecord;
 use crate::stats::rating::{self, Wdl};
@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 /// One agent's results.
 #[derive(Clone, Debug, Default, Serialize)]
-pub struct AgentSummary {
+pub(crate) struct AgentSummary {
     /// Name.
     pub name: String,
     /// Command line.
@@ -43,7 +43,7 @@ pub struct AgentSummary {
 
 impl AgentSummary {
     /// W/D/L.
-    pub fn wdl(&self) -> Wdl {
+    pub(crate) fn wdl(&self) -> Wdl {
         Wdl {
             w: self.wins,
             d: self.draws,
@@ -60,7 +60,7 @@ pub(crate) fn summarize(names: &[(String, String)], records: &[GameRecord]) -> V
 /// Gauntlet standings: one row per opponent of `base` (in the order of
 /// `names`, `base` itself left out), holding `base`'s results against that
 /// opponent, so each row's Elo and LOS are `base`'s over it.
-pub fn gauntlet(base: &str, names: &[(String, String)], records: &[GameRecord]) -> Vec<AgentSummary> {
+pub(crate) fn gauntlet(base: &str, names: &[(String, String)], records: &[GameRecord]) -> Vec<AgentSummary> {
     let base_cmd = names
         .iter()
         .find(|(n, _)| n == base)
@@ -156,7 +156,7 @@ pub(crate) fn pentanomial(
 
 /// SPRT state for the JSON summary.
 #[derive(Clone, Debug, Serialize)]
-pub struct SprtReport {
+pub(crate) struct SprtReport {
     /// Hypotheses and error rates as given.
     pub elo0: f64,
     /// Elo under H1.
@@ -208,7 +208,7 @@ pub(crate) fn sprt_report(t: &Sprt, penta: [u32; 5]) -> SprtReport {
 mod tests {
     use super::*;
     use crate::output::record::{GameRecord, LossReason};
-    use crate::stats::tables::table;
+    use crate::report::tables::table;
 
     #[test]
     fn counts_results_reasons_and_pairs() {

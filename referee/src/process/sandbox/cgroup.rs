@@ -66,7 +66,7 @@ fn sweep_stale(own: &Path) {
 
 /// The referee's own cgroup for this run's moves; removed on drop.
 #[derive(Debug)]
-pub struct Parent {
+pub(crate) struct Parent {
     dir: PathBuf,
     next: AtomicU64,
     /// `memory.max` can be set on leaves.
@@ -80,7 +80,7 @@ impl Parent {
     /// memory and pids controllers for its leaves where the hierarchy offers
     /// them (on a hybrid v1/v2 machine it offers none: only `cpu.stat` and
     /// `cgroup.kill`, which every v2 cgroup has).
-    pub fn create() -> Result<Parent, String> {
+    pub(crate) fn create() -> Result<Parent, String> {
         static SEQ: AtomicU64 = AtomicU64::new(0);
         let own = own_cgroup()?;
         sweep_stale(&own);
@@ -110,13 +110,13 @@ impl Parent {
     }
 
     /// The parent's directory.
-    pub fn dir(&self) -> &Path {
+    pub(crate) fn dir(&self) -> &Path {
         &self.dir
     }
 
     /// A new empty leaf for one move, with the memory and process limits set
     /// where the controllers are available.
-    pub fn leaf(&self, memory: u64, pids: u64) -> std::io::Result<Leaf> {
+    pub(crate) fn leaf(&self, memory: u64, pids: u64) -> std::io::Result<Leaf> {
         let dir = self.dir.join(format!("m{}", self.next.fetch_add(1, Ordering::Relaxed)));
         std::fs::create_dir(&dir)?;
         let leaf = Leaf {
@@ -144,7 +144,7 @@ impl Drop for Parent {
 
 /// One move's cgroup; killed and removed on drop.
 #[derive(Debug)]
-pub struct Leaf {
+pub(crate) struct Leaf {
     dir: PathBuf,
     dir_fd: File,
     cpu_stat: File,
@@ -152,12 +152,12 @@ pub struct Leaf {
 
 impl Leaf {
     /// The open directory, for CLONE_INTO_CGROUP.
-    pub fn fd(&self) -> &File {
+    pub(crate) fn fd(&self) -> &File {
         &self.dir_fd
     }
 
     /// CPU seconds used by every process that has been in the leaf.
-    pub fn cpu(&self) -> f64 {
+    pub(crate) fn cpu(&self) -> f64 {
         let mut buf = [0u8; 512];
         let n = self.cpu_stat.read_at(&mut buf, 0).unwrap_or(0);
         let text = std::str::from_utf8(&buf[..n]).unwrap_or("");
@@ -169,7 +169,7 @@ impl Leaf {
 
     /// SIGKILLs every process in the leaf and waits (up to 5 s) until it is
     /// empty.
-    pub fn kill(&self) {
+    pub(crate) fn kill(&self) {
         let _ = File::options()
             .write(true)
             .open(self.dir.join("cgroup.kill"))

@@ -143,7 +143,7 @@ impl MountPlan {
     /// The view for an agent working in `workdir`, seeing `programs`
     /// read-only; any of `hide` visible through those is covered by an
     /// empty directory. `root` is an empty directory to build on.
-    pub fn new(root: &Path, workdir: &Path, programs: &[PathBuf], hide: &[PathBuf], tmp_size: u64) -> MountPlan {
+    pub(crate) fn new(root: &Path, workdir: &Path, programs: &[PathBuf], hide: &[PathBuf], tmp_size: u64) -> MountPlan {
         let mut plan = MountPlan {
             root: cstr(root),
             steps: Vec::new(),
@@ -232,7 +232,7 @@ impl MountPlan {
     }
 
     /// Words for a failure report from [`enter`]'s step number.
-    pub fn describe(&self, step: usize) -> String {
+    pub(crate) fn describe(&self, step: usize) -> String {
         match step {
             s if s < self.steps.len() => self.steps[s].describe(),
             s if s == self.steps.len() => "making the new root private and mounting it".into(),

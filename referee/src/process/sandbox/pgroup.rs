@@ -14,13 +14,8 @@ use std::sync::Once;
 pub(crate) fn become_subreaper() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
-        // SAFETY: prctl with PR_SET_CHILD_SUBREAPER only sets a process flag.
-        let rc = unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1 as libc::c_ulong, 0, 0, 0) };
-        if rc != 0 {
-            log::warn!(
-                "prctl(PR_SET_CHILD_SUBREAPER) failed: {}",
-                std::io::Error::last_os_error()
-            );
+        if let Err(e) = rustix::process::set_child_subreaper(Some(rustix::process::getpid())) {
+            log::warn!("prctl(PR_SET_CHILD_SUBREAPER) failed: {e}");
         }
     });
 }
@@ -35,7 +30,7 @@ fn clock_ticks() -> f64 {
 }
 
 /// CPU seconds in a `wait4` rusage.
-pub(crate) fn rusage_seconds(ru: &libc::rusage) -> f64 {
+fn rusage_seconds(ru: &libc::rusage) -> f64 {
     let tv = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
     tv(ru.ru_utime) + tv(ru.ru_stime)
 }
@@ -87,7 +82,7 @@ const FULL_SCAN_EVERY: u64 = 10;
 
 impl Tracker {
     /// Tracks the group led by `pid`.
-    pub fn new(pid: i32) -> Tracker {
+    pub(crate) fn new(pid: i32) -> Tracker {
         become_subreaper();
         Tracker {
             pgid: pid,
@@ -173,21 +168,22 @@ impl Tracker {
     }
 
     /// SIGKILLs the group and every known descendant outside it.
-    pub fn kill(&self) {
-        // SAFETY: plain signal sends; a stale pid only yields ESRCH.
-        unsafe {
-            libc::killpg(self.pgid, libc::SIGKILL);
-            for &m in &self.members {
-                if m != self.pgid && m > 1 {
-                    libc::kill(m, libc::SIGKILL);
-                }
+    pub(crate) fn kill(&self) {
+        use rustix::process::{kill_process, kill_process_group, Pid, Signal};
+        // A stale pid only yields ESRCH.
+        if let Some(g) = Pid::from_raw(self.pgid) {
+            let _ = kill_process_group(g, Signal::KILL);
+        }
+        for &m in &self.members {
+            if let Some(p) = Pid::from_raw(m).filter(|_| m != self.pgid && m > 1) {
+                let _ = kill_process(p, Signal::KILL);
             }
         }
     }
 
     /// After the main process is reaped: kills what is left, reaps the
     /// orphans that came back to the referee and returns their CPU seconds.
-    pub fn finish(&mut self) -> f64 {
+    pub(crate) fn finish(&mut self) -> f64 {
         if self.namespace {
             // The init has ended them all and reaped them: their CPU is in
             // its own figure, which the referee got when it reaped it.
@@ -210,31 +206,36 @@ impl Tracker {
 fn reap_group(pgid: i32) -> f64 {
     let mut total = 0.0;
     loop {
-        let mut status = 0;
-        // SAFETY: wait4 restricted to our children in this run's own group.
-        let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
-        let r = unsafe { libc::wait4(-pgid, &mut status, 0, &mut ru) };
-        if r > 0 {
-            total += rusage_seconds(&ru);
-            continue;
+        match wait4(-pgid, 0) {
+            Ok((r, _, cpu)) if r > 0 => total += cpu,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            _ => return total,
         }
-        if r < 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::EINTR) {
-            continue;
-        }
-        return total;
     }
 }
 
 fn reap_pid(pid: i32) -> f64 {
-    let mut status = 0;
-    // SAFETY: wait4 on one specific pid; ECHILD if it is not ours.
-    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
-    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut ru) };
-    if r == pid {
-        rusage_seconds(&ru)
-    } else {
-        0.0
+    match wait4(pid, 0) {
+        Ok((r, _, cpu)) if r == pid => cpu,
+        _ => 0.0,
     }
+}
+
+/// `wait4(pid, options)`: the pid reaped (0 under `WNOHANG` when none has
+/// ended), its wait status and its CPU seconds with its reaped children's.
+/// rustix's `waitpid` gives no resource usage, hence this one call.
+pub(crate) fn wait4(pid: i32, options: i32) -> std::io::Result<(i32, i32, f64)> {
+    let mut status = 0;
+    // SAFETY: wait4 writes only into the status and the rusage we own (all
+    // zeroes is a valid rusage); a pid that is not our child gives ECHILD.
+    let (r, ru) = unsafe {
+        let mut ru: libc::rusage = std::mem::zeroed();
+        (libc::wait4(pid, &mut status, options, &mut ru), ru)
+    };
+    if r < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok((r, status, rusage_seconds(&ru)))
 }
 
 #[cfg(test)]

@@ -4,8 +4,8 @@
 
 use super::RunPlan;
 use crate::output::record::{self, GameRecord};
-use crate::run::roundrobin::RoundRobin;
-use crate::run::shard::Shard;
+use crate::schedule::roundrobin::RoundRobin;
+use crate::schedule::shard::Shard;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};

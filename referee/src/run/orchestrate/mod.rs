@@ -6,85 +6,21 @@
 
 mod manifest;
 
+pub(crate) use crate::cli::plan::RunPlan;
 use crate::for_game;
-use crate::game::{Contestant, Rules};
-use crate::process::signals;
+use crate::game::Rules;
+use crate::report::results::RunView;
 use crate::run::live::Live;
-use crate::run::openings;
 use crate::run::preflight;
 use crate::run::progress::Progress;
-use crate::run::roundrobin::RoundRobin;
-use crate::run::schedule::{self, Job, Kept, RunConfig};
-use crate::run::shard::Shard;
-use crate::run::starts::{Openings, Starts};
-use crate::stats::results::RunView;
-use crate::stats::sprt::Sprt;
+use crate::schedule::openings;
+use crate::schedule::roundrobin::RoundRobin;
+use crate::schedule::starts::Openings;
+use crate::schedule::{self, Job, Kept, RunConfig};
+use crate::signals;
 use agent::protocol::FileGame;
 use manifest::{check_records, open_out, resume_command};
 use std::path::PathBuf;
-
-/// Which subcommand a run came from (names its manifest and messages).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RunKind {
-    /// `referee match`: two agents.
-    Match,
-    /// `referee tournament`: two or more agents.
-    Tournament,
-}
-
-impl RunKind {
-    /// `match` or `tournament`.
-    pub fn label(self) -> &'static str {
-        match self {
-            RunKind::Match => "match",
-            RunKind::Tournament => "tournament",
-        }
-    }
-}
-
-/// A validated match or tournament, ready to run (built by `crate::run::plan`).
-pub struct RunPlan {
-    /// Which subcommand.
-    pub kind: RunKind,
-    /// Game name (lower case).
-    pub game: String,
-    /// The agents, in the order given.
-    pub contestants: Vec<Contestant>,
-    /// CPU seconds per game, by contestant.
-    pub time: Vec<f64>,
-    /// Games per pairing.
-    pub games: u64,
-    /// Judging rules.
-    pub rules: Rules,
-    /// Start positions.
-    pub starts: Starts,
-    /// Directory for records, the manifest and working directories.
-    pub out: PathBuf,
-    /// Continue from the records in `out`.
-    pub resume: bool,
-    /// Run `CMD calibrate` once per agent first.
-    pub calibrate: bool,
-    /// Stop early when the SPRT decides (two agents).
-    pub sprt: Option<Sprt>,
-    /// Where to write the JSON results.
-    pub results: Option<PathBuf>,
-    /// Keep every game's working directories.
-    pub keep_dirs: bool,
-    /// Forfeits' working directories kept at most.
-    pub keep_forfeits: usize,
-    /// Games played at once (as asked; capped at the games left to play).
-    pub concurrency: usize,
-    /// How agents are confined (built once `out` exists).
-    pub sandbox: crate::process::sandbox::SandboxOpts,
-    /// `--openings` as given (recorded in the manifest).
-    pub openings: Option<String>,
-    /// Play only this shard of the schedule.
-    pub shard: Option<Shard>,
-    /// The first agent plays each other agent (and they do not meet).
-    pub gauntlet: bool,
-    /// Each agent makes one move before the first game.
-    pub preflight: bool,
-}
 
 impl RunPlan {
     /// `(name, command)` of every contestant.
@@ -163,7 +99,7 @@ fn headline(plan: &RunPlan) -> String {
 /// Runs a match or tournament; returns the process exit code (130 when
 /// interrupted). The one place the game's name becomes its type: all below
 /// is generic over the game.
-pub fn run(plan: RunPlan) -> Result<i32, String> {
+pub(crate) fn run(plan: RunPlan) -> Result<i32, String> {
     let game = plan.game.clone();
     for_game!(&game, |G| run_game::<G>(plan))
 }

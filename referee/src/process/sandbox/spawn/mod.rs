@@ -15,8 +15,11 @@
 //! only makes raw system calls on data prepared here; failures travel back
 //! through a close-on-exec pipe as (stage, step, errno).
 
-use super::limits::{self, SandboxLimits};
-use super::namespaces::{self, MountPlan};
+use super::limits::SandboxLimits;
+use super::namespaces::MountPlan;
+
+mod child;
+use child::Stage;
 use std::ffi::{c_char, CString};
 use std::fs::File;
 use std::io::Read;
@@ -144,191 +147,6 @@ impl Started {
     }
 }
 
-/// Where a child failed before exec.
-#[derive(Clone, Copy)]
-#[repr(u32)]
-enum Stage {
-    Ready = 0,
-    Mounts,
-    SandboxLimits,
-    User,
-    Stdio,
-    Chdir,
-    Exec,
-    UserMap,
-    Reaper,
-}
-
-fn report(fd: RawFd, stage: Stage, step: usize) -> ! {
-    // SAFETY: plain writes of a stack buffer and _exit, in the child.
-    unsafe {
-        let err = *libc::__errno_location();
-        let msg: [u32; 3] = [stage as u32, step as u32, err as u32];
-        libc::write(fd, msg.as_ptr().cast(), std::mem::size_of_val(&msg));
-        libc::_exit(127)
-    }
-}
-
-/// Tells the referee that set-up is done and how much CPU it took.
-fn report_ready(fd: RawFd) {
-    // SAFETY: clock_gettime fills a struct we own; write of a stack buffer.
-    unsafe {
-        let mut ts: libc::timespec = std::mem::zeroed();
-        libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts);
-        let ns = ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64;
-        let msg: [u32; 3] = [Stage::Ready as u32, ns as u32, (ns >> 32) as u32];
-        libc::write(fd, msg.as_ptr().cast(), std::mem::size_of_val(&msg));
-    }
-}
-
-/// Writes `text` to the file at `path` (raw calls, for the child).
-fn write_file(path: &std::ffi::CStr, text: &[u8]) -> bool {
-    // SAFETY: open/write/close on a NUL-terminated path and a borrowed buffer.
-    unsafe {
-        let fd = libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
-        if fd < 0 {
-            return false;
-        }
-        let ok = libc::write(fd, text.as_ptr().cast(), text.len()) == text.len() as isize;
-        libc::close(fd) == 0 && ok
-    }
-}
-
-/// Becomes the agent's user (raw system calls: glibc's wrappers would try
-/// to change every thread of the copied multi-threaded referee and wait
-/// forever), then makes sure no exec can regain privileges and that the
-/// agent dies with the referee.
-fn take_identity(identity: &Identity) -> bool {
-    let (u, g) = match identity {
-        Identity::User { uid, gid } => (*uid as libc::c_long, *gid as libc::c_long),
-        Identity::Mapped(_) => (INNER_ID as libc::c_long, INNER_ID as libc::c_long),
-    };
-    // SAFETY: raw system calls without pointers (setgroups gets null, 0).
-    unsafe {
-        let groups = matches!(identity, Identity::Mapped(_))
-            || libc::syscall(libc::SYS_setgroups, 0 as libc::c_long, std::ptr::null::<libc::gid_t>()) == 0;
-        groups
-            && libc::syscall(libc::SYS_setresgid, g, g, g) == 0
-            && libc::syscall(libc::SYS_setresuid, u, u, u) == 0
-            && libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0
-            // After the uid change, which clears it: if the referee dies,
-            // the agent (its PID namespace's init) and so all of it dies.
-            && libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) == 0
-    }
-}
-
-/// The child's side: never returns.
-fn child(l: &Launch<'_>, err: RawFd, envp: &[*const c_char], status: RawFd) -> ! {
-    // SAFETY: raw system calls on prepared data only (see the module doc).
-    unsafe {
-        // Its own process group, so the whole agent can be found and signalled.
-        libc::setpgid(0, 0);
-        if let Some(c) = &l.confine {
-            if let Identity::Mapped(m) = &c.identity {
-                if !write_file(c"/proc/self/setgroups", b"deny")
-                    || !write_file(c"/proc/self/uid_map", m.uid_map.as_bytes())
-                    || !write_file(c"/proc/self/gid_map", m.gid_map.as_bytes())
-                {
-                    report(err, Stage::UserMap, 0);
-                }
-            }
-            if let Err(step) = namespaces::enter(c.plan) {
-                report(err, Stage::Mounts, step);
-            }
-        } else if libc::chdir(l.dir.as_ptr()) != 0 {
-            report(err, Stage::Chdir, 0);
-        }
-        if let Some(lim) = &l.limits {
-            if limits::apply(lim).is_err() {
-                report(err, Stage::SandboxLimits, 0);
-            }
-        }
-        if let Some(c) = &l.confine {
-            if !take_identity(&c.identity) {
-                report(err, Stage::User, 0);
-            }
-            // A keyring of its own: no notes left for, or by, other agents.
-            libc::syscall(
-                libc::SYS_keyctl,
-                KEYCTL_JOIN_SESSION_KEYRING,
-                std::ptr::null::<c_char>(),
-            );
-        }
-        report_ready(err);
-        if l.reaper() {
-            init(l, err, envp, status)
-        }
-        exec_agent(l, err, envp)
-    }
-}
-
-/// Connects the agent's standard streams and executes `sh -c SCRIPT`.
-fn exec_agent(l: &Launch<'_>, err: RawFd, envp: &[*const c_char]) -> ! {
-    // SAFETY: raw system calls on prepared data only.
-    unsafe {
-        for (i, &fd) in l.stdio.iter().enumerate() {
-            if libc::dup2(fd, i as RawFd) < 0 {
-                report(err, Stage::Stdio, i);
-            }
-        }
-        // Descriptors the referee opened for other moves must not leak in
-        // (they would hold their pipes open); the error pipe closes on exec.
-        libc::close_range(3, libc::c_uint::MAX, CLOSE_RANGE_CLOEXEC as libc::c_int);
-        let argv = [c"sh".as_ptr(), c"-c".as_ptr(), l.script.as_ptr(), std::ptr::null()];
-        libc::execve(c"/bin/sh".as_ptr(), argv.as_ptr(), envp.as_ptr());
-        report(err, Stage::Exec, 0)
-    }
-}
-
-/// The rootless move's init (pid 1 of its namespace): forks the agent,
-/// reaps every process of the move, ends them all once the agent's main
-/// process has exited, writes that process's wait status to `status` and
-/// exits. Everything it reaped is in its own rusage, which the referee
-/// gets when it reaps the init.
-fn init(l: &Launch<'_>, err: RawFd, envp: &[*const c_char], status: RawFd) -> ! {
-    // SAFETY: raw system calls only; the fork is a raw clone, so no atfork
-    // handler of the copied referee runs.
-    unsafe {
-        // A copy of the referee, with its environment and memory: the
-        // agent (same user) may not read it through /proc or ptrace. The
-        // agent's exec makes it dumpable again, for itself only.
-        if libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0) != 0 {
-            report(err, Stage::Reaper, 1);
-        }
-        let agent = libc::syscall(libc::SYS_clone, libc::SIGCHLD as libc::c_long, 0, 0, 0, 0);
-        if agent == 0 {
-            exec_agent(l, err, envp);
-        }
-        if agent < 0 {
-            report(err, Stage::Reaper, 0);
-        }
-        // Keep only the status pipe: the agent's streams and the error pipe
-        // must close when the agent's do.
-        let keep = status as libc::c_uint;
-        if keep > 0 {
-            libc::close_range(0, keep - 1, 0);
-        }
-        libc::close_range(keep + 1, libc::c_uint::MAX, 0);
-        let mut agent_status = None;
-        loop {
-            let mut st = 0;
-            let r = libc::waitpid(-1, &mut st, 0);
-            if r == agent as i32 {
-                agent_status = Some(st);
-                // The move ends with its main process: the rest goes too.
-                libc::kill(-1, libc::SIGKILL);
-            } else if r < 0 && *libc::__errno_location() != libc::EINTR {
-                break;
-            }
-        }
-        if let Some(st) = agent_status {
-            let b = st.to_ne_bytes();
-            libc::write(status, b.as_ptr().cast(), b.len());
-        }
-        libc::_exit(0)
-    }
-}
-
 /// The clone flags and cgroup of a launch.
 fn clone_args(l: &Launch<'_>, pidfd: &mut RawFd) -> CloneArgs {
     let mut args = CloneArgs {
@@ -375,7 +193,7 @@ pub(crate) fn spawn(l: &Launch<'_>) -> std::io::Result<Started> {
         )
     };
     if pid == 0 {
-        child(l, wr.as_raw_fd(), &envp, status_wr.as_raw_fd());
+        child::child(l, wr.as_raw_fd(), &envp, status_wr.as_raw_fd());
     }
     if pid < 0 {
         return Err(std::io::Error::last_os_error());
@@ -399,11 +217,10 @@ pub(crate) fn spawn(l: &Launch<'_>) -> std::io::Result<Started> {
         });
     }
     // The child failed (or hangs before exec): end it, reap it, say where.
-    // SAFETY: signal and waitpid on our own child.
-    unsafe {
-        libc::kill(pid, libc::SIGKILL);
-        libc::waitpid(pid, std::ptr::null_mut(), 0);
+    if let Some(p) = rustix::process::Pid::from_raw(pid) {
+        let _ = rustix::process::kill_process(p, rustix::process::Signal::KILL);
     }
+    let _ = super::pgroup::wait4(pid, 0);
     if word(&msg, 0) == Stage::Ready as u32 {
         let e = std::io::ErrorKind::TimedOut;
         return Err(std::io::Error::new(e, "the agent's sandbox was not ready within 60 s"));

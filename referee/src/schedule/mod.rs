@@ -1,10 +1,17 @@
-//! Running a list of games between contestants, several at a time: seat
-//! assignment, working directories, records, stopping.
+//! The games of a run: which are played ([`roundrobin`]: the lazy list of
+//! pairings; [`shard`]: one machine's share), from where ([`starts`],
+//! [`openings`]), and running them several at a time (here: seat
+//! assignment, working directories, records, stopping).
+
+pub(crate) mod openings;
+pub(crate) mod roundrobin;
+pub(crate) mod shard;
+pub(crate) mod starts;
 
 use crate::game::{play_game, Contestant, GameError, GameSetup, Rules, SeatKind};
 use crate::output::record::{self, GameRecord, RunInfo, REFEREE_VERSION};
 use crate::process::runner::{self, Homes, RunSpec};
-use crate::run::starts::Starts;
+use crate::schedule::starts::Starts;
 use agent::protocol::{ByPlayer, FileGame, Player};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -50,7 +57,7 @@ pub(crate) struct RunConfig<'a> {
 /// The working directories of forfeited games, kept for inspection up to
 /// a number (`--keep-forfeits`): a long run's failures must not fill the
 /// disk. The oldest go first.
-pub struct Kept {
+pub(crate) struct Kept {
     limit: usize,
     dirs: std::sync::Mutex<std::collections::VecDeque<PathBuf>>,
 }
@@ -58,7 +65,7 @@ pub struct Kept {
 impl Kept {
     /// Starts from what `games` holds (a resumed run's kept directories,
     /// oldest first); nothing is being played yet.
-    pub fn new(games: &Path, limit: usize) -> Kept {
+    pub(crate) fn new(games: &Path, limit: usize) -> Kept {
         let mut found: Vec<(std::time::SystemTime, PathBuf)> = std::fs::read_dir(games)
             .into_iter()
             .flatten()
@@ -259,7 +266,7 @@ fn play_job<G: FileGame>(cfg: &RunConfig<'_>, job: &Job, stop: &AtomicBool) -> R
 /// `input.txt` (the first game's start, so the program knows the game), and
 /// records where a `calibration.txt` was written. One that writes none is
 /// told why, with the end of its stderr, and plays without it.
-pub fn calibrate(
+pub(crate) fn calibrate(
     contestants: &mut [Contestant],
     out: &Path,
     input: &str,

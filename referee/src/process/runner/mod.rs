@@ -5,22 +5,25 @@
 //! the move has its own cgroup: CPU comes from its `cpu.stat`, which nothing
 //! the move starts can leave, and `cgroup.kill` ends everything at the end
 //! of the move. Otherwise the process group and its descendants are tracked
-//! through `/proc` ([`pgroup`]). The referee waits on a pidfd and the
+//! through `/proc` ([`crate::process::sandbox::pgroup`]). The referee waits on a pidfd and the
 //! agent's output pipes at once, polling CPU every few milliseconds to kill
 //! at the limit; the larger of the polled and final figures is charged.
 
 use crate::process::agent_files::{self, Capture, Output};
 use crate::process::sandbox::cgroup::Leaf;
 use crate::process::sandbox::namespaces::{self, MountPlan};
-use crate::process::sandbox::pgroup::{self, Tracker};
+use crate::process::sandbox::pgroup::Tracker;
 use crate::process::sandbox::spawn::{self, Confine, Identity, Launch, UserMaps};
 use crate::process::sandbox::{Jail, Level, Sandbox};
 use crate::process::workdir;
+use watch::{decode_status, watch, Accounting};
+
+mod watch;
 use std::ffi::CString;
-use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::fd::AsRawFd;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// Default cap on the bytes of `output.txt` that are read.
@@ -111,46 +114,6 @@ pub struct RunResult {
     /// The last bytes of stderr, as read from the agent's pipe (never from
     /// `stderr.txt`, which the agent may have replaced).
     pub stderr_tail: Vec<u8>,
-}
-
-/// How a move's processes are counted and ended.
-enum Accounting {
-    /// The move's cgroup, and its CPU seconds when `exec` was reached (the
-    /// sandbox's own set-up, not charged to the agent).
-    Cgroup(Leaf, f64),
-    /// The tracked processes, and the same set-up CPU.
-    Group(Tracker, f64),
-}
-
-impl Accounting {
-    fn cpu(&mut self) -> f64 {
-        match self {
-            Accounting::Cgroup(l, base) => (l.cpu() - *base).max(0.0),
-            Accounting::Group(t, base) => (t.scan(false) - *base).max(0.0),
-        }
-    }
-
-    fn kill(&self) {
-        match self {
-            Accounting::Cgroup(l, _) => l.kill(),
-            Accounting::Group(t, _) => t.kill(),
-        }
-    }
-
-    /// After the main process is reaped: ends the rest, returns the CPU
-    /// figure from the accounting itself and from reaped orphans.
-    fn finish(&mut self) -> f64 {
-        match self {
-            Accounting::Cgroup(l, base) => {
-                l.kill();
-                (l.cpu() - *base).max(0.0)
-            }
-            Accounting::Group(t, base) => {
-                let seen = t.scan(true);
-                (seen.max(t.finish()) - *base).max(0.0)
-            }
-        }
-    }
 }
 
 fn cpath(p: &Path) -> std::io::Result<CString> {
@@ -244,7 +207,7 @@ fn environment(sb: &Sandbox, home: &Path) -> std::io::Result<Vec<CString>> {
 /// clear its old `output.txt`, create the captures, hand it over): caused
 /// by what the agent left there, so its loss, not the run's end.
 #[derive(Debug)]
-pub struct WorkdirError(std::io::Error);
+pub(crate) struct WorkdirError(std::io::Error);
 
 impl std::fmt::Display for WorkdirError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -259,15 +222,8 @@ fn in_workdir(e: std::io::Error) -> std::io::Error {
 }
 
 /// The [`WorkdirError`] inside `e`, if that is what `e` is.
-pub fn workdir_error(e: &std::io::Error) -> Option<&WorkdirError> {
+pub(crate) fn workdir_error(e: &std::io::Error) -> Option<&WorkdirError> {
     e.get_ref().and_then(|i| i.downcast_ref::<WorkdirError>())
-}
-
-impl WorkdirError {
-    /// The system's error number, as from the file system.
-    pub fn raw_os_error(&self) -> Option<i32> {
-        self.0.raw_os_error()
-    }
 }
 
 /// Runs one move. Returns an error only when the process cannot be started
@@ -346,135 +302,6 @@ pub fn run(spec: &RunSpec<'_>, stop: &AtomicBool) -> std::io::Result<RunResult> 
         stdout_tail: out.tail().to_vec(),
         stderr_tail: err.tail().to_vec(),
     })
-}
-
-/// How the main process of a move ended, as watched.
-struct Watched {
-    exit: Exit,
-    /// Its raw wait status.
-    status: i32,
-    /// CPU of the main process and the children it reaped (wait4).
-    child_cpu: f64,
-    wall: f64,
-    /// Largest CPU figure seen while polling.
-    polled_max: f64,
-    killed: Option<Killed>,
-}
-
-/// Waits for the main process to end, draining its output, and kills the
-/// move at the CPU or wall limit or when the referee is stopping.
-fn watch(
-    spec: &RunSpec<'_>,
-    stop: &AtomicBool,
-    pid: i32,
-    pidfd: &OwnedFd,
-    start: Instant,
-    acct: &mut Accounting,
-    mut caps: [&mut Capture; 2],
-) -> std::io::Result<Watched> {
-    let mut polled_max = 0.0f64;
-    let mut killed = None;
-    let mut polls = 0u64;
-    loop {
-        polls += 1;
-        let [out, err] = &mut caps;
-        wait_events(pidfd.as_raw_fd(), [&mut **out, &mut **err]);
-        if let Some((status, child_cpu)) = try_reap(pid)? {
-            let wall = start.elapsed().as_secs_f64();
-            return Ok(Watched {
-                exit: decode_status(status),
-                status,
-                child_cpu,
-                wall,
-                polled_max,
-                killed,
-            });
-        }
-        polled_max = polled_max.max(acct.cpu());
-        if killed.is_none() {
-            killed = if polled_max > spec.cpu_kill {
-                Some(Killed::Cpu)
-            } else if start.elapsed().as_secs_f64() > spec.wall_kill {
-                Some(Killed::Wall)
-            } else if stop.load(Ordering::Relaxed) {
-                Some(Killed::Interrupted)
-            } else if over_disk(spec, polls) {
-                Some(Killed::Disk)
-            } else {
-                None
-            };
-            if killed.is_some() {
-                acct.kill();
-            }
-        }
-    }
-}
-
-/// Every tenth poll (a tenth of a second), whether the move's working
-/// directory has grown past `--disk`: a move that fills the disk is ended
-/// within moments, not only judged after it (a bounded directory cannot
-/// grow past its reserve, but a move that keeps writing into a full one
-/// is ended all the same).
-fn over_disk(spec: &RunSpec<'_>, polls: u64) -> bool {
-    let sb = spec.sandbox;
-    sb.level != Level::None && polls.is_multiple_of(10) && workdir::usage(spec.dir).excess(sb.limits.disk).is_some()
-}
-
-/// Waits up to [`POLL`] for the agent to exit or write, and drains output.
-fn wait_events(pidfd: i32, caps: [&mut Capture; 2]) {
-    let fd = |c: &Capture| c.fd().unwrap_or(-1);
-    let mut fds = [
-        libc::pollfd {
-            fd: pidfd,
-            events: libc::POLLIN,
-            revents: 0,
-        },
-        libc::pollfd {
-            fd: fd(caps[0]),
-            events: libc::POLLIN,
-            revents: 0,
-        },
-        libc::pollfd {
-            fd: fd(caps[1]),
-            events: libc::POLLIN,
-            revents: 0,
-        },
-    ];
-    // SAFETY: poll on an array we own; negative descriptors are ignored.
-    unsafe { libc::poll(fds.as_mut_ptr(), 3, POLL.as_millis() as i32) };
-    for c in caps {
-        c.drain();
-    }
-}
-
-/// Reaps the main process if it has ended: its wait status and CPU (with
-/// its reaped children's).
-fn try_reap(pid: i32) -> std::io::Result<Option<(i32, f64)>> {
-    let mut status = 0;
-    // SAFETY: wait4 on our own child's pid, with a zeroed rusage we own.
-    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
-    let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut ru) };
-    if r == pid {
-        return Ok(Some((status, pgroup::rusage_seconds(&ru))));
-    }
-    if r < 0 {
-        let e = std::io::Error::last_os_error();
-        if e.kind() != std::io::ErrorKind::Interrupted {
-            // Cannot happen for our own unreaped child; never spin on it.
-            return Err(std::io::Error::new(e.kind(), format!("wait4 on the agent failed: {e}")));
-        }
-    }
-    Ok(None)
-}
-
-fn decode_status(status: i32) -> Exit {
-    if libc::WIFEXITED(status) {
-        Exit::Code(libc::WEXITSTATUS(status))
-    } else if libc::WIFSIGNALED(status) {
-        Exit::Signal(libc::WTERMSIG(status))
-    } else {
-        Exit::Code(-1)
-    }
 }
 
 #[cfg(test)]

@@ -2,14 +2,14 @@
 //! checked against the game before any game is played.
 
 use crate::output::board_text::seat_label;
-use crate::run::openings::{Opening, RandomSuite};
+use crate::schedule::openings::{Opening, RandomSuite};
 use agent::protocol::params::unused_params;
 use agent::protocol::{FileGame, GenOptions, Player};
 use std::sync::Arc;
 
 /// How start positions are made.
 #[derive(Clone, Debug)]
-pub struct Starts {
+pub(crate) struct Starts {
     /// A fixed start (`--start FILE` contents), else generated.
     pub text: Option<String>,
     /// Options for generated starts; the seed is advanced per game pair.
@@ -21,7 +21,7 @@ pub struct Starts {
 
 /// An opening suite.
 #[derive(Debug)]
-pub enum Openings {
+pub(crate) enum Openings {
     /// Positions from files.
     Files(Vec<Opening>),
     /// Random positions, made on demand.
@@ -33,7 +33,7 @@ impl Starts {
     /// game pair `pair` (its index in the whole schedule), and the id of its
     /// opening (with a suite). Both games of a pair get the same position
     /// with the agents swapped.
-    pub fn position<G: FileGame>(&self, pair: u64, number: u64) -> Result<(G, Option<String>), String> {
+    pub(crate) fn position<G: FileGame>(&self, pair: u64, number: u64) -> Result<(G, Option<String>), String> {
         if let Some(o) = &self.openings {
             return match &**o {
                 Openings::Files(list) => {
@@ -65,7 +65,7 @@ impl Starts {
 
     /// Checks before any game is played that the board options are ones the
     /// game takes and that a start position can be made and is not already over.
-    pub fn check<G: FileGame>(&self) -> Result<(), String> {
+    pub(crate) fn check<G: FileGame>(&self) -> Result<(), String> {
         let unused = unused_params(G::PARAMS, &self.gen);
         if !unused.is_empty() {
             let flags: Vec<&str> = unused.iter().map(|k| k.flag()).collect();

@@ -1,62 +1,18 @@
 //! Validation of the command-line arguments into the types the referee runs
 //! with: every refusal names the option and what it expects.
 
-use crate::cli::{in_order, GameOpts, MatchArgs, ModeArg, RunOpts, TimeOpts, TournamentArgs};
-use crate::game::agentspec::{resolve_in_home, AgentCommand, AgentSpec};
+use crate::cli::agentspec::{AgentCommand, AgentSpec};
+use crate::cli::options::positive_seconds;
+use crate::cli::{in_order, GameOpts, MatchArgs, RunOpts, TimeOpts, TournamentArgs};
 use crate::game::{resolve_command, Contestant, Rules, SeatKind};
-use crate::run::openings::{self, OpeningSpec, RandomSuite};
-use crate::run::orchestrate::{RunKind, RunPlan};
-use crate::run::shard::Shard;
-use crate::run::starts::{Openings, Starts};
+use crate::process::resolve::resolve_in_home;
+use crate::schedule::openings::{self, OpeningSpec, RandomSuite};
+use crate::schedule::shard::Shard;
+use crate::schedule::starts::{Openings, Starts};
 use crate::stats::sprt::Sprt;
-use agent::protocol::{GenOptions, Mode};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-impl GameOpts {
-    /// The start positions: the `--start` file's text, or options for generated ones.
-    pub fn starts(&self) -> Result<Starts, String> {
-        let text = match &self.start {
-            Some(p) => {
-                // Bounded and non-blocking, like the agent's own input.txt.
-                Some(
-                    agent::protocol::read_bounded(p)
-                        .map_err(|e| format!("cannot read --start {}: {e}", p.display()))?,
-                )
-            }
-            None => None,
-        };
-        if let Some(d) = self.board.density {
-            if !(0.0..=1.0).contains(&d) {
-                return Err(format!("--density must be between 0 and 1, found {d}"));
-            }
-        }
-        Ok(Starts {
-            text,
-            gen: self.gen_options(),
-            openings: None,
-        })
-    }
-
-    /// The options for generated start positions (the first mover is set per game).
-    pub(crate) fn gen_options(&self) -> GenOptions {
-        self.board.gen(self.seed)
-    }
-
-    /// Takes the board parameters of `gen` (e.g. answers a person gave).
-    pub(crate) fn set_gen_options(&mut self, gen: &GenOptions) {
-        self.board.rows = gen.rows;
-        self.board.cols = gen.cols;
-        self.board.size = gen.size;
-        self.board.density = gen.density;
-    }
-}
-
-/// The most CPU seconds `--time`, `--time-a/-b` and `--move-time` accept
-/// (about 11.6 days): every move keeps a finite kill limit.
-pub(crate) const MAX_SECONDS: f64 = 1_000_000.0;
-/// The most `--grace` seconds accepted (one hour).
-pub(crate) const MAX_GRACE: f64 = 3600.0;
 /// Games an SPRT without `--games` may play before it stops undecided (as
 /// fastchess bounds a run by its rounds): enough for differences of a few
 /// Elo at the usual bounds.
@@ -64,82 +20,8 @@ pub(crate) const SPRT_GAME_CAP: u64 = 20_000;
 
 /// The most games played at once (each is a thread and two agent processes).
 pub(crate) const MAX_CONCURRENCY: usize = 256;
-/// The largest `--wall-factor` accepted.
-pub(crate) const MAX_WALL_FACTOR: f64 = 100.0;
-
-/// The clock of a game when `--time` is not given: the contest's 100 s for
-/// Halma (the one game in the contest's own format, without a tag line),
-/// 10 s for the smaller games, whose moves take milliseconds.
-fn default_clock(game: &str) -> Result<f64, String> {
-    crate::for_game!(game, |G| Ok(if <G as agent::protocol::Notation>::TAG.is_none() {
-        100.0
-    } else {
-        10.0
-    }))
-}
-
-impl TimeOpts {
-    /// CPU seconds per agent per game: `--time`, or the game's default.
-    pub fn clock(&self, game: &str) -> Result<f64, String> {
-        let t = match self.time {
-            Some(t) => t,
-            None => default_clock(game)?,
-        };
-        positive_seconds(t, "--time").map(|()| t)
-    }
-
-    /// The judging rules of games whose longest clock is `clock` seconds:
-    /// the default grace is a tenth of it, from 1 to 10 s, so a hung move in
-    /// a short game costs seconds, not a minute.
-    pub fn rules(&self, clock: f64) -> Result<Rules, String> {
-        let grace = self.grace.unwrap_or((clock / 10.0).clamp(1.0, 10.0));
-        if !(grace.is_finite() && (0.0..=MAX_GRACE).contains(&grace)) {
-            return Err(format!(
-                "--grace must be between 0 and {MAX_GRACE} seconds, found {grace}"
-            ));
-        }
-        if let Some(m) = self.move_time {
-            positive_seconds(m, "--move-time")?;
-        }
-        if !(self.wall_factor.is_finite() && (1.0..=MAX_WALL_FACTOR).contains(&self.wall_factor)) {
-            return Err(format!(
-                "--wall-factor must be between 1 and {MAX_WALL_FACTOR}, found {}",
-                self.wall_factor
-            ));
-        }
-        if self.max_plies == 0 {
-            return Err("--max-plies must be at least 1".into());
-        }
-        Ok(Rules {
-            mode: match self.mode {
-                ModeArg::Game => Mode::Game,
-                ModeArg::Single => Mode::Single,
-            },
-            grace,
-            max_plies: self.max_plies,
-            move_time: self.move_time,
-            wall_factor: self.wall_factor,
-            wall_extra: 5.0,
-            output_cap: crate::process::runner::OUTPUT_CAP,
-            sandbox: Default::default(),
-            keep_dirs: false,
-        })
-    }
-}
-
-/// A time in seconds that must be above zero and at most [`MAX_SECONDS`].
-pub(crate) fn positive_seconds(v: f64, what: &str) -> Result<(), String> {
-    if v.is_finite() && v > 0.0 && v <= MAX_SECONDS {
-        Ok(())
-    } else {
-        Err(format!(
-            "{what} must be a positive number of seconds up to {MAX_SECONDS} (about 11 days), found {v}"
-        ))
-    }
-}
-
 /// A seat given on the command line: `human` or a non-empty agent command.
-pub fn seat(arg: &str, which: &str) -> Result<SeatKind, String> {
+pub(crate) fn seat(arg: &str, which: &str) -> Result<SeatKind, String> {
     if arg.trim().is_empty() {
         return Err(format!(
             "the {which} command is empty: give the shell command that runs the agent, such as ./target/release/agent"
@@ -150,7 +32,7 @@ pub fn seat(arg: &str, which: &str) -> Result<SeatKind, String> {
 
 impl MatchArgs {
     /// The match as a round robin of its two agents.
-    pub fn plan(&self) -> Result<RunPlan, String> {
+    pub(crate) fn plan(&self) -> Result<RunPlan, String> {
         // --time first: --time-a/--time-b default to it.
         let clock = self.time.clock(&self.game.game)?;
         let names: Vec<&str> = self.names.split(',').map(|s| s.trim()).collect();
@@ -222,7 +104,7 @@ impl MatchArgs {
 
 impl TournamentArgs {
     /// The tournament: a round robin of its NAME=CMD agents.
-    pub fn plan(&self) -> Result<RunPlan, String> {
+    pub(crate) fn plan(&self) -> Result<RunPlan, String> {
         let clock = self.time.clock(&self.game.game)?;
         let mut positional: Vec<(Contestant, f64)> = Vec::new();
         for spec in &self.agents {
@@ -414,6 +296,69 @@ fn default_out(kind: &str) -> PathBuf {
         .map(|d| d.as_secs())
         .unwrap_or(0);
     std::env::temp_dir().join(format!("referee-{kind}-{stamp}-{}", std::process::id()))
+}
+
+/// Which subcommand a run came from (names its manifest and messages).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RunKind {
+    /// `referee match`: two agents.
+    Match,
+    /// `referee tournament`: two or more agents.
+    Tournament,
+}
+
+impl RunKind {
+    /// `match` or `tournament`.
+    pub(crate) fn label(self) -> &'static str {
+        match self {
+            RunKind::Match => "match",
+            RunKind::Tournament => "tournament",
+        }
+    }
+}
+
+/// A validated match or tournament, ready to run (built by `crate::cli::plan`).
+pub(crate) struct RunPlan {
+    /// Which subcommand.
+    pub kind: RunKind,
+    /// Game name (lower case).
+    pub game: String,
+    /// The agents, in the order given.
+    pub contestants: Vec<Contestant>,
+    /// CPU seconds per game, by contestant.
+    pub time: Vec<f64>,
+    /// Games per pairing.
+    pub games: u64,
+    /// Judging rules.
+    pub rules: Rules,
+    /// Start positions.
+    pub starts: Starts,
+    /// Directory for records, the manifest and working directories.
+    pub out: PathBuf,
+    /// Continue from the records in `out`.
+    pub resume: bool,
+    /// Run `CMD calibrate` once per agent first.
+    pub calibrate: bool,
+    /// Stop early when the SPRT decides (two agents).
+    pub sprt: Option<Sprt>,
+    /// Where to write the JSON results.
+    pub results: Option<PathBuf>,
+    /// Keep every game's working directories.
+    pub keep_dirs: bool,
+    /// Forfeits' working directories kept at most.
+    pub keep_forfeits: usize,
+    /// Games played at once (as asked; capped at the games left to play).
+    pub concurrency: usize,
+    /// How agents are confined (built once `out` exists).
+    pub sandbox: crate::process::sandbox::SandboxOpts,
+    /// `--openings` as given (recorded in the manifest).
+    pub openings: Option<String>,
+    /// Play only this shard of the schedule.
+    pub shard: Option<Shard>,
+    /// The first agent plays each other agent (and they do not meet).
+    pub gauntlet: bool,
+    /// Each agent makes one move before the first game.
+    pub preflight: bool,
 }
 
 #[cfg(test)]

@@ -7,17 +7,17 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Once;
 
 /// Raised by SIGINT or SIGTERM.
-pub static STOP: AtomicBool = AtomicBool::new(false);
+pub(crate) static STOP: AtomicBool = AtomicBool::new(false);
 
 /// Set while the referee waits for a person's input and no agent runs:
 /// a signal then ends the process at once (a blocked terminal read would
 /// otherwise be restarted and never see the flag).
-pub static EXIT_NOW: AtomicBool = AtomicBool::new(false);
+pub(crate) static EXIT_NOW: AtomicBool = AtomicBool::new(false);
 
 /// Installs the handlers (once; later calls do nothing). Each signal ends
 /// the process with status 130 while [`EXIT_NOW`] is set, and otherwise
 /// raises [`STOP`]; interrupted system calls are restarted.
-pub fn install() {
+pub(crate) fn install() {
     static INSTALLED: Once = Once::new();
     INSTALLED.call_once(|| {
         for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
@@ -30,6 +30,6 @@ pub fn install() {
 }
 
 /// True once a stop signal arrived.
-pub fn stopped() -> bool {
+pub(crate) fn stopped() -> bool {
     STOP.load(Ordering::SeqCst)
 }

@@ -1,8 +1,8 @@
 //! The schedule of a match or tournament: a round robin (or gauntlet) of
 //! pairings, each of `games` games in colour-swapped pairs, produced lazily.
 
-use crate::run::schedule::Job;
-use crate::run::shard::Shard;
+use crate::schedule::shard::Shard;
+use crate::schedule::Job;
 
 /// A round robin: every pair of contestants plays `games` games. The games
 /// are produced lazily (a run of 10^18 games allocates nothing up front).
@@ -16,7 +16,7 @@ pub(crate) struct RoundRobin {
 
 impl RoundRobin {
     /// Every pair of `names` (in order) plays `games` games.
-    pub fn new(names: &[&str], games: u64) -> RoundRobin {
+    pub(crate) fn new(names: &[&str], games: u64) -> RoundRobin {
         let mut pairings = Vec::new();
         for i in 0..names.len() {
             for j in i + 1..names.len() {
@@ -27,7 +27,7 @@ impl RoundRobin {
     }
 
     /// A gauntlet: the first of `names` plays `games` games against each other.
-    pub fn gauntlet(names: &[&str], games: u64) -> RoundRobin {
+    pub(crate) fn gauntlet(names: &[&str], games: u64) -> RoundRobin {
         let pairings = (1..names.len())
             .map(|j| (0, j, format!("{}-vs-{}", names[0], names[j])))
             .collect();
@@ -63,7 +63,7 @@ impl RoundRobin {
     }
 
     /// The number of games, or `None` when it does not fit in 64 bits.
-    pub fn total(&self) -> Option<u64> {
+    pub(crate) fn total(&self) -> Option<u64> {
         (self.pairings.len() as u64).checked_mul(self.games)
     }
 

@@ -36,7 +36,7 @@ pub(crate) enum OpeningSpec {
 
 impl OpeningSpec {
     /// Parses `FILE`, `DIR` or `random:PLIES`.
-    pub fn parse(s: &str) -> Result<OpeningSpec, String> {
+    pub(crate) fn parse(s: &str) -> Result<OpeningSpec, String> {
         if let Some(p) = s.strip_prefix("random:") {
             let plies = p.trim().parse::<usize>().map_err(|_| {
                 format!("--openings random:PLIES needs a whole number of plies, found {p:?} (e.g. random:4)")
@@ -55,7 +55,7 @@ impl OpeningSpec {
 
 /// One start position of a suite.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Opening {
+pub(crate) struct Opening {
     /// Stable name for records: `FILE`, `FILE#N` (N-th position of a
     /// multi-position file, from 1) or `random:PLIES#N`.
     pub id: String,
@@ -70,7 +70,7 @@ pub struct Opening {
 const QUOTE_CAP: usize = 300;
 
 /// `message` cut to `QUOTE_CAP` characters, saying how much was left out.
-pub fn capped(message: &str) -> String {
+pub(crate) fn capped(message: &str) -> String {
     let n = message.chars().count();
     if n <= QUOTE_CAP {
         return message.to_string();
@@ -80,7 +80,7 @@ pub fn capped(message: &str) -> String {
 }
 
 /// separated by lines of `---`.
-pub fn load(path: &Path) -> Result<Vec<Opening>, String> {
+pub(crate) fn load(path: &Path) -> Result<Vec<Opening>, String> {
     let meta = std::fs::metadata(path).map_err(|e| format!("cannot read --openings {}: {e}", path.display()))?;
     let mut files = Vec::new();
     if meta.is_dir() {
@@ -161,7 +161,7 @@ fn split_positions(text: &str) -> Vec<String> {
 
 /// Checks that every opening is a valid position of `G` with the game not
 /// over; the error names the opening and the parser's complaint.
-pub fn check<G: FileGame>(openings: &[Opening]) -> Result<(), String> {
+pub(crate) fn check<G: FileGame>(openings: &[Opening]) -> Result<(), String> {
     for o in openings {
         let inp = G::parse_input(&o.text).map_err(|e| {
             format!(
@@ -182,7 +182,7 @@ pub fn check<G: FileGame>(openings: &[Opening]) -> Result<(), String> {
 /// texts, so one suite serves any game type), so that the n-th opening of a
 /// run does not depend on which games (or which shard) asked first.
 #[derive(Debug)]
-pub struct RandomSuite {
+pub(crate) struct RandomSuite {
     gen: GenOptions,
     plies: usize,
     made: Mutex<(Vec<String>, HashSet<u64>, SmallRng)>,
@@ -195,7 +195,7 @@ const ATTEMPTS: usize = 1000;
 impl RandomSuite {
     /// A suite of positions `plies` random plies from the generated start
     /// (`gen`, whose seed also seeds the random plies).
-    pub fn new(gen: GenOptions, plies: usize) -> Self {
+    pub(crate) fn new(gen: GenOptions, plies: usize) -> Self {
         let rng = SmallRng::seed_from_u64(gen.seed ^ 0x6f70_656e_696e_6773);
         RandomSuite {
             gen,
@@ -205,7 +205,7 @@ impl RandomSuite {
     }
 
     /// The `n`-th opening (0-based) as a position of `G`.
-    pub fn get<G: FileGame>(&self, n: usize) -> Result<G, String> {
+    pub(crate) fn get<G: FileGame>(&self, n: usize) -> Result<G, String> {
         let mut guard = self.made.lock().map_err(|_| "opening generator poisoned".to_string())?;
         let (made, seen, rng) = &mut *guard;
         while made.len() <= n {
@@ -243,7 +243,7 @@ impl RandomSuite {
     }
 
     /// The recorded name of the `n`-th opening.
-    pub fn id(&self, n: usize) -> String {
+    pub(crate) fn id(&self, n: usize) -> String {
         format!("random:{}#{}", self.plies, n + 1)
     }
 }
@@ -314,9 +314,8 @@ mod tests {
             match make {
                 0 => std::os::unix::fs::symlink("/etc/passwd", &p).unwrap(),
                 1 => {
-                    let c = std::ffi::CString::new(p.to_str().unwrap()).unwrap();
-                    // SAFETY: mkfifo on a path we own.
-                    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+                    let (fifo, mode) = (rustix::fs::FileType::Fifo, rustix::fs::Mode::from_raw_mode(0o644));
+                    rustix::fs::mknodat(rustix::fs::CWD, &p, fifo, mode, 0).unwrap();
                 }
                 _ => std::fs::create_dir(&p).unwrap(),
             }

@@ -3,9 +3,9 @@
 
 use crate::process::agentinfo::AgentInfo;
 use serde::{Deserialize, Serialize};
-use std::fs::OpenOptions;
-use std::io::{Seek, SeekFrom, Write};
-use std::path::Path;
+
+mod file;
+pub use file::{append, load};
 
 /// Why a player lost by forfeit (not by the game's rules).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -29,7 +29,7 @@ pub enum LossReason {
 
 impl LossReason {
     /// Short label for tables.
-    pub fn label(self) -> &'static str {
+    pub(crate) fn label(self) -> &'static str {
         match self {
             LossReason::IllegalMove => "illegal move",
             LossReason::Malformed => "malformed output",
@@ -96,7 +96,7 @@ pub struct RunInfo {
 }
 
 /// This referee's version, as `referee --version` prints it and records carry it.
-pub const REFEREE_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (git ", env!("REFEREE_GIT_COMMIT"), ")");
+pub(crate) const REFEREE_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (git ", env!("REFEREE_GIT_COMMIT"), ")");
 
 /// Output of one agent move past the capture cap (`--file-size`), read and
 /// thrown away so that a flood costs neither disk nor a blocked agent (the
@@ -117,7 +117,7 @@ pub struct Discarded {
 
 impl Discarded {
     /// The note for people, naming the agent by `agents[seat]`.
-    pub fn note(&self, agents: &[String; 2]) -> String {
+    pub(crate) fn note(&self, agents: &[String; 2]) -> String {
         let mut parts = Vec::new();
         for (n, stream) in [(self.stdout, "stdout"), (self.stderr, "stderr")] {
             if n > 0 {
@@ -135,7 +135,7 @@ impl Discarded {
 }
 
 /// A byte count for people: `812 bytes`, `1.5 KiB`, `47.7 MiB`, `2.0 GiB`.
-pub fn bytes(n: u64) -> String {
+pub(crate) fn bytes(n: u64) -> String {
     const UNITS: [&str; 3] = ["KiB", "MiB", "GiB"];
     if n < 1024 {
         return format!("{n} bytes");
@@ -212,66 +212,6 @@ impl GameRecord {
     }
 }
 
-/// Appends one record as a JSON line and flushes it to disk.
-pub fn append(path: &Path, rec: &GameRecord) -> std::io::Result<()> {
-    let mut line = serde_json::to_string(rec).map_err(std::io::Error::other)?;
-    line.push('\n');
-    let mut f = OpenOptions::new().create(true).append(true).open(path)?;
-    let before = f.metadata()?.len();
-    // One write call for the whole line, so concurrent appenders never
-    // interleave; a line cut short (a full disk) is taken back whole.
-    if let Err(e) = f.write_all(line.as_bytes()).and_then(|()| f.sync_data()) {
-        let _ = f.set_len(before);
-        return Err(e);
-    }
-    Ok(())
-}
-
-/// The most bytes read from one file of game records (about 100,000 long
-/// games with per-move details); a bigger file is refused, not loaded.
-pub const MAX_RECORDS_BYTES: u64 = 1 << 30;
-
-/// Reads every record of a file (a missing file holds none). The file is
-/// opened without blocking and must be a regular file of at most
-/// [`MAX_RECORDS_BYTES`]. A final line without its newline (a write cut
-/// short by a kill) is dropped from the file, so that game is replayed; any
-/// other unreadable line is an error naming the line.
-pub fn load(path: &Path, repair: bool) -> Result<Vec<GameRecord>, String> {
-    let mut text = match agent::protocol::read_capped(path, MAX_RECORDS_BYTES) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
-    };
-    if !text.is_empty() && !text.ends_with('\n') {
-        let keep = text.rfind('\n').map_or(0, |i| i + 1);
-        if repair {
-            let f = OpenOptions::new()
-                .write(true)
-                .open(path)
-                .map_err(|e| format!("cannot repair {}: {e}", path.display()))?;
-            f.set_len(keep as u64)
-                .map_err(|e| format!("cannot repair {}: {e}", path.display()))?;
-            let mut f = f;
-            let _ = f.seek(SeekFrom::End(0));
-            eprintln!(
-                "referee: dropped an unfinished last line of {} (that game will be replayed)",
-                path.display()
-            );
-        }
-        text.truncate(keep);
-    }
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let rec: GameRecord = serde_json::from_str(line)
-            .map_err(|e| format!("{} line {}: not a game record: {e}", path.display(), i + 1))?;
-        out.push(rec);
-    }
-    Ok(out)
-}
-
 #[cfg(test)]
 impl GameRecord {
     /// A testnim record for the tests of tables, summaries and results:
@@ -309,6 +249,8 @@ impl GameRecord {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs::OpenOptions;
+    use std::io::Write;
 
     #[test]
     fn discarded_output_notes_name_the_agent_move_and_sizes() {

@@ -5,7 +5,7 @@ use crate::output::record::GameRecord;
 use crate::stats::summary::{summarize_one, AgentSummary};
 
 /// A text table of summaries, one row per agent.
-pub fn table(rows: &[AgentSummary]) -> String {
+pub(crate) fn table(rows: &[AgentSummary]) -> String {
     table_headed("agent", rows)
 }
 
@@ -71,7 +71,7 @@ fn elo_cell(r: &AgentSummary) -> String {
 pub(crate) const UNDEFINED_INTERVAL: &str = "n/a";
 
 /// A whole number with its sign, never `-0` or `+0`.
-pub fn signed(v: f64) -> String {
+pub(crate) fn signed(v: f64) -> String {
     let r = v.round();
     if r == 0.0 {
         "0".to_string()

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 /// Shard K of N (K counts from 0, as Slurm's `SLURM_ARRAY_TASK_ID` and
 /// `seq 0 N-1` do).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Shard {
+pub(crate) struct Shard {
     /// This shard, 0..count.
     pub index: usize,
     /// Number of shards.
@@ -17,7 +17,7 @@ pub struct Shard {
 
 impl Shard {
     /// Parses `K/N` with 0 <= K < N.
-    pub fn parse(s: &str) -> Result<Shard, String> {
+    pub(crate) fn parse(s: &str) -> Result<Shard, String> {
         let usage = "--shard expects K/N with 0 <= K < N (e.g. 0/4 ... 3/4)";
         let (k, n) = s.split_once('/').ok_or_else(|| format!("{usage}, found {s:?}"))?;
         let (Ok(index), Ok(count)) = (k.trim().parse::<usize>(), n.trim().parse::<usize>()) else {

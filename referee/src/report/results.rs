@@ -4,13 +4,13 @@
 //! tournament and `merge`.
 
 use crate::output::record::GameRecord;
+use crate::report::tables;
 use crate::stats::summary::{self, AgentSummary, SprtReport};
-use crate::stats::tables;
 use serde::Serialize;
 use std::path::Path;
 
 /// What a run is, for its report.
-pub struct RunView<'a> {
+pub(crate) struct RunView<'a> {
     /// `match` or `tournament`.
     pub kind: &'a str,
     /// Game name.
@@ -24,7 +24,7 @@ pub struct RunView<'a> {
 /// Game-pair counts of one pairing (pentanomial: pairs in which the first
 /// agent scored 0, 0.5, 1, 1.5, 2 points).
 #[derive(Clone, Debug, Serialize, PartialEq)]
-pub struct PairCounts {
+pub(crate) struct PairCounts {
     /// `A-vs-B`.
     pub pairing: String,
     /// The agent whose points are counted (A).
@@ -35,7 +35,7 @@ pub struct PairCounts {
 
 /// The JSON results of a run.
 #[derive(Serialize)]
-pub struct Results<'a> {
+pub(crate) struct Results<'a> {
     /// `match` or `tournament`.
     pub kind: &'a str,
     /// Game name.
@@ -101,7 +101,7 @@ pub(crate) fn pentanomial(view: &RunView<'_>, recs: &[GameRecord]) -> Vec<PairCo
 /// The tables of a run: standings; with a gauntlet, the first agent's
 /// results per opponent; with three or more agents in a round robin, the
 /// head-to-head matrix.
-pub fn tables(view: &RunView<'_>, recs: &[GameRecord]) -> String {
+pub(crate) fn tables(view: &RunView<'_>, recs: &[GameRecord]) -> String {
     let mut s = tables::table(&summary::summarize(view.ids, recs));
     if view.gauntlet {
         let base = &view.ids[0].0;
@@ -124,7 +124,7 @@ pub(crate) fn sprt_line(r: &SprtReport) -> String {
 }
 
 /// The results of `recs` so far (`finished` once the run has ended).
-pub fn results<'a>(
+pub(crate) fn results<'a>(
     view: &RunView<'a>,
     recs: &[GameRecord],
     planned: u64,
@@ -152,7 +152,7 @@ pub fn results<'a>(
 
 /// Writes the results file whole (through a temporary file and a rename,
 /// so a reader never sees half of it).
-pub fn write(path: &Path, res: &Results<'_>) -> Result<(), String> {
+pub(crate) fn write(path: &Path, res: &Results<'_>) -> Result<(), String> {
     let text = serde_json::to_string_pretty(res).map_err(|e| e.to_string())? + "\n";
     let tmp = path.with_extension("json.tmp");
     std::fs::write(&tmp, text).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;

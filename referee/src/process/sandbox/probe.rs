@@ -1,0 +1,158 @@
+//! What this machine offers the sandbox (root, a writable cgroup v2,
+//! namespaces, user namespaces), found by trying: `--sandbox auto` and
+//! `referee doctor`.
+
+use super::{cgroup, namespaces, spawn};
+use std::path::Path;
+
+/// What this machine offers, for `auto` and `referee doctor`.
+#[derive(Debug)]
+pub(crate) struct Support {
+    /// Running as root (needed for namespaces without a user namespace and for setuid).
+    pub root: bool,
+    /// A cgroup v2 parent could be created (or why not).
+    pub cgroup: Result<cgroup::Parent, String>,
+    /// Namespaces could be created (or why not).
+    pub namespaces: Result<(), String>,
+    /// A rootless sandbox started a shell (or why not).
+    pub rootless: Result<(), String>,
+}
+
+impl Support {
+    /// Probes the machine (creates and removes a cgroup, forks a child).
+    pub(crate) fn probe() -> Support {
+        let root = rustix::process::geteuid().is_root();
+        Support {
+            root,
+            cgroup: cgroup::Parent::create(),
+            namespaces: probe_namespaces(),
+            rootless: probe_rootless(),
+        }
+    }
+
+    /// Why `full` is impossible here, or `None` if it is possible.
+    pub(crate) fn full_missing(&self) -> Option<String> {
+        let mut why = Vec::new();
+        if !self.root {
+            why.push("the referee is not running as root".to_string());
+        }
+        if let Err(e) = &self.cgroup {
+            why.push(format!("no writable cgroup v2: {e}"));
+        }
+        if let Err(e) = &self.namespaces {
+            why.push(format!("no namespaces: {e}"));
+        }
+        (!why.is_empty()).then(|| why.join("; "))
+    }
+
+    /// Why `full-rootless` is impossible here, or `None` if it is possible.
+    pub(crate) fn rootless_missing(&self) -> Option<String> {
+        if self.root {
+            // A user namespace can map only the referee's own user: root
+            // outside would give agents root's access to every file shown.
+            return Some("the referee runs as root (use --sandbox full)".into());
+        }
+        self.rootless.as_ref().err().cloned()
+    }
+}
+
+/// Starts `exit 0` in a rootless sandbox: user namespaces can be switched
+/// off (a sysctl, AppArmor, seccomp in containers), so only trying tells.
+fn probe_rootless() -> Result<(), String> {
+    if rustix::process::geteuid().is_root() {
+        return Err("not tried as root".into());
+    }
+    let base = std::env::temp_dir().join(format!("referee-probe-{}", std::process::id()));
+    let (root, work) = (base.join("root"), base.join("work"));
+    let made = std::fs::create_dir_all(&root).and_then(|()| std::fs::create_dir_all(&work));
+    let result = made
+        .map_err(|e| format!("cannot create {}: {e}", base.display()))
+        .and_then(|()| try_rootless(&root, &work));
+    let _ = std::fs::remove_dir_all(&base);
+    result
+}
+
+fn try_rootless(root: &Path, work: &Path) -> Result<(), String> {
+    use std::os::fd::AsRawFd;
+    let null = std::fs::File::open("/dev/null").map_err(|e| format!("cannot open /dev/null: {e}"))?;
+    let plan = namespaces::MountPlan::new(root, work, &[], &[], 1 << 20);
+    let launch = spawn::Launch {
+        script: c"exit 0".into(),
+        dir: std::ffi::CString::new(work.as_os_str().as_encoded_bytes()).unwrap_or_default(),
+        stdio: [null.as_raw_fd(); 3],
+        env: vec![c"PATH=/usr/bin:/bin".into()],
+        limits: None,
+        confine: Some(spawn::Confine {
+            cgroup: None,
+            plan: &plan,
+            identity: spawn::Identity::Mapped(spawn::UserMaps::for_self()),
+        }),
+    };
+    let mut started = spawn::spawn(&launch).map_err(|e| e.to_string())?;
+    let status = super::pgroup::wait4(started.pid, 0).map_or(-1, |(_, status, _)| status);
+    match started.agent_status(status) {
+        0 => Ok(()),
+        st => Err(format!("a shell in the sandbox ended with wait status {st}")),
+    }
+}
+
+fn probe_namespaces() -> Result<(), String> {
+    let flags = libc::CLONE_NEWNS | libc::CLONE_NEWPID | libc::CLONE_NEWNET | libc::CLONE_NEWIPC | libc::CLONE_NEWUTS;
+    // SAFETY: the child only calls unshare and _exit; the parent reaps it.
+    unsafe {
+        let pid = libc::fork();
+        if pid == 0 {
+            libc::_exit(if libc::unshare(flags) == 0 {
+                0
+            } else {
+                *libc::__errno_location()
+            });
+        }
+        if pid < 0 {
+            return Err(format!("fork failed: {}", std::io::Error::last_os_error()));
+        }
+        let mut status = 0;
+        libc::waitpid(pid, &mut status, 0);
+        match libc::WEXITSTATUS(status) {
+            0 => Ok(()),
+            e => Err(format!("unshare failed: {}", std::io::Error::from_raw_os_error(e))),
+        }
+    }
+}
+
+/// The report of `referee doctor`.
+pub(crate) fn doctor() -> String {
+    let s = Support::probe();
+    let yes = |b: bool| if b { "yes" } else { "no" };
+    let mut out = String::new();
+    out += &format!("running as root:           {}\n", yes(s.root));
+    out += &match &s.cgroup {
+        Ok(p) => format!(
+            "cgroup v2 (writable):      yes, {} (memory.max: {}, pids.max: {})\n",
+            p.dir().parent().unwrap_or(p.dir()).display(),
+            yes(p.memory),
+            yes(p.pids)
+        ),
+        Err(e) => format!("cgroup v2 (writable):      no: {e}\n"),
+    };
+    out += &match &s.namespaces {
+        Ok(()) => "namespaces (mnt/pid/net/ipc/uts): yes\n".to_string(),
+        Err(e) => format!("namespaces (mnt/pid/net/ipc/uts): no: {e}\n"),
+    };
+    out += &match s.rootless_missing() {
+        None => "user namespaces (rootless): yes\n".to_string(),
+        Some(why) => format!("user namespaces (rootless): no: {why}\n"),
+    };
+    out += "rlimits:                   yes (always)\n";
+    out += &format!("working directories:       {}\n", crate::process::workdir::describe());
+    out += &match (s.full_missing(), s.rootless_missing()) {
+        (None, _) => "--sandbox auto will use:   full\n".to_string(),
+        (Some(_), None) => {
+            "--sandbox auto will use:   full-rootless (memory and processes limited per process)\n".to_string()
+        }
+        (Some(why), Some(rl)) => {
+            format!("--sandbox auto will use:   rlimits (full needs: {why}; full-rootless: {rl})\n")
+        }
+    };
+    out
+}
