@@ -2,7 +2,7 @@
 //! subcommand handed to its room. The top of the crate: it imports every
 //! room and none imports it.
 
-use crate::cli::{agent_order, MatchArgs, MergeArgs, PlayArgs, ReplayArgs, TournamentArgs};
+use crate::cli::{agent_order, GradeArgs, MatchArgs, MergeArgs, PlayArgs, ReplayArgs, TournamentArgs};
 use crate::game::human::HumanIo;
 use crate::report::ReportArgs;
 use crate::run::{orchestrate, play};
@@ -39,6 +39,8 @@ enum Command {
     Report(ReportArgs),
     /// Combine the --out directories of a run's shards (--shard K/N) into one.
     Merge(MergeArgs),
+    /// Grade a class: build each submission, then single moves and games against the reference, as the contest scores them.
+    Grade(GradeArgs),
 }
 
 /// The `referee` binary's `main`: parses the command line, runs the
@@ -73,6 +75,7 @@ pub fn main() -> ExitCode {
         }
         Command::Report(a) => crate::report::run_report(a),
         Command::Merge(a) => crate::run::merge::run(a),
+        Command::Grade(a) => crate::grade::run(a),
     };
     match r {
         Ok(0) => ExitCode::SUCCESS,

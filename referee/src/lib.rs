@@ -4,6 +4,7 @@
 //! only those listed after it:
 //!
 //! - [`app`]: the command line parsed and each subcommand dispatched.
+//! - [`grade`]: `referee grade`, a whole class scored as the contest does.
 //! - [`run`]: orchestration of `match`, `tournament`, `play`, `replay`
 //!   and `merge`: manifest and resume, pre-flight, live output.
 //! - [`cli`]: the subcommands' arguments, agent specifications, and their
@@ -32,6 +33,7 @@ pub mod app;
 pub mod cli;
 pub mod fuzzing;
 pub mod game;
+pub(crate) mod grade;
 pub mod output;
 pub mod process;
 pub mod report;

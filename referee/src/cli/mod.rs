@@ -272,3 +272,46 @@ pub(crate) struct ReplayArgs {
     #[command(flatten)]
     pub view: ViewOpts,
 }
+
+/// `referee grade`.
+#[derive(Args, Clone, Debug)]
+pub(crate) struct GradeArgs {
+    /// A directory holding one folder per student (the folder's name is the
+    /// student's id).
+    pub submissions: PathBuf,
+    /// The grading plan: `contest` (the contest's own plan for --game) or a
+    /// TOML file.
+    #[arg(long, default_value = "contest")]
+    pub plan: String,
+    /// Game of the built-in plan (a plan file names its own).
+    #[arg(long, default_value = "halma")]
+    pub game: String,
+    /// Directory for grades.csv, grades.json, report.html and the records.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Only the first N single-move tests (a quick dry run).
+    #[arg(long, value_name = "N")]
+    pub singles: Option<usize>,
+    /// Only N games (the submission opens half of them, rounded up).
+    #[arg(long, value_name = "N")]
+    pub games: Option<usize>,
+    /// Every single-move budget and every game clock set to SECS.
+    #[arg(long, value_name = "SECS")]
+    pub time: Option<f64>,
+    /// Seed of the positions and clocks (the plan's, by default).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Tests run at once (1 to 256).
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Continue an interrupted grading from what --out holds: finished tests
+    /// are kept, none is run twice.
+    #[arg(long)]
+    pub resume: bool,
+    /// Grade only this student (again: their earlier results are replaced).
+    #[arg(long, value_name = "STUDENT")]
+    pub only: Option<String>,
+    /// Sandbox and limits of the submissions (builds and tests).
+    #[command(flatten)]
+    pub sandbox: crate::process::sandbox::SandboxOpts,
+}

@@ -218,7 +218,7 @@ fn note_discarded(rec: &mut GameRecord, seat: Player, discarded: [u64; 2], rules
 }
 
 /// A crash's verdict with its cause: the last lines of the agent's stderr.
-fn with_stderr_tail(msg: &str, stderr: &[u8]) -> String {
+pub(crate) fn with_stderr_tail(msg: &str, stderr: &[u8]) -> String {
     let tail = agentinfo::last_lines(stderr, CRASH_STDERR_LINES);
     if tail.is_empty() {
         format!("{msg}; its stderr was empty")

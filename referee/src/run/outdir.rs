@@ -16,8 +16,6 @@ pub(crate) struct OutLock {
     _file: File,
 }
 
-/// Creates `out` if needed and takes its lock; a second referee on the same
-/// directory gets an error naming the holder's pid.
 /// The pid the lock's holder wrote.
 fn holder_pid(file: &mut std::fs::File) -> String {
     use std::io::Seek;
@@ -48,6 +46,8 @@ fn lock_or_wait_for_dead_holder(file: &mut std::fs::File) -> Result<(), std::fs:
     }
 }
 
+/// Creates `out` if needed and takes its lock; a second referee on the same
+/// directory gets an error naming the holder's pid.
 pub(crate) fn lock(out: &Path) -> Result<OutLock, String> {
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let path = out.join(LOCK_FILE);

@@ -1,0 +1,284 @@
+//! `referee grade`: scores a whole class exactly as the contest does. Each
+//! folder of SUBMISSIONS is a student; each is built once under the
+//! sandbox ([`submission`]), then takes the plan's tests ([`plan`]): single
+//! moves on seeded positions ([`positions`]) and timed games against the
+//! reference agent ([`exam`]). Every finished test is appended to
+//! `OUT/records/results.jsonl` at once, so a killed grading loses none and
+//! `--resume` runs none twice; the sheets are written from that file at the
+//! end ([`sheet`]).
+
+pub(crate) mod exam;
+pub(crate) mod plan;
+pub(crate) mod positions;
+mod results;
+pub(crate) mod sheet;
+pub(crate) mod submission;
+
+use crate::cli::GradeArgs;
+use crate::game::{Contestant, GameError, Rules, SeatKind};
+use crate::process::command::AgentCommand;
+use crate::signals;
+use agent::protocol::{FileGame, GenOptions};
+use exam::{Bench, GameTest, TestResult};
+use plan::{GradePlan, Overrides};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use results::Results;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Everything every student's grading shares.
+struct Class<'a, G> {
+    plan: &'a GradePlan,
+    out: &'a Path,
+    rules: Rules,
+    singles: Vec<G>,
+    games: Vec<(G, f64, bool)>,
+    opponent: Contestant,
+    homes: Vec<PathBuf>,
+    results: &'a Results,
+}
+
+/// `referee grade`.
+pub(crate) fn run(a: &GradeArgs) -> Result<i32, String> {
+    let overrides = Overrides {
+        singles: a.singles,
+        games: a.games,
+        time: a.time,
+        seed: a.seed,
+    };
+    let plan = GradePlan::load(&a.plan, &a.game.to_ascii_lowercase())?.with(&overrides)?;
+    if !(1..=256).contains(&a.concurrency) {
+        return Err(format!(
+            "--concurrency must be between 1 and 256, found {}",
+            a.concurrency
+        ));
+    }
+    let students = students(&a.submissions)?;
+    if let Some(o) = &a.only {
+        if !students.iter().any(|s| s == o) {
+            return Err(format!("--only {o}: {} has no folder {o}", a.submissions.display()));
+        }
+    }
+    let _lock = crate::run::outdir::lock(&a.out)?;
+    let results = Results::open(&a.out, &plan, a.resume || a.only.is_some())?;
+    if let Some(o) = &a.only {
+        results.forget(o)?;
+    }
+    signals::install();
+    let sandbox = crate::process::sandbox::install(&a.sandbox, &a.out)?;
+    let tests = crate::for_game!(&plan.game, |G| grade_class::<G>(
+        a,
+        &plan,
+        &students,
+        sandbox.clone(),
+        &results
+    ))?;
+    // Each student's tests' directories went with them; the room for them too.
+    let _ = std::fs::remove_dir(a.out.join("work"));
+    let sheet = sheet::write(
+        &a.out,
+        &plan,
+        &tests,
+        &students,
+        &results.all()?,
+        &results.game_records()?,
+    )?;
+    eprintln!("referee: grades: {}", sheet.display());
+    Ok(if signals::STOP.load(std::sync::atomic::Ordering::Relaxed) {
+        130
+    } else {
+        0
+    })
+}
+
+/// The students: the folders of `dir`, by name.
+fn students(dir: &Path) -> Result<Vec<String>, String> {
+    let rd = std::fs::read_dir(dir).map_err(|e| format!("cannot read the submissions {}: {e}", dir.display()))?;
+    let mut out: Vec<String> = rd
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .filter_map(|e| e.file_name().to_str().map(String::from))
+        .filter(|n| !n.starts_with('.'))
+        .collect();
+    out.sort();
+    if out.is_empty() {
+        return Err(format!("{} holds no submission folders", dir.display()));
+    }
+    Ok(out)
+}
+
+/// Builds the tests once, then grades the students `concurrency` at a time.
+fn grade_class<G: FileGame>(
+    a: &GradeArgs,
+    plan: &GradePlan,
+    students: &[String],
+    sandbox: Arc<crate::process::sandbox::Sandbox>,
+    results: &Results,
+) -> Result<sheet::Tests, String> {
+    let class = Class::<G> {
+        plan,
+        out: &a.out,
+        rules: Rules {
+            grace: 1.0,
+            sandbox,
+            ..Rules::default()
+        },
+        singles: singles(plan)?,
+        games: games(plan)?,
+        opponent: Contestant {
+            name: "reference".into(),
+            kind: SeatKind::Agent(AgentCommand::new(plan::opponent_command(&plan.games.opponent))),
+            calibration: None,
+            calibrate: None,
+            home: None,
+        },
+        homes: students.iter().map(|s| submission::home_of(&a.out, s)).collect(),
+        results,
+    };
+    let todo: Vec<&String> = students
+        .iter()
+        .filter(|s| a.only.as_ref().is_none_or(|o| o == *s))
+        .collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let failed = std::sync::Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..a.concurrency.min(todo.len()) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                if i >= todo.len() || signals::STOP.load(std::sync::atomic::Ordering::Relaxed) {
+                    return;
+                }
+                if let Err(e) = grade_student(&class, a, todo[i], (i + 1, todo.len())) {
+                    signals::STOP.store(true, std::sync::atomic::Ordering::Relaxed);
+                    *failed.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+                }
+            });
+        }
+    });
+    if let Some(e) = failed.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        return Err(e);
+    }
+    Ok(sheet::Tests {
+        singles: class
+            .singles
+            .iter()
+            .map(|p| positions::single_input(p, plan.singles.budget))
+            .collect(),
+        games: class.games.iter().map(|(_, c, o)| (*c, *o)).collect(),
+    })
+}
+
+/// The single-move positions of the plan.
+fn singles<G: FileGame>(plan: &GradePlan) -> Result<Vec<G>, String> {
+    match &plan.singles.positions {
+        Some(dir) => positions::read_dir(dir, plan.singles.count),
+        None => positions::generate(&GenOptions::default(), plan.singles.count, plan.seed),
+    }
+}
+
+/// The game tests: the start, the clock drawn from the plan's range, and
+/// whether the submission opens (the first `opened` games).
+fn games<G: FileGame>(plan: &GradePlan) -> Result<Vec<(G, f64, bool)>, String> {
+    let start = G::generate(&GenOptions::default())?;
+    let mut rng = SmallRng::seed_from_u64(plan.seed ^ 0x9a3e);
+    let [lo, hi] = plan.games.clock;
+    Ok((0..plan.games.count)
+        .map(|i| {
+            let clock = if hi > lo { rng.gen_range(lo..=hi) } else { lo };
+            // Whole tenths: a clock a person can read and type again.
+            ((start.clone()), (clock * 10.0).round() / 10.0, i < plan.games.opened)
+        })
+        .collect())
+}
+
+/// Builds one student's submission and runs the tests it has not yet taken.
+fn grade_student<G: FileGame>(
+    c: &Class<'_, G>,
+    a: &GradeArgs,
+    student: &str,
+    (i, n): (usize, usize),
+) -> Result<(), String> {
+    let done = c.results.taken(student)?;
+    if done.iter().any(|t| t == "build") {
+        return Ok(());
+    }
+    let home = submission::home_of(c.out, student);
+    let stop = &signals::STOP;
+    let sandbox = &c.rules.sandbox;
+    let me = match submission::build(
+        student,
+        &a.submissions.join(student),
+        &home,
+        sandbox,
+        c.plan.build.cpu,
+        stop,
+    ) {
+        Ok(me) => me,
+        Err(why) => {
+            eprintln!("grade: [{i}/{n}] {student}: 0/{} ({why})", c.plan.max_points());
+            return c.results.add(&build_failure(student, &why));
+        }
+    };
+    let others: Vec<PathBuf> = c.homes.iter().filter(|h| **h != home).cloned().collect();
+    let bench = Bench {
+        student: &me,
+        others: &others,
+        work: exam::work_of(c.out, student),
+        rules: &c.rules,
+        stop,
+    };
+    for (k, pos) in c.singles.iter().enumerate() {
+        if !done.contains(&format!("s{:02}", k + 1)) {
+            let r = exam::single(&bench, c.plan, k + 1, pos);
+            c.results.add(&finished(r)?)?;
+        }
+    }
+    for (k, (start, clock, opens)) in c.games.iter().enumerate() {
+        if !done.contains(&format!("g{:02}", k + 1)) {
+            let t = GameTest {
+                n: k + 1,
+                start: start.clone(),
+                clock: *clock,
+                opens: *opens,
+                opponent: &c.opponent,
+            };
+            let (r, rec) = exam::game(&bench, c.plan, t).map_err(interrupted)?;
+            c.results.add_game(&r, &rec)?;
+        }
+    }
+    let _ = crate::process::workdir::remove_all(&bench.work);
+    let mine = c.results.of(student)?;
+    let total: u32 = mine.iter().map(|r| r.points).sum();
+    eprintln!("grade: [{i}/{n}] {student}: {total}/{}", c.plan.max_points());
+    Ok(())
+}
+
+/// A test that finished, or the error that stops the grading.
+fn finished(r: Result<TestResult, GameError>) -> Result<TestResult, String> {
+    r.map_err(interrupted)
+}
+
+fn interrupted(e: GameError) -> String {
+    match e {
+        GameError::Interrupted => "interrupted: continue with --resume (same arguments)".into(),
+        GameError::Io(m) => m,
+    }
+}
+
+/// The result that stands for a submission that does not build.
+fn build_failure(student: &str, why: &str) -> TestResult {
+    TestResult {
+        student: student.to_string(),
+        test: "build".into(),
+        points: 0,
+        max: 0,
+        verdict: "no build".into(),
+        reason: why.to_string(),
+        cpu: 0.0,
+        time: 0.0,
+        moved: None,
+        opened: None,
+        record: None,
+    }
+}
