@@ -306,3 +306,113 @@ fn check_kinds(j: &serde_json::Value) {
         }
     }
 }
+
+/// A plan whose every player is deterministic (depth-limited searches, no
+/// clock in the choice), so two gradings give the same single moves.
+fn fixed_plan(dir: &Path) -> PathBuf {
+    let p = dir.join("plan.toml");
+    std::fs::write(
+        &p,
+        "game = \"halma\"\nseed = 5\n[singles]\ncount = 4\npoints = 1\nbudget = 2.0\n\
+         [games]\ncount = 2\nopened = 1\npoints = 10\nclock = [3.0, 3.0]\n\
+         opponent = \"{agent} --strategy minimax --depth 1\"\nmax_plies = 60\ndraw = \"nobody\"\n",
+    )
+    .unwrap();
+    p
+}
+
+/// The sheet without what measured time decides: a game that reaches the
+/// move cap is won on time left, so the games' columns (and the totals)
+/// may differ between two gradings; the student and single-move columns
+/// may not.
+fn sheet(out: &Path) -> String {
+    let text = std::fs::read_to_string(out.join("grades.csv")).unwrap();
+    let keep = |l: &str| {
+        let f: Vec<&str> = l.split(',').collect();
+        let singles = f
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i == 0 || *i == 3 || (5..9).contains(i));
+        singles.map(|(_, v)| *v).collect::<Vec<_>>().join(",")
+    };
+    text.lines().map(keep).collect::<Vec<_>>().join("\n")
+}
+
+#[test]
+fn a_grading_killed_twice_and_resumed_gives_the_same_sheet_and_only_regrades_one() {
+    let base = std::env::temp_dir().join(format!("referee-grade-resume-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    let scratch = Scratch(base.clone());
+    let class = base.join("class");
+    let ours = our_agent();
+    for (name, args) in [
+        ("d1", "--strategy alphabeta --depth 1"),
+        ("d2", "--strategy alphabeta --depth 2"),
+        ("gr", "--strategy greedy"),
+    ] {
+        student(&class, name, &[("run", format!("{ours} {args}\n"))]);
+    }
+    student(&class, "none", &[("notes.txt", String::new())]);
+    let plan = fixed_plan(&base);
+    let run = |out: &Path, extra: &[&str]| {
+        Command::new(REFEREE)
+            .args(["grade", "--plan"])
+            .arg(&plan)
+            .arg("--out")
+            .arg(out)
+            .arg(&class)
+            .args(extra)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let whole = base.join("whole");
+    let o = run(&whole, &[]).wait_with_output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let cut = base.join("cut");
+    let results = cut.join("records/results.jsonl");
+    let lines = || {
+        std::fs::read_to_string(&results)
+            .map(|t| t.lines().count())
+            .unwrap_or(0)
+    };
+    for (k, after) in [(0, 3), (1, 9)] {
+        let mut child = run(&cut, if k == 0 { &[] } else { &["--resume"] });
+        let t = std::time::Instant::now();
+        while lines() < after && t.elapsed() < std::time::Duration::from_secs(120) {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        child.kill().unwrap();
+        child.wait().unwrap();
+    }
+    assert!(
+        lines() < 4 * 6 + 1,
+        "the kills came before the end: {} results",
+        lines()
+    );
+    let o = run(&cut, &["--resume"]).wait_with_output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(sheet(&cut), sheet(&whole));
+    // No test twice: one line per student and test.
+    let text = std::fs::read_to_string(&results).unwrap();
+    let mut keys: Vec<String> = text
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            format!("{}/{}", v["student"], v["test"])
+        })
+        .collect();
+    let n = keys.len();
+    keys.sort();
+    keys.dedup();
+    assert_eq!(keys.len(), n, "a test was graded twice");
+    // A second grading into the same directory is refused without --resume.
+    let o = run(&cut, &[]).wait_with_output().unwrap();
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--resume"));
+    // --only grades one student again and keeps everyone else's results.
+    let o = run(&cut, &["--only", "d1"]).wait_with_output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(sheet(&cut), sheet(&whole));
+    drop(scratch);
+}

@@ -41,6 +41,14 @@ struct Class<'a, G> {
 
 /// `referee grade`.
 pub(crate) fn run(a: &GradeArgs) -> Result<i32, String> {
+    // Absolute: agents run in directories of their own, and their homes
+    // are mounted by path.
+    let absolute = |p: &Path| std::path::absolute(p).map_err(|e| format!("{}: {e}", p.display()));
+    let a = &GradeArgs {
+        out: absolute(&a.out)?,
+        submissions: absolute(&a.submissions)?,
+        ..a.clone()
+    };
     let overrides = Overrides {
         singles: a.singles,
         games: a.games,
