@@ -923,10 +923,10 @@ fn calibrate_works_with_the_shipped_agent() {
     assert!(o.status.success(), "{}", text(&o));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
-        err.contains("referee: calibrated A") && err.contains("referee: calibrated B"),
+        err.contains("referee: calibrated agent") && err.contains("referee: calibrated agent-2"),
         "{err}"
     );
-    let cal = std::fs::read_to_string(out.join("run/calibration/A/calibration.txt")).unwrap();
+    let cal = std::fs::read_to_string(out.join("run/calibration/agent/calibration.txt")).unwrap();
     assert!(cal.starts_with("nodes_per_second "), "{cal}");
     std::fs::remove_dir_all(out).unwrap();
 }

@@ -241,6 +241,13 @@ fn faulty_agents_each_lose_with_their_own_reason_and_play_goes_on() {
     std::fs::remove_dir_all(out).unwrap();
 }
 
+/// The names a match gives two agents run by the mock agent: its file
+/// name, then the same with `-2` (the unprivileged rerun runs a copy).
+fn mock_names() -> (String, String) {
+    let stem = Path::new(&*MOCK).file_stem().unwrap().to_string_lossy().into_owned();
+    (stem.clone(), format!("{stem}-2"))
+}
+
 #[test]
 fn match_alternates_first_move_writes_results_and_sprt_without_games_plays_to_a_decision() {
     let out = tmp("match");
@@ -272,9 +279,12 @@ fn match_alternates_first_move_writes_results_and_sprt_without_games_plays_to_a_
         recs.len()
     );
     for (i, r) in recs.iter().enumerate() {
-        // Game i: A moves first in even games, B in odd ones; the first mover sits in seat 1.
-        assert_eq!(r.agents[r.first], if i % 2 == 0 { "A" } else { "B" });
-        assert_eq!(r.winner_name(), Some("A"));
+        // Game i: the first agent (named after its program) moves first in
+        // even games, the second (the same program: `-2`) in odd ones; the
+        // first mover sits in seat 1.
+        let (one, two) = mock_names();
+        assert_eq!(&r.agents[r.first], if i % 2 == 0 { &one } else { &two });
+        assert_eq!(r.winner_name(), Some(one.as_str()));
         assert_eq!(r.loss, Some(LossReason::Malformed));
     }
     let j: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&res).unwrap()).unwrap();
@@ -361,7 +371,8 @@ fn a_match_writes_its_manifest_and_resumes_like_a_tournament() {
         .into_iter()
         .map(|r| r.key)
         .collect();
-    assert_eq!(keys, ["A-vs-B-g0000", "A-vs-B-g0001"]);
+    let (one, two) = mock_names();
+    assert_eq!(keys, [format!("{one}-vs-{two}-g0000"), format!("{one}-vs-{two}-g0001")]);
     // The same directory again without --resume is refused; with it, nothing is left to play.
     let o = referee(&args);
     assert_eq!(o.status.code(), Some(2));
@@ -472,8 +483,9 @@ fn halma_games_run_to_the_move_cap_and_replay() {
         let input = std::fs::read_to_string(Path::new(&r.dirs[0]).join("input.txt")).unwrap();
         assert!(input.starts_with("SINGLE\n"), "{input}");
     }
-    assert_eq!(recs[0].agents, ["A", "B"]);
-    assert_eq!(recs[1].agents, ["B", "A"]);
+    let (one, two) = mock_names();
+    assert_eq!(recs[0].agents, [one.clone(), two.clone()]);
+    assert_eq!(recs[1].agents, [two, one]);
     let rp = out.join("records.jsonl").display().to_string();
     let o = referee(&["replay", &rp]);
     let text = String::from_utf8_lossy(&o.stdout);
@@ -503,7 +515,7 @@ fn calibrate_runs_once_per_agent_and_the_file_reaches_every_game() {
         &a,
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(out.join("calibration/A/calibration.txt").exists());
+    assert!(out.join("calibration").join(mock_names().0).join("calibration.txt").exists());
     let recs = record::load(&out.join("records.jsonl"), false).unwrap();
     assert_eq!(recs.len(), 2);
     assert!(recs.iter().all(|r| r.loss.is_none() && r.moves.len() == 4), "{recs:?}");

@@ -107,9 +107,81 @@ impl AgentSpec {
     }
 }
 
+/// Programs that run a script or a class named by a later word: an agent
+/// run through one is named after that word.
+const INTERPRETERS: [&str; 12] = [
+    "python", "python3", "pypy3", "java", "node", "ruby", "perl", "sh", "bash", "php", "Rscript", "julia",
+];
+
+/// The name an agent gets from its command: its program's file stem
+/// (`agent`, `my_agent` for `python3 my_agent.py`, `HalmaAgent` for
+/// `java -cp . HalmaAgent`).
+pub(crate) fn name_from_command(cmd: &str) -> String {
+    let words = crate::process::command::words(cmd).unwrap_or_default();
+    let stem = |w: &str| {
+        let file = w.rsplit('/').next().unwrap_or(w);
+        let stem = file.split_once('.').map_or(file, |(s, _)| s);
+        stem.to_string()
+    };
+    let mut it = words.iter().skip_while(|w| w.contains('=') && !w.starts_with('-'));
+    let Some(prog) = it.next() else { return "agent".into() };
+    let prog_stem = stem(prog);
+    let base = prog_stem.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    if INTERPRETERS.contains(&prog_stem.as_str()) || INTERPRETERS.contains(&base) {
+        // The first word that is neither an option nor an option's value.
+        let mut skip_value = false;
+        for w in it {
+            if skip_value {
+                skip_value = false;
+            } else if w.starts_with('-') {
+                skip_value = matches!(w.as_str(), "-cp" | "-classpath" | "--class-path" | "-m");
+            } else {
+                return stem(w);
+            }
+        }
+    }
+    if prog_stem.is_empty() {
+        "agent".into()
+    } else {
+        prog_stem
+    }
+}
+
+/// Names from commands, made unique in order (`agent`, `agent-2`).
+pub(crate) fn names_from_commands(cmds: &[&str]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for c in cmds {
+        let base = name_from_command(c);
+        let mut name = base.clone();
+        let mut k = 2;
+        while out.contains(&name) {
+            name = format!("{base}-{k}");
+            k += 1;
+        }
+        out.push(name);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn agents_are_named_after_their_programs() {
+        assert_eq!(
+            names_from_commands(&["python3 my_agent.py", "/x/target/release/agent"]),
+            ["my_agent", "agent"]
+        );
+        assert_eq!(
+            names_from_commands(&["agent", "agent --strategy minimax", "agent"]),
+            ["agent", "agent-2", "agent-3"]
+        );
+        assert_eq!(name_from_command("java -cp build HalmaAgent"), "HalmaAgent");
+        assert_eq!(name_from_command("OMP_NUM_THREADS=1 ./bin/my-bot --fast"), "my-bot");
+        assert_eq!(name_from_command("python3 -u samples/agents/python/halma_agent.py"), "halma_agent");
+        assert_eq!(name_from_command(""), "agent");
+    }
 
     #[test]
     fn parses_fields_and_commas_inside_commands() {

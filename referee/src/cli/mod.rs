@@ -180,9 +180,10 @@ pub(crate) struct MatchArgs {
     /// Directory for records.jsonl, the manifest and working directories (default: a new temp dir).
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Names of the two agents in tables and records.
-    #[arg(long, default_value = "A,B")]
-    pub names: String,
+    /// Names of the two agents in tables and records, as NAME_A,NAME_B
+    /// (default: each program's file name, such as my_agent and agent).
+    #[arg(long)]
+    pub names: Option<String>,
     /// Command-line order of the agents (set by the binary from its parse).
     #[arg(skip)]
     pub order: Vec<AgentSource>,

@@ -35,13 +35,21 @@ impl MatchArgs {
     pub(crate) fn plan(&self) -> Result<RunPlan, String> {
         // --time first: --time-a/--time-b default to it.
         let clock = self.time.clock(&self.game.game)?;
-        let names: Vec<&str> = self.names.split(',').map(|s| s.trim()).collect();
-        if names.len() != 2 || names.iter().any(|n| n.is_empty()) || names[0] == names[1] {
-            return Err(format!(
-                "--names expects two different names separated by a comma, such as A,B; found {:?}",
-                self.names
-            ));
-        }
+        let names: Vec<String> = match &self.names {
+            Some(given) => {
+                let names: Vec<String> = given.split(',').map(|s| s.trim().to_string()).collect();
+                if names.len() != 2 || names.iter().any(String::is_empty) || names[0] == names[1] {
+                    return Err(format!(
+                        "--names expects two different names separated by a comma, such as mine,theirs; found {given:?}"
+                    ));
+                }
+                names
+            }
+            None => {
+                let cmds = [&self.cmd_a, &self.cmd_b].map(|c| c.as_deref().unwrap_or_default());
+                crate::cli::agentspec::names_from_commands(&cmds)
+            }
+        };
         let positional = [(&self.cmd_a, "first agent's"), (&self.cmd_b, "second agent's")];
         let mut contestants: Vec<Contestant> = positional
             .iter()
