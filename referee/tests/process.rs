@@ -259,9 +259,13 @@ fn match_alternates_first_move_writes_results_and_sprt_without_games_plays_to_a_
         "--game",
         "testnim",
         "--size",
-        "8",
+        "12",
         "--time",
         "5",
+        // Pairs from random openings: without them, two deterministic
+        // agents repeat one pair and the SPRT refuses to go on (below).
+        "--openings",
+        "random:2",
         "--sprt",
         "0,100",
         "--out",
@@ -291,6 +295,22 @@ fn match_alternates_first_move_writes_results_and_sprt_without_games_plays_to_a_
     assert_eq!(j["agents"][0]["wins"], recs.len());
     assert_eq!(j["agents"][1]["loss_reasons"]["malformed output"], recs.len());
     assert_eq!(j["sprt"]["decision"], "H1");
+    std::fs::remove_dir_all(out).unwrap();
+}
+
+#[test]
+fn an_sprt_of_deterministic_agents_without_openings_refuses_to_measure_one_pair() {
+    let out = tmp("sprt-same");
+    let (a, b) = (format!("{} play", *MOCK), format!("{} fail-after 1", *MOCK));
+    let out_s = out.display().to_string();
+    let o = referee(&[
+        "match", "--game", "testnim", "--size", "8", "--time", "5", "--sprt", "0,100", "--out", &out_s, &a, &b,
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "{err}");
+    assert!(err.contains("repeat each other") && err.contains("--openings"), "{err}");
+    let recs = record::load(&out.join("records.jsonl"), false).unwrap();
+    assert_eq!(recs.len(), 4, "it stops after the first two pairs");
     std::fs::remove_dir_all(out).unwrap();
 }
 
@@ -515,7 +535,11 @@ fn calibrate_runs_once_per_agent_and_the_file_reaches_every_game() {
         &a,
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(out.join("calibration").join(mock_names().0).join("calibration.txt").exists());
+    assert!(out
+        .join("calibration")
+        .join(mock_names().0)
+        .join("calibration.txt")
+        .exists());
     let recs = record::load(&out.join("records.jsonl"), false).unwrap();
     assert_eq!(recs.len(), 2);
     assert!(recs.iter().all(|r| r.loss.is_none() && r.moves.len() == 4), "{recs:?}");

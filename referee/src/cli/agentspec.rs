@@ -179,7 +179,10 @@ mod tests {
         );
         assert_eq!(name_from_command("java -cp build HalmaAgent"), "HalmaAgent");
         assert_eq!(name_from_command("OMP_NUM_THREADS=1 ./bin/my-bot --fast"), "my-bot");
-        assert_eq!(name_from_command("python3 -u samples/agents/python/halma_agent.py"), "halma_agent");
+        assert_eq!(
+            name_from_command("python3 -u samples/agents/python/halma_agent.py"),
+            "halma_agent"
+        );
         assert_eq!(name_from_command(""), "agent");
     }
 

@@ -115,11 +115,22 @@ pub(crate) fn tables(view: &RunView<'_>, recs: &[GameRecord]) -> String {
 }
 
 /// The SPRT line under the tables.
-pub(crate) fn sprt_line(r: &SprtReport) -> String {
+pub(crate) fn sprt_line(r: &SprtReport, a: &str, b: &str) -> String {
     let pairs = r.pairs.map(|c| c.to_string()).join("/");
+    let meaning = match r.decision.as_str() {
+        "H1" => format!(
+            "H1 accepted: {a} is stronger than {b} by about {} Elo rather than {} (a pass)",
+            r.elo1, r.elo0
+        ),
+        "H0" => format!(
+            "H0 accepted: {a} is stronger than {b} by about {} Elo at most, not {} (a fail)",
+            r.elo0, r.elo1
+        ),
+        _ => "undecided: more games are needed".to_string(),
+    };
     format!(
-        "SPRT [{}, {}] ({}): pairs scoring 0/0.5/1/1.5/2: {pairs}, LLR {:.3} in [{:.3}, {:.3}]: {}",
-        r.elo0, r.elo1, r.model, r.llr, r.lower, r.upper, r.decision
+        "SPRT [{}, {}] ({}): pairs scoring 0/0.5/1/1.5/2: {pairs}, LLR {:.3} in [{:.3}, {:.3}]\n{meaning}",
+        r.elo0, r.elo1, r.model, r.llr, r.lower, r.upper
     )
 }
 

@@ -36,6 +36,12 @@ pub(crate) struct Live<'a> {
     pub progress: Progress,
     /// The first failure to write the results file (reported at the end).
     pub results_error: Option<String>,
+    /// The start positions vary between pairs (`--openings`, or a game
+    /// whose boards are drawn per pair): else an SPRT checks that the
+    /// pairs do not all repeat the first.
+    pub varied_starts: bool,
+    /// Why the run was stopped before its end, if it was refused.
+    pub refused: Option<String>,
 }
 
 impl Live<'_> {
@@ -58,6 +64,12 @@ impl Live<'_> {
             &progress::finished_line(number, rec, rec.run.opening.as_deref()),
             &self.recs.status(self.view.ids),
         );
+        if self.sprt_test.is_some() && !self.varied_starts && recs.len() == 4 && repeats(&recs) {
+            self.refused = Some(
+                "the SPRT stopped after two game pairs that repeat each other move for move: both agents play the same moves from the same start every time, so more pairs would measure nothing new. Give --openings random:8 (or a file of starts) so that pairs differ".into(),
+            );
+            return true;
+        }
         let decided = self.sprt_test.as_ref().is_some_and(|t| {
             let rep = summary::sprt_report(t, summary::pentanomial(&self.view.ids[0].0, &recs, results::pair_of));
             let d = rep.decision != "continue";
@@ -103,7 +115,8 @@ impl Live<'_> {
         let recs = self.recs.records();
         print!("{}", results::tables(&self.view, &recs));
         if let Some(r) = &self.sprt {
-            println!("{}", results::sprt_line(r));
+            let name = |i: usize| self.view.ids.get(i).map_or("", |n| n.0.as_str());
+            println!("{}", results::sprt_line(r, name(0), name(1)));
         }
         let Some(path) = &self.results else {
             return Ok(());
@@ -237,4 +250,21 @@ impl Played {
             })
             .collect()
     }
+}
+
+/// True when the games hold no more than two different games (a start,
+/// a first mover and every move): every pair repeats the first.
+fn repeats(recs: &[GameRecord]) -> bool {
+    let mut seen: Vec<(&str, usize, Vec<&str>)> = Vec::new();
+    for r in recs {
+        let sig = (
+            r.start.as_str(),
+            r.first,
+            r.moves.iter().map(|m| m.text.as_str()).collect(),
+        );
+        if !seen.contains(&sig) {
+            seen.push(sig);
+        }
+    }
+    seen.len() <= 2
 }

@@ -63,6 +63,17 @@ impl Starts {
         }
     }
 
+    /// Whether two game pairs start from different positions (openings, or
+    /// boards drawn per pair as in Hinger and Hashi).
+    pub(crate) fn varies<G: FileGame>(&self) -> bool {
+        let text = |pair| {
+            self.position::<G>(pair, 0)
+                .map(|(p, _)| p.write_input(agent::protocol::Mode::Game, 1.0))
+                .ok()
+        };
+        text(0) != text(1)
+    }
+
     /// Checks before any game is played that the board options are ones the
     /// game takes and that a start position can be made and is not already over.
     pub(crate) fn check<G: FileGame>(&self) -> Result<(), String> {

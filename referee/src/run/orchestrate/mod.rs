@@ -165,10 +165,15 @@ fn run_game<G: FileGame>(mut plan: RunPlan) -> Result<i32, String> {
         time: &plan.time,
         records: plan.records_path(),
         results_error: None,
+        varied_starts: plan.starts.openings.is_some() || plan.starts.varies::<G>(),
+        refused: None,
     };
     let outcome = schedule::run_jobs::<G>(&cfg, &mut jobs, &signals::STOP, &mut |rec| live.on_game(rec));
     live.progress.finish();
     outcome?;
+    if let Some(why) = live.refused.take() {
+        return Err(why);
+    }
     let shard = plan.shard.map(|s| format!(", shard {s}")).unwrap_or_default();
     live.report(&shard)?;
     if signals::stopped() {
