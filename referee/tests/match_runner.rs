@@ -99,7 +99,7 @@ fn sample_match(cwd: &Path, agent: &str, opponent: Option<&str>, name: &str, san
 fn build_java(dir: &Path) {
     let st = Command::new("javac")
         .args(["-d", dir.to_str().unwrap()])
-        .arg(repo().join("samples/agents/java/MyAgent.java"))
+        .arg(repo().join("samples/agents/java/ConnectSquareRandom.java"))
         .status()
         .unwrap();
     assert!(st.success(), "javac failed");
@@ -109,12 +109,12 @@ fn build_java(dir: &Path) {
 fn python_sample_plays_by_its_natural_command() {
     need("python3");
     let dir = repo().join("samples/agents/python");
-    // From the directory holding my_agent.py, as a student would type it.
-    sample_match(&dir, "name=py,cmd=python3 my_agent.py", None, "python-cwd", "auto");
+    // From the directory holding connectsquare_random.py, as a student would type it.
+    sample_match(&dir, "name=py,cmd=python3 connectsquare_random.py", None, "python-cwd", "auto");
     // From elsewhere, with the agent's home given.
     sample_match(
         &repo(),
-        "name=py,cmd=python3 my_agent.py,dir=samples/agents/python",
+        "name=py,cmd=python3 connectsquare_random.py,dir=samples/agents/python",
         None,
         "python-dir",
         "auto",
@@ -129,15 +129,15 @@ fn java_and_cpp_samples_play() {
     build_java(&build);
     let st = Command::new("g++")
         .args(["-O2", "-o"])
-        .arg(build.join("my_agent"))
-        .arg(repo().join("samples/agents/cpp/my_agent.cpp"))
+        .arg(build.join("connectsquare_random"))
+        .arg(repo().join("samples/agents/cpp/connectsquare_random.cpp"))
         .status()
         .unwrap();
     assert!(st.success(), "g++ failed");
     let home = format!("dir={}", build.display());
-    let java = format!("name=java,cmd=java -cp . MyAgent,{home}");
+    let java = format!("name=java,cmd=java -cp . ConnectSquareRandom,{home}");
     sample_match(&repo(), &java, None, "java", "auto");
-    sample_match(&repo(), &format!("name=cpp,cmd=./my_agent,{home}"), None, "cpp", "auto");
+    sample_match(&repo(), &format!("name=cpp,cmd=./connectsquare_random,{home}"), None, "cpp", "auto");
     std::fs::remove_dir_all(build).unwrap();
 }
 
@@ -154,8 +154,8 @@ fn agent_homes_are_read_only_and_private_under_the_full_sandbox() {
     let base = tmp("homes");
     let java_home = base.join("java");
     build_java(&java_home);
-    let java = format!("name=java,cmd=java -cp . MyAgent,dir={}", java_home.display());
-    let py = "name=py,cmd=python3 my_agent.py,dir=samples/agents/python";
+    let java = format!("name=java,cmd=java -cp . ConnectSquareRandom,dir={}", java_home.display());
+    let py = "name=py,cmd=python3 connectsquare_random.py,dir=samples/agents/python";
     sample_match(&repo(), &java, Some(py), "homes-java-py", "full");
 
     // A snooping agent whose home holds its opponent's: it forfeits (exit
@@ -165,20 +165,20 @@ fn agent_homes_are_read_only_and_private_under_the_full_sandbox() {
     let nested = snoop.join("java");
     build_java(&nested);
     std::fs::copy(
-        repo().join("samples/agents/python/my_agent.py"),
-        snoop.join("my_agent.py"),
+        repo().join("samples/agents/python/connectsquare_random.py"),
+        snoop.join("connectsquare_random.py"),
     )
     .unwrap();
     let script = format!(
         "if touch {s}/written 2>/dev/null; then echo 'wrote into its home' >&2; exit 3; fi\n\
-         if [ -e {n}/MyAgent.class ]; then echo \"saw the opponent's home\" >&2; exit 4; fi\n\
-         exec python3 {s}/my_agent.py\n",
+         if [ -e {n}/ConnectSquareRandom.class ]; then echo \"saw the opponent's home\" >&2; exit 4; fi\n\
+         exec python3 {s}/connectsquare_random.py\n",
         s = snoop.display(),
         n = nested.display()
     );
     std::fs::write(snoop.join("snoop.sh"), script).unwrap();
     let snooper = format!("name=snoop,cmd=sh snoop.sh,dir={}", snoop.display());
-    let java = format!("name=java,cmd=java -cp . MyAgent,dir={}", nested.display());
+    let java = format!("name=java,cmd=java -cp . ConnectSquareRandom,dir={}", nested.display());
     sample_match(&repo(), &snooper, Some(&java), "homes-snoop", "full");
     assert!(!snoop.join("written").exists(), "the agent wrote into its home");
 
@@ -633,14 +633,14 @@ fn report_of_a_three_agent_tournament_opens_offline_with_depth_and_score() {
     let base = tmp("report");
     // Its home holds the script and the sample it wraps (the sandbox shows it the home only).
     std::fs::copy(
-        repo().join("samples/agents/python/my_agent.py"),
-        base.join("my_agent.py"),
+        repo().join("samples/agents/python/connectsquare_random.py"),
+        base.join("connectsquare_random.py"),
     )
     .unwrap();
     std::fs::write(
         base.join("reporting.sh"),
         format!(
-            "python3 {}/my_agent.py && echo 'info depth 3 score -12 nodes 99' >&2\n",
+            "python3 {}/connectsquare_random.py && echo 'info depth 3 score -12 nodes 99' >&2\n",
             base.display()
         ),
     )
@@ -663,7 +663,7 @@ fn report_of_a_three_agent_tournament_opens_offline_with_depth_and_score() {
             "20",
             &format!("mock={MOCK} play"),
             "--agent",
-            "name=py,cmd=python3 my_agent.py,dir=samples/agents/python",
+            "name=py,cmd=python3 connectsquare_random.py,dir=samples/agents/python",
             "--agent",
             &reporting,
             "--out",

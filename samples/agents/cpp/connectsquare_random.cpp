@@ -1,7 +1,7 @@
 // Connect Square sample agent: drops a coin in a random playable column.
-// Run with no arguments in a directory holding input.txt (SPEC section 4);
-// writes the column to output.txt. Build with `g++ -O2 -o my_agent my_agent.cpp`,
-// then the referee runs it as `--agent name=cpp,cmd=./my_agent,dir=samples/agents/cpp`.
+// Run with no arguments in a directory holding input.txt (docs/games/connectsquare.md and docs/protocol.md);
+// writes the column to output.txt. Build with `g++ -O2 -o connectsquare_random connectsquare_random.cpp`,
+// then the referee runs it as `--agent name=cpp,cmd=./connectsquare_random,dir=samples/agents/cpp`.
 #include <fstream>
 #include <random>
 #include <sstream>

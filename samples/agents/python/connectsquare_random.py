@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Connect Square sample agent: drops a coin in a random playable column.
 
-Run with no arguments in a directory holding input.txt (SPEC section 4);
+Run with no arguments in a directory holding input.txt (docs/games/connectsquare.md and docs/protocol.md);
 writes the column to output.txt. The referee runs it as
-`--agent name=py,cmd="python3 my_agent.py",dir=samples/agents/python`.
+`--agent name=py,cmd="python3 connectsquare_random.py",dir=samples/agents/python`.
 """
 import random
 

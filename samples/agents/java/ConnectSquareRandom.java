@@ -1,7 +1,7 @@
 // Connect Square sample agent: drops a coin in a random playable column.
-// Run with no arguments in a directory holding input.txt (SPEC section 4);
-// writes the column to output.txt. Build with `javac -d build MyAgent.java`,
-// then the referee runs it as `--agent "name=java,cmd=java -cp . MyAgent,dir=build"`
+// Run with no arguments in a directory holding input.txt (docs/games/connectsquare.md and docs/protocol.md);
+// writes the column to output.txt. Build with `javac -d build ConnectSquareRandom.java`,
+// then the referee runs it as `--agent "name=java,cmd=java -cp . ConnectSquareRandom,dir=build"`
 // (the `.` of `-cp .` is the agent's home, not the game directory it runs in).
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
-public class MyAgent {
+public class ConnectSquareRandom {
     public static void main(String[] args) throws Exception {
         List<String> lines = new ArrayList<>();
         for (String l : Files.readAllLines(Path.of("input.txt"))) {
