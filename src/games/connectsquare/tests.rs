@@ -3,7 +3,8 @@
 
 use super::grid::{add_coin, heuristic, is_winner, Coin, Grid};
 use super::*;
-use crate::search::Game;
+use crate::protocol::Policy;
+use crate::search::{Game, Strategy};
 use rand::{Rng, SeedableRng};
 
 fn coin_of(p: Player) -> Coin {

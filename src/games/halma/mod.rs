@@ -22,7 +22,7 @@ pub mod table;
 use crate::protocol::{
     ByPlayer, Notation, Policy, Setup, View, GenOptions, Player,
 };
-use crate::search::{Evaluator, SearchHints, Game, Limits, Outcome, Strategy, TimeScores};
+use crate::search::{Evaluator, SearchHints, Game, Limits, Outcome, TimeScores};
 pub(crate) use bitboard::CAMP;
 use bitboard::{col, row, Bitboard, CELLS, DIRS};
 

@@ -30,8 +30,7 @@ use crate::protocol::{
     format_time, parse_header, BoardView, CellView, LegendEntry, Notation, Policy, Setup, View, GenOptions, Ground, Input, Lines, Mode, MoveError,
     MoveView, ParseError, Player,
 };
-use crate::search::{Evaluator, SearchHints, alphabeta::Searcher, Game, Limits, Outcome, Strategy};
-use crate::timing::{tt_bytes, DEFAULT_NPS};
+use crate::search::{Evaluator, SearchHints, Game, Limits, Outcome};
 pub use board::{iter_bits, Board};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -201,9 +200,6 @@ impl Game for Hinger {
         self.zob ^ side ^ over
     }
 }
-
-/// CPU seconds of alpha-beta before the exact solver (see `special_move`).
-const PROBE_SECONDS: f64 = 0.3;
 
 #[cfg(test)]
 mod tests;

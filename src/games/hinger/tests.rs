@@ -1,6 +1,6 @@
 use super::*;
 use crate::driver::{turn, AgentOptions};
-use crate::search::minimax;
+use crate::search::{minimax, Strategy};
 
 fn sample(name: &str) -> String {
     let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
