@@ -21,11 +21,8 @@ pub mod player;
 mod simple;
 pub mod solver;
 
-use crate::protocol::{
-    format_time, parse_header, BoardView, ByPlayer, CellView, LegendEntry, Notation, Setup, View, GenOptions, Ground, Input, Lines, Mode,
-    MoveError, MoveView, ParseError, Player,
-};
-use crate::search::{Evaluator, SearchHints, Game, Outcome};
+use crate::protocol::{ByPlayer, Lines, ParseError, Player};
+use crate::search::{Game, Outcome};
 use geo::{geo, value_index, Geo, MAX_CELLS, VALUES, ZOBRIST};
 
 /// Sums above this remove a card.

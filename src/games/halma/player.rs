@@ -1,8 +1,9 @@
 //! Halma's play policy ([`Policy`]): how many moves are left to share the
 //! clock over, and its race solver as a step of the default strategy.
 
-use super::*;
-use crate::protocol::Solved;
+use super::{solver, HMove, Halma};
+use crate::protocol::{Policy, Solved};
+use crate::search::Limits;
 
 impl Policy for Halma {
     // Positive: re-entering a seen position is good for the side to move

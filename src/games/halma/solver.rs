@@ -82,8 +82,8 @@
 
 pub mod goal_db;
 
-use super::bitboard::{ball, level, max_level, min_level, Bitboard, CELLS, LEVEL_GE, OPPOSITE, TOP_LEVEL};
-use super::{hop_chain, HMove, Halma, Reading, CAMP, NEIGHBOURS, PIECES};
+use super::bitboard::{ball, level, max_level, min_level, Bitboard, CAMP, CELLS, LEVEL_GE, OPPOSITE, TOP_LEVEL};
+use super::{hop_chain, HMove, Halma, Reading, NEIGHBOURS, PIECES};
 use crate::clock::process_cpu_seconds;
 use crate::protocol::{ByPlayer, Player};
 use crate::search::Limits;

@@ -1,12 +1,12 @@
 //! Cross-checks of the bitboard rules against the simple array version, and
 //! rule tests on hand-made positions.
 
-use super::bitboard::{cell, col, row, Bitboard};
-use super::simple::SimpleBoard;
+use super::bitboard::cell;
 use super::perft;
-use super::simple::to_simple;
+use super::simple::{to_simple, SimpleBoard};
 use super::*;
-use crate::protocol::MoveError;
+use crate::protocol::{MoveError, Notation, Policy, View};
+use crate::search::{Evaluator, SearchHints};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 

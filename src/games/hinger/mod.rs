@@ -26,14 +26,11 @@ pub mod player;
 pub mod solver;
 pub mod sum;
 
-use crate::protocol::{
-    format_time, parse_header, BoardView, CellView, LegendEntry, Notation, Policy, Setup, View, GenOptions, Ground, Input, Lines, Mode, MoveError,
-    MoveView, ParseError, Player,
-};
-use crate::search::{Evaluator, SearchHints, Game, Limits, Outcome};
+use crate::protocol::{Lines, Notation, ParseError, Player};
+use crate::search::{Game, Outcome};
 pub use board::{iter_bits, Board};
 use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
+use rand::Rng;
 
 /// Hash key of "player two to move".
 const SIDE_KEY: u64 = 0x6A09_E667_F3BC_C908;

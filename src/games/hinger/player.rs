@@ -2,8 +2,9 @@
 //! clock over, and the steps its default strategy adds to the search (a
 //! probe, then the exact region-sum solver).
 
-use super::*;
-use crate::protocol::Solved;
+use super::{solver, sum, Hinger, HingerMove};
+use crate::protocol::{Policy, Solved};
+use crate::search::Limits;
 
 /// CPU seconds of the probe search before the exact solver.
 const PROBE_SECONDS: f64 = 0.3;

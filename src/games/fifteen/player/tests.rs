@@ -1,8 +1,7 @@
 use super::*;
 use crate::games::fifteen::simple::{all_moves, minimax};
 use crate::protocol::{Notation, Player, View};
-use crate::search::alphabeta;
-use crate::search::{Game, SearchHints, Strategy};
+use crate::search::{alphabeta, Game, SearchHints, Strategy};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 

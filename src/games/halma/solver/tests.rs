@@ -1,12 +1,11 @@
 //! The race solver against a plain breadth-first search over the real move
 //! generator, and the separation detector against the real move generator.
 
-use crate::protocol::{View};
 use super::*;
-use crate::games::halma::Reading;
+use crate::protocol::View;
 use fxhash::FxHashSet;
 use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 
 /// A black-only position with black to move (the opponent left out).
 fn alone(pieces: Bitboard) -> Halma {
