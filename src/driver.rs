@@ -7,7 +7,7 @@ use crate::play::{self, ChooseOptions};
 use crate::playdata::{Clock, PlayData};
 use crate::protocol::{read_bounded, write_atomic, FileGame, Input, Mode, ParseError, Player};
 use crate::search::{greedy, Limits, Strategy};
-use crate::timing::{self, DEFAULT_NPS};
+use crate::timing;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -169,7 +169,7 @@ pub fn turn<G: FileGame>(text: &str, opts: &AgentOptions) -> Result<TurnReport, 
     )
     .scaled(opts.time_scale);
     let choose_opts = ChooseOptions {
-        nodes_per_second: timing::read_calibration(&opts.dir).unwrap_or(DEFAULT_NPS),
+        nodes_per_second: timing::read_calibration(&opts.dir),
         seen: playdata.as_ref().map(|pd| pd.seen.clone()),
         seed: state.hash() ^ u64::from(std::process::id()),
         ..ChooseOptions::default()
@@ -191,6 +191,9 @@ pub fn turn<G: FileGame>(text: &str, opts: &AgentOptions) -> Result<TurnReport, 
         }
     };
     let choice = play::choose(&state, opts.strategy, &limits, &choose_opts, &mut on_improve);
+    if let Some(c) = choice.filter(|c| c.table_bytes > 0) {
+        log::debug!("search table: {} KiB", c.table_bytes >> 10);
+    }
     if let Some(e) = write_err {
         return Err(e);
     }

@@ -4,7 +4,7 @@
 
 use crate::clock::CpuTimer;
 use crate::protocol::{read_bounded, write_atomic, Mode};
-use crate::search::{alphabeta::Searcher, Limits, Pacing, Searchable};
+use crate::search::{alphabeta, Limits, Pacing, Searchable};
 use std::path::Path;
 
 /// CPU the process still needs after the search: writing files, freeing
@@ -169,8 +169,6 @@ pub(crate) fn tt_bytes(hard: f64, nodes_per_sec: f64) -> usize {
     want.clamp(64.0 * 1024.0, 256.0 * 1024.0 * 1024.0) as usize
 }
 
-/// Nodes per CPU second assumed when there is no `calibration.txt`.
-pub const DEFAULT_NPS: f64 = 1.0e6;
 /// The slowest search speed a calibration may claim (a loaded, slow machine
 /// still searches tens of thousands of nodes a second).
 pub(crate) const MIN_NPS: f64 = 1.0e3;
@@ -227,7 +225,7 @@ pub(crate) fn parse_calibration(text: &str) -> Result<f64, String> {
 /// `seconds` of CPU and writes `dir/calibration.txt`; returns nodes per second.
 pub fn calibrate<G: Searchable>(dir: &Path, position: &G, seconds: f64) -> std::io::Result<f64> {
     let t = CpuTimer::start();
-    let r = Searcher::<G>::new(16 << 20).search(position, Limits::time(seconds, seconds), |_| {});
+    let r = alphabeta::search(position, Limits::time(seconds, seconds), 16 << 20);
     let nps = (r.nodes as f64 / t.elapsed().max(1e-6)).clamp(MIN_NPS, MAX_NPS);
     write_atomic(dir, CALIBRATION_FILE, &format!("nodes_per_second {nps:.0}\n"))?;
     Ok(nps)

@@ -1,9 +1,11 @@
-//! The one place a [`Strategy`] is turned into a move, for any [`FileGame`].
+//! The one place a [`Strategy`] is turned into a move, for any [`FileGame`],
+//! and the one place the alpha-beta searcher is built and its table sized.
 
 use crate::clock::CpuTimer;
-use crate::protocol::FileGame;
-use crate::search::{alphabeta::Searcher, greedy, mcts, minimax, Limits, Strategy};
-use crate::timing::{self, DEFAULT_NPS};
+use crate::protocol::{FileGame, Solved};
+use crate::search::alphabeta::{SearchResult, Searcher};
+use crate::search::{greedy, mcts, minimax, Limits, Strategy};
+use crate::timing;
 use fxhash::FxHashSet;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
@@ -12,9 +14,10 @@ use rand::SeedableRng;
 /// What a choice may know besides the position.
 #[derive(Clone, Debug)]
 pub struct ChooseOptions {
-    /// Search speed used to size the transposition table (calibrated or
-    /// [`DEFAULT_NPS`]).
-    pub nodes_per_second: f64,
+    /// Search speed (nodes per CPU second) that sizes the transposition
+    /// table: a calibration's, or `None` for the game's assumed one
+    /// ([`Policy::NODES_PER_SECOND`](crate::protocol::Policy::NODES_PER_SECOND)).
+    pub nodes_per_second: Option<f64>,
     /// Positions (hashes) the game has already been through; the search
     /// scores returning to one with the game's `REPEAT_SCORE`.
     pub seen: Option<FxHashSet<u64>>,
@@ -28,7 +31,7 @@ pub struct ChooseOptions {
 impl Default for ChooseOptions {
     fn default() -> Self {
         ChooseOptions {
-            nodes_per_second: DEFAULT_NPS,
+            nodes_per_second: None,
             seen: None,
             seed: 0x5eed,
             exact_values: true,
@@ -50,13 +53,33 @@ pub struct Choice<M> {
     /// alpha-beta, minimax and greedy (one ply); not MCTS, random or a
     /// game's own solver.
     pub score: Option<i32>,
+    /// Bytes asked of the alpha-beta transposition table (0 when no
+    /// alpha-beta search ran), so that `-v` shows what a calibration buys.
+    pub table_bytes: usize,
+}
+
+impl<M> Choice<M> {
+    /// A move no alpha-beta or minimax search chose: a game's own move,
+    /// its solver's, a random one.
+    fn unsearched(best: M) -> Self {
+        Choice {
+            best,
+            depth: 0,
+            nodes: 0,
+            score: None,
+            table_bytes: 0,
+        }
+    }
 }
 
 /// Chooses a move for the side to move of `state` under `strategy` within
 /// `limits` (CPU seconds from now), calling `on_improve` with every move the
 /// strategy would now play: each finished (or improved) search iteration and
 /// each answer of a game's own solver. `None` only when there is no legal
-/// move. The game's [`Policy::special_move`](crate::protocol::Policy::special_move) is asked first.
+/// move. A game's own move for the strategy
+/// ([`Policy::own_move`](crate::protocol::Policy::own_move)) comes first;
+/// the default strategy composes the game's own steps with the search
+/// (`best`).
 pub fn choose<G: FileGame>(
     state: &G,
     strategy: Strategy,
@@ -69,20 +92,12 @@ pub fn choose<G: FileGame>(
         state.legal_moves(&mut moves);
     }
     let first = *moves.first()?;
-    let special = CpuTimer::start();
-    if let Some(best) = state.special_move(strategy, limits, on_improve) {
-        return Some(Choice {
-            best,
-            depth: 0,
-            nodes: 0,
-            score: None,
-        });
+    if let Some(best) = state.own_move(strategy) {
+        return Some(Choice::unsearched(best));
     }
-    // A solver that gave up has spent part of the move's time: the strategy
-    // gets what is left, so the two never add up to more than the budget.
-    let limits = &limits.after(special.elapsed());
     let chosen = match strategy {
-        Strategy::Best | Strategy::AlphaBeta(_) => alpha_beta(state, strategy, limits, opts, first, on_improve),
+        Strategy::Best => best(state, limits, opts, first, on_improve),
+        Strategy::AlphaBeta(d) => alpha_beta(state, d.max(1), limits, opts, first, on_improve),
         Strategy::Minimax(d) => {
             let limits = Limits {
                 max_depth: d.max(1),
@@ -94,6 +109,7 @@ pub fn choose<G: FileGame>(
                 depth: r.depth,
                 nodes: r.nodes,
                 score: r.best.map(|_| r.score),
+                table_bytes: 0,
             }
         }
         Strategy::Greedy => {
@@ -103,52 +119,60 @@ pub fn choose<G: FileGame>(
                 depth: 1,
                 nodes: moves.len() as u64,
                 score: scored.map(|(_, s)| s),
+                table_bytes: 0,
             }
         }
         Strategy::Mcts => monte_carlo(state, limits, opts, first),
         Strategy::Random => {
             let mut rng = SmallRng::seed_from_u64(opts.seed ^ state.hash());
-            Choice {
-                best: *moves.choose(&mut rng).unwrap_or(&first),
-                depth: 0,
-                nodes: 0,
-                score: None,
-            }
+            Choice::unsearched(*moves.choose(&mut rng).unwrap_or(&first))
         }
     };
     Some(chosen)
 }
 
-/// The shared alpha-beta core (`Best`, or `AlphaBeta` to a fixed depth),
-/// avoiding the positions already seen; falls back to `first` when the
+/// Fixed-depth alpha-beta (to `depth`, still stopped by time) on the
+/// searcher the default strategy uses too; falls back to `first` when the
 /// search finds nothing in time.
 fn alpha_beta<G: FileGame>(
     state: &G,
-    strategy: Strategy,
+    depth: u32,
     limits: &Limits,
     opts: &ChooseOptions,
     first: G::Move,
     on_improve: &mut dyn FnMut(G::Move),
 ) -> Choice<G::Move> {
-    let max_depth = match strategy {
-        Strategy::AlphaBeta(d) => d.max(1),
-        _ => limits.max_depth,
+    let (mut searcher, table_bytes) = searcher(state, limits.hard, opts);
+    let limits = Limits {
+        max_depth: depth,
+        ..*limits
     };
-    let mut searcher = Searcher::<G>::new(timing::tt_bytes(limits.hard, opts.nodes_per_second));
-    if let Some(seen) = &opts.seen {
-        let mut seen = seen.clone();
-        seen.insert(state.hash());
-        searcher.set_avoid(seen, G::REPEAT_SCORE);
-    }
-    searcher.set_exact_values(opts.exact_values);
-    let limits = Limits { max_depth, ..*limits };
     let r = searcher.search(state, limits, |info| on_improve(info.best));
     Choice {
         best: r.best.unwrap_or(first),
         depth: r.depth,
         nodes: r.nodes,
         score: r.best.map(|_| r.score),
+        table_bytes,
     }
+}
+
+/// The alpha-beta searcher for a move of `state` with `hard` CPU seconds
+/// left, and the bytes asked of its table: the one place a search the agent
+/// plays is built. The table holds what the search can visit in that time
+/// at the calibrated speed, else at the game's assumed one. Reaching a
+/// position the game has already been through scores the game's
+/// `REPEAT_SCORE`.
+fn searcher<G: FileGame>(state: &G, hard: f64, opts: &ChooseOptions) -> (Searcher<G>, usize) {
+    let table_bytes = timing::tt_bytes(hard, opts.nodes_per_second.unwrap_or(G::NODES_PER_SECOND));
+    let mut searcher = Searcher::<G>::new(table_bytes);
+    if let Some(seen) = &opts.seen {
+        let mut seen = seen.clone();
+        seen.insert(state.hash());
+        searcher.set_avoid(seen, G::REPEAT_SCORE);
+    }
+    searcher.set_exact_values(opts.exact_values);
+    (searcher, table_bytes)
 }
 
 /// MCTS seeded by the options' seed and the position, so a replay repeats it.
@@ -160,10 +184,105 @@ fn monte_carlo<G: FileGame>(state: &G, limits: &Limits, opts: &ChooseOptions, fi
     };
     let (mv, iterations) = mcts::search(state, o);
     Choice {
-        best: mv.unwrap_or(first),
-        depth: 0,
         nodes: iterations,
-        score: None,
+        ..Choice::unsearched(mv.unwrap_or(first))
+    }
+}
+
+/// The default strategy's move within `limits` (CPU seconds from now): the
+/// game's own steps, which [`Policy`](crate::protocol::Policy) describes
+/// and none of which searches, composed with the one searcher. In order: a
+/// probe search when the game asks for one; the game's exact solver, whose
+/// move is played when it has one; the search with what is left (less the
+/// game's `CLOCK_SLACK`), every move it reports made safe by the game; and,
+/// where the solver proved a value, the solver's choice between its move
+/// and the searched one. Probe and search share the searcher, so the search
+/// starts from the table the probe filled. Calls `on_improve` with every
+/// move it would play on the way; `first` (a legal move) when nothing
+/// better is found.
+fn best<G: FileGame>(
+    state: &G,
+    limits: &Limits,
+    opts: &ChooseOptions,
+    first: G::Move,
+    on_improve: &mut dyn FnMut(G::Move),
+) -> Choice<G::Move> {
+    let timer = CpuTimer::start();
+    let mut search = Search::new(state, opts);
+    let mut probed = None;
+    if let Some(probe) = state.probe_seconds(limits) {
+        let hard = limits.after(timer.elapsed()).hard;
+        probed = search.run(hard, Limits::time(probe, probe), on_improve).best;
+    }
+    let settle = match state.solver_move(&limits.after(timer.elapsed()), on_improve) {
+        Solved::Play(mv) => return Choice::unsearched(mv),
+        Solved::AfterSearch(settle) => Some(settle),
+        Solved::Unsolved => None,
+    };
+    let rest = limits.after(timer.elapsed() + G::CLOCK_SLACK);
+    if rest.hard < 2.0 * G::CLOCK_SLACK {
+        return Choice::unsearched(probed.or_else(|| greedy::choose(state)).unwrap_or(first));
+    }
+    let r = search.run(rest.hard, rest, on_improve);
+    let searched = r.best.map_or(first, |m| state.safety_net(m));
+    let best = match settle {
+        Some(settle) => settle(searched, &|| limits.hard - timer.elapsed()),
+        None => searched,
+    };
+    Choice {
+        best,
+        depth: r.depth,
+        nodes: r.nodes,
+        // The score is the searched move's, not that of a move put in its place.
+        score: r.best.filter(|&m| m == best).map(|_| r.score),
+        table_bytes: search.table_bytes,
+    }
+}
+
+/// The searches of one move: the game's search root and the searcher,
+/// built when the first search starts.
+struct Search<'a, G: FileGame> {
+    state: &'a G,
+    opts: &'a ChooseOptions,
+    /// The position searched ([`Policy::search_root`](crate::protocol::Policy::search_root)).
+    root: G,
+    searcher: Option<Searcher<G>>,
+    /// Bytes asked of the searcher's table (0 until it is built).
+    table_bytes: usize,
+}
+
+impl<'a, G: FileGame> Search<'a, G> {
+    fn new(state: &'a G, opts: &'a ChooseOptions) -> Self {
+        Search {
+            state,
+            opts,
+            root: state.search_root(),
+            searcher: None,
+            table_bytes: 0,
+        }
+    }
+
+    /// One search within `limits`, its table sized (when it is the move's
+    /// first) for the `hard` CPU seconds the move has left, every move it
+    /// would play made safe and reported to `on_improve`.
+    fn run(&mut self, hard: f64, limits: Limits, on_improve: &mut dyn FnMut(G::Move)) -> SearchResult<G::Move> {
+        let state = self.state;
+        let searcher = self.searcher.get_or_insert_with(|| {
+            let (searcher, bytes) = searcher(state, hard, self.opts);
+            self.table_bytes = bytes;
+            searcher
+        });
+        searcher.search(&self.root, limits, |info| {
+            log::debug!(
+                "depth {} score {} best {:?} nodes {} ({:.3}s)",
+                info.depth,
+                info.score,
+                info.best,
+                info.nodes,
+                info.seconds
+            );
+            on_improve(state.safety_net(info.best));
+        })
     }
 }
 
@@ -209,6 +328,63 @@ mod tests {
                 Strategy::Mcts | Strategy::Random => assert_eq!(c.score, None, "{s:?} has no score"),
                 _ => {}
             }
+        }
+    }
+
+    /// The default strategy's table for `G` at the sample `path` (under
+    /// `samples/`), under a calibration and without one.
+    fn table_follows_the_calibration<G: FileGame>(path: &str) {
+        let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("samples")
+            .join(path);
+        let text = std::fs::read_to_string(&file).expect("the sample");
+        let state = G::parse_input(&text).expect("a valid sample").state;
+        // No soft time: the game's solvers give up at once, and the search
+        // stops after its first iteration, its table sized for the hard 2 s.
+        let limits = Limits {
+            max_depth: 2,
+            ..Limits::time(0.0, 2.0)
+        };
+        let table = |nodes_per_second| {
+            let opts = ChooseOptions {
+                nodes_per_second,
+                ..ChooseOptions::default()
+            };
+            let c = choose(&state, Strategy::Best, &limits, &opts, &mut |_| {}).expect("a move");
+            c.table_bytes
+        };
+        let name = G::NAME;
+        let (slow, fast) = (table(Some(1.0e4)), table(Some(1.0e5)));
+        let slow_most = timing::tt_bytes(2.0, 1.0e4);
+        assert!(slow > 0 && slow <= slow_most, "{name}: {slow} bytes at 10 k nodes/s");
+        assert!(fast > slow_most, "{name}: {fast} bytes at 100 k nodes/s");
+        // Without a calibration, the game's own assumed speed.
+        let assumed = table(None);
+        let [least, most] = [1.0, 2.0].map(|hard| timing::tt_bytes(hard, G::NODES_PER_SECOND));
+        assert!(
+            assumed > least && assumed <= most,
+            "{name}: {assumed} bytes uncalibrated"
+        );
+    }
+
+    #[test]
+    fn a_calibration_sizes_the_default_strategys_table_in_every_game() {
+        use crate::games::GameKind;
+        let samples = [
+            (GameKind::Halma, "halma/midgame_1.txt"),
+            // Positions the solvers leave to the search: this Hinger board
+            // takes the exact solver seconds, where most samples take none.
+            (GameKind::Hinger, "hinger/binary-6x6/input.txt"),
+            (GameKind::ConnectSquare, "connectsquare/empty-6x7.txt"),
+            (GameKind::Fifteen, "fifteen/start6.txt"),
+            (GameKind::Hashi, "hashi/generated-10x10.txt"),
+        ];
+        for &kind in GameKind::ALL {
+            let (_, path) = samples
+                .iter()
+                .find(|(k, _)| *k == kind)
+                .expect("a sample for every game");
+            with_game!(kind, |G| table_follows_the_calibration::<G>(path));
         }
     }
 

@@ -1,7 +1,8 @@
 //! Playing a move with any of the agent's strategies, for any game:
 //! [`choose`](mod@choose) turns a [`Strategy`](crate::search::Strategy)
 //! into a move (the driver's one path for a turn, and the duels' and
-//! benches'), and [`openings`] gives seeded random openings (duels, the
+//! benches'; the default strategy composes a game's own steps with the
+//! search), and [`openings`] gives seeded random openings (duels, the
 //! referee's start positions).
 
 pub mod choose;

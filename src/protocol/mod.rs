@@ -309,8 +309,9 @@ pub trait View: Notation {
 }
 
 /// How the agent and the referee play the game beyond its moves: who has
-/// won, how time is shared out, a game's own move choice, and the rules of
-/// the contest around the board.
+/// won, how time is shared out, the game's own steps of the default
+/// strategy (which `play::choose` composes with its one search), and the
+/// rules of the contest around the board.
 pub trait Policy: Notation {
     /// `None` while the game goes on; `Some(Some(p))` when `p` has won;
     /// `Some(None)` for a draw or an end to be settled by the referee (e.g.
@@ -337,20 +338,57 @@ pub trait Policy: Notation {
         self.moves_left_estimate()
     }
 
-    /// A game-specific choice that replaces the generic strategy when it
-    /// applies: an exact solver that fits the limits, a brief's exact greedy
-    /// player. `limits` are CPU seconds from now. `on_improve` is called with
-    /// every move the game would now play (each finished search iteration, a
-    /// solver's first and improved answers), so that the driver can keep
-    /// `output.txt` current and a kill mid-think loses little. Default: none.
-    fn special_move(
-        &self,
-        _strategy: Strategy,
-        _limits: &Limits,
-        _on_improve: &mut dyn FnMut(Self::Move),
-    ) -> Option<Self::Move> {
+    /// Nodes per CPU second this game's alpha-beta is assumed to search
+    /// when no `calibration.txt` gives the speed: with the time it sizes
+    /// the transposition table of every search the agent plays
+    /// (`play::choose`). Default: a million.
+    const NODES_PER_SECOND: f64 = 1.0e6;
+
+    /// The game's own move for `strategy`, found without searching, that
+    /// replaces the strategy's choice (Connect Square: the brief's greedy
+    /// player for [`Strategy::Greedy`], an immediate win under
+    /// [`Strategy::Best`]). Default: none.
+    fn own_move(&self, _strategy: Strategy) -> Option<Self::Move> {
         None
     }
+
+    /// The default strategy ([`Strategy::Best`]): CPU seconds of the
+    /// search to run before [`Policy::solver_move`], for a game whose
+    /// solver reports nothing until it is done, so that a searched move
+    /// reaches `output.txt` early. `limits` are the move's. Default: none.
+    fn probe_seconds(&self, _limits: &Limits) -> Option<f64> {
+        None
+    }
+
+    /// The default strategy: the game's exact solver (or the like) within
+    /// `limits` (CPU seconds from now: what the probe left), calling
+    /// `on_improve` with every move it would play, so that a kill mid-think
+    /// loses little. It runs no alpha-beta search: `play::choose` runs that
+    /// when the answer is [`Solved::Unsolved`] or [`Solved::AfterSearch`].
+    /// Default: no solver.
+    fn solver_move(&self, _limits: &Limits, _on_improve: &mut dyn FnMut(Self::Move)) -> Solved<'_, Self::Move> {
+        Solved::Unsolved
+    }
+
+    /// The default strategy: the move the search found, or would play so
+    /// far, made safe (Connect Square: a move that hands the opponent a
+    /// square at once is swapped for one that does not). Default: itself.
+    fn safety_net(&self, mv: Self::Move) -> Self::Move {
+        mv
+    }
+
+    /// The default strategy: the position its search starts from
+    /// (Connect Square marks the agent's seat as the ambitious one, an
+    /// evaluation setting its state carries). Default: this position.
+    fn search_root(&self) -> Self {
+        self.clone()
+    }
+
+    /// The default strategy: CPU seconds the search after the solver keeps
+    /// in hand, because the game's search may look at the clock that far
+    /// apart (every 1024 nodes); with less than twice this left, the
+    /// probe's move (or the greedy one) is played instead. Default: none.
+    const CLOCK_SLACK: f64 = 0.0;
 
     /// Score given, in search, to re-entering a position the game has
     /// already been through, from the view of the side to move there (so a
@@ -367,6 +405,24 @@ pub trait Policy: Notation {
     /// play` and no `--move-time` is given (`None`: the whole clock).
     const HUMAN_MOVE_TIME: Option<f64> = None;
 }
+
+/// What a game's exact solver made of a position for the default strategy
+/// ([`Policy::solver_move`]).
+pub enum Solved<'a, M> {
+    /// Nothing proven within the solver's share of the time, or no solver
+    /// for this position: the search decides.
+    Unsolved,
+    /// Play this move (proven, or the best one a solved position offers).
+    Play(M),
+    /// A value is proven, but which move keeps it best against a fallible
+    /// opponent is chosen after the search: the function gets the searched
+    /// move and a clock of the CPU seconds left, and returns the move.
+    AfterSearch(Settle<'a, M>),
+}
+
+/// How [`Solved::AfterSearch`] settles the move: from the searched move and
+/// a clock of the CPU seconds left.
+pub type Settle<'a, M> = Box<dyn FnOnce(M, &dyn Fn() -> f64) -> M + 'a>;
 
 /// A game as the agent, the referee and the tools see it: searchable, and
 /// with all four file-side traits. Implemented for every type that has them;

@@ -96,7 +96,8 @@ pub(crate) struct Searcher<G: Searchable> {
     /// game asks for [`SearchHints::LATE_MOVE_REDUCTIONS`].
     lmr: Vec<u8>,
     /// Whether late-move pruning is on: the game asks for it
-    /// ([`SearchHints::LATE_MOVE_PRUNING`]) and no test turned it off.
+    /// ([`SearchHints::LATE_MOVE_PRUNING`]) and no test turned it off
+    /// (`search_pruning`).
     late_move_pruning: bool,
     /// The evaluator's per-search state ([`Evaluator::Context`]).
     ctx: G::Context,
@@ -131,13 +132,6 @@ impl<G: Searchable> Searcher<G> {
             ctx: G::Context::default(),
             exact_values: true,
         }
-    }
-
-    /// Turns late-move pruning off (or on again, where the game asks for
-    /// it), for tests that measure what it saves.
-    #[cfg(test)]
-    pub(crate) fn set_late_move_pruning(&mut self, on: bool) {
-        self.late_move_pruning = on && G::LATE_MOVE_PRUNING;
     }
 
     /// Turns the game's [`Evaluator::exact_value`](super::Evaluator::exact_value) off (or on again): the
@@ -730,7 +724,39 @@ fn select_next<M: Copy>(scored: &mut [(i32, M)], i: usize) {
 
 /// Convenience: one search with a fresh table of `tt_bytes`.
 pub fn search<G: Searchable>(root: &G, limits: Limits, tt_bytes: usize) -> SearchResult<G::Move> {
-    Searcher::<G>::new(tt_bytes).search(root, limits, |_| {})
+    search_reporting(root, limits, tt_bytes, |_| {})
+}
+
+/// Convenience: [`search`], calling `on_best` whenever the best root move
+/// is (re)established.
+pub fn search_reporting<G: Searchable>(
+    root: &G,
+    limits: Limits,
+    tt_bytes: usize,
+    on_best: impl FnMut(&SearchInfo<G::Move>),
+) -> SearchResult<G::Move> {
+    Searcher::<G>::new(tt_bytes).search(root, limits, on_best)
+}
+
+/// Convenience: the exact value of `root` for a game of known length
+/// ([`Game::plies_left`](super::Game::plies_left)), one iteration to the
+/// end of the game, with a fresh table of `tt_bytes`.
+pub fn solve<G: Searchable>(root: &G, tt_bytes: usize) -> SearchResult<G::Move> {
+    Searcher::<G>::new(tt_bytes).solve(root)
+}
+
+/// [`search`] with late-move pruning off (or on, where the game asks for
+/// it), for tests that measure what it saves.
+#[cfg(test)]
+pub(crate) fn search_pruning<G: Searchable>(
+    root: &G,
+    limits: Limits,
+    tt_bytes: usize,
+    late_move_pruning: bool,
+) -> SearchResult<G::Move> {
+    let mut searcher = Searcher::<G>::new(tt_bytes);
+    searcher.late_move_pruning = late_move_pruning && G::LATE_MOVE_PRUNING;
+    searcher.search(root, limits, |_| {})
 }
 
 /// CPU seconds of the last three completed iterations (oldest first), to

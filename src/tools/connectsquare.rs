@@ -2,13 +2,14 @@
 //! of the default agent against the brief's greedy player.
 
 use crate::clock::CpuTimer;
-use crate::games::connectsquare::player::{best_move, brief_greedy};
+use crate::games::connectsquare::player::brief_greedy;
 use crate::games::connectsquare::solver::{Solver, Value, Verdict};
 use crate::games::connectsquare::{ConnectSquare, Status};
+use crate::play::{choose, ChooseOptions};
 use crate::protocol::Player;
 use crate::protocol::{Notation, View};
 use crate::search::Game;
-use crate::search::Limits;
+use crate::search::{Limits, Strategy};
 use crate::tools::Tool;
 use clap::Subcommand;
 use std::path::PathBuf;
@@ -466,7 +467,9 @@ fn play_out(
     while pos.status() == Status::Playing {
         let mv = if pos.side() == agent {
             let t = CpuTimer::start();
-            let mv = best_move(&pos, &budget, &mut |_| {}).ok_or("the agent found no move")?;
+            let mv = choose(&pos, Strategy::Best, &budget, &ChooseOptions::default(), &mut |_| {})
+                .ok_or("the agent found no move")?
+                .best;
             report.max_move_seconds = report.max_move_seconds.max(t.elapsed());
             mv
         } else {

@@ -6,8 +6,8 @@
 //! s+1 lines those four cells up on x, so per-window counts are bit-sliced
 //! boolean sums over the whole board at once.
 
-use super::ConnectSquare;
-use super::*;
+use super::{ConnectSquare, Move, MAX_BITS};
+use crate::search::{Evaluator, SearchHints};
 
 /// Per-window own-coin counts of `p` in windows free of `q`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -170,7 +170,7 @@ impl Evaluator for ConnectSquare {
     type Context = ();
 
     fn evaluate(&self) -> i32 {
-        eval::evaluate(self)
+        evaluate(self)
     }
 }
 
@@ -183,7 +183,7 @@ impl SearchHints for ConnectSquare {
     }
 
     fn order_hint(&self, mv: Move) -> i32 {
-        eval::order_hint(self, mv as usize)
+        order_hint(self, mv as usize)
     }
 }
 

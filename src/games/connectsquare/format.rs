@@ -2,7 +2,12 @@
 //! start positions for the referee ([`Setup`]) and the board as a person sees
 //! it ([`View`]).
 
-use super::*;
+use super::grid::{Coin, Grid};
+use super::{check_size, square_of, ConnectSquare, Move, Status, DEFAULT_COLS, DEFAULT_ROWS, SIZE_LIMIT};
+use crate::protocol::{
+    format_time, parse_header, BoardView, CellView, GenOptions, Ground, Input, LegendEntry, Lines, Mode, MoveError,
+    MoveView, Notation, ParseError, Player, Setup, View,
+};
 
 impl Notation for ConnectSquare {
     const NAME: &'static str = "connectsquare";

@@ -24,11 +24,8 @@ pub mod grid;
 pub mod player;
 pub mod solver;
 
-use crate::protocol::{
-    format_time, parse_header, BoardView, CellView, LegendEntry, Notation, Policy, Setup, View, GenOptions, Ground, Input, Lines, Mode, MoveError,
-    MoveView, ParseError, Player,
-};
-use crate::search::{Evaluator, SearchHints, Game, Outcome, Strategy};
+use crate::protocol::Player;
+use crate::search::{Game, Outcome};
 use grid::{Coin, Grid};
 
 /// Bits available for `cols * (rows + 1)`.

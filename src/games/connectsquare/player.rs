@@ -1,15 +1,13 @@
-//! Move choice: the brief's greedy player on the bitboards, and the default
-//! agent (exact solver when it finishes in time, else iterative-deepening
-//! alpha-beta, always behind a one-ply safety net).
+//! Move choice ([`Policy`]): the brief's greedy player on the bitboards,
+//! and the steps the default agent adds to the search (an immediate win; a
+//! probe and the exact solver when it finishes in time; the one-ply safety
+//! net on every searched move; the swindle of a proven draw or loss).
 
 use super::eval::{brief_heuristic_bits, order_hint};
 use super::solver::{Solver, Verdict};
 use super::{ConnectSquare, Move, Status};
-use crate::clock::CpuTimer;
-use crate::search::alphabeta::Searcher;
-use crate::search::Limits;
-use crate::timing::{tt_bytes, DEFAULT_NPS};
-use super::*;
+use crate::protocol::{Policy, Solved};
+use crate::search::{Limits, Strategy};
 
 /// The brief's greedy choice: the column whose resulting board has the
 /// highest brief heuristic for the mover; ties to the lowest column.
@@ -79,70 +77,46 @@ pub(crate) fn make_safe(pos: &ConnectSquare, mv: Move) -> Move {
 
 /// Positions with at most this many empty cells are handed to the exact
 /// solver first (it gives up when its time share runs out).
-pub(crate) const SOLVE_MAX_EMPTY: usize = 30;
+const SOLVE_MAX_EMPTY: usize = 30;
 /// Share of the soft budget the solver may use before alpha-beta takes over.
-pub(crate) const SOLVE_SHARE: f64 = 0.5;
+const SOLVE_SHARE: f64 = 0.5;
 
 /// CPU seconds of alpha-beta run before the solver, so that a search move
 /// reaches `output.txt` early: the solver reports nothing until it is done.
 const PROBE_SECONDS: f64 = 0.3;
 
-/// The default agent's move within `limits` (CPU seconds from now), calling
-/// `on_improve` with every move it would play at that point (each finished
-/// alpha-beta iteration; the solver's answer).
-pub(crate) fn best_move(pos: &ConnectSquare, limits: &Limits, on_improve: &mut dyn FnMut(Move)) -> Option<Move> {
-    if pos.status() != Status::Playing {
-        return None;
+/// Whether the default agent tries the exact solver on `pos`.
+fn solver_applies(pos: &ConnectSquare) -> bool {
+    pos.cells() - pos.stones() <= SOLVE_MAX_EMPTY
+}
+
+/// A column that completes a square for the side to move at once (the
+/// lowest such cell's).
+fn immediate_win(pos: &ConnectSquare) -> Option<Move> {
+    let wins = pos.winning_cells(pos.current()) & pos.playable();
+    (wins != 0).then(|| pos.column_of(wins & wins.wrapping_neg()) as Move)
+}
+
+/// The exact solver's answer within `limits` (CPU seconds from now): a
+/// proven win is played at once; a proven draw or loss is reported and
+/// kept, and after the search [`swindle`] picks the move that keeps the
+/// value with the most chances for the opponent to go wrong.
+fn solved<'a>(pos: &'a ConnectSquare, limits: &Limits, on_improve: &mut dyn FnMut(Move)) -> Solved<'a, Move> {
+    if !solver_applies(pos) {
+        return Solved::Unsolved;
     }
-    let timer = CpuTimer::start();
-    let playable = pos.playable();
-    let wins = pos.winning_cells(pos.current()) & playable;
-    if wins != 0 {
-        return Some(pos.column_of(wins & wins.wrapping_neg()) as Move);
-    }
-    let mut searcher = Searcher::<ConnectSquare>::new(tt_bytes(limits.hard, DEFAULT_NPS));
-    let mut root = *pos;
-    root.set_ambitious(Some(pos.side()));
-    let search = |searcher: &mut Searcher<ConnectSquare>, limits: Limits, on_improve: &mut dyn FnMut(Move)| {
-        searcher
-            .search(&root, limits, |info| {
-                log::debug!(
-                    "depth {} score {} best {} nodes {} ({:.3}s)",
-                    info.depth,
-                    info.score,
-                    info.best,
-                    info.nodes,
-                    info.seconds
-                );
-                on_improve(make_safe(pos, info.best));
-            })
-            .best
+    let t = SOLVE_SHARE * limits.soft;
+    let mut solver = Solver::new(Solver::bits_for(t, 22));
+    let Some((v, Some(col))) = solver.best_move(pos, t) else {
+        return Solved::Unsolved;
     };
-    // The solver first: a proven win is played at once; a proven draw or
-    // loss is kept to check the practical move below. When the solver may
-    // take a while, a short alpha-beta probe runs before it.
-    let mut proven: Option<(Solver, Verdict, usize)> = None;
-    if pos.cells() - pos.stones() <= SOLVE_MAX_EMPTY {
-        let probe = (0.1 * limits.soft).min(PROBE_SECONDS);
-        if probe >= 0.05 {
-            search(&mut searcher, Limits::time(probe, probe), on_improve);
-        }
-        let t = SOLVE_SHARE * limits.after(timer.elapsed()).soft;
-        let mut solver = Solver::new(Solver::bits_for(t, 22));
-        if let Some((v, Some(col))) = solver.best_move(pos, t) {
-            if v.verdict == Verdict::Win {
-                return Some(col as Move);
-            }
-            on_improve(col as Move);
-            proven = Some((solver, v.verdict, col));
-        }
+    if v.verdict == Verdict::Win {
+        return Solved::Play(col as Move);
     }
-    let mv = make_safe(pos, search(&mut searcher, limits.after(timer.elapsed()), on_improve)?);
-    if let Some((mut solver, verdict, col)) = proven {
-        let deadline = limits.hard;
-        return Some(swindle(pos, &mut solver, verdict, mv, col, || deadline - timer.elapsed()).unwrap_or(col) as Move);
-    }
-    Some(mv)
+    on_improve(col as Move);
+    Solved::AfterSearch(Box::new(move |searched, left| {
+        swindle(pos, &mut solver, v.verdict, searched, col, left).unwrap_or(col) as Move
+    }))
 }
 
 /// In a position the solver has proven drawn or lost for the side to
@@ -217,12 +191,37 @@ impl Policy for ConnectSquare {
         (0.35 * empty).max(1.0)
     }
 
-    fn special_move(&self, strategy: Strategy, limits: &Limits, on_improve: &mut dyn FnMut(Move)) -> Option<Move> {
+    /// The brief's greedy player as the greedy strategy; under the default
+    /// one, an immediate win is played without searching.
+    fn own_move(&self, strategy: Strategy) -> Option<Move> {
         match strategy {
-            Strategy::Greedy => player::brief_greedy(self),
-            Strategy::Best => player::best_move(self, limits, on_improve),
+            Strategy::Greedy => brief_greedy(self),
+            Strategy::Best => immediate_win(self),
             _ => None,
         }
+    }
+
+    /// A short probe before the solver, when the solver is tried and the
+    /// move has room for it.
+    fn probe_seconds(&self, limits: &Limits) -> Option<f64> {
+        let probe = (0.1 * limits.soft).min(PROBE_SECONDS);
+        (solver_applies(self) && probe >= 0.05).then_some(probe)
+    }
+
+    fn solver_move(&self, limits: &Limits, on_improve: &mut dyn FnMut(Move)) -> Solved<'_, Move> {
+        solved(self, limits, on_improve)
+    }
+
+    /// Every searched move goes through the one-ply safety net.
+    fn safety_net(&self, mv: Move) -> Move {
+        make_safe(self, mv)
+    }
+
+    /// The agent's own chances weigh more than the opponent's in its search.
+    fn search_root(&self) -> Self {
+        let mut root = *self;
+        root.set_ambitious(Some(self.side()));
+        root
     }
 }
 
@@ -257,6 +256,12 @@ mod tests {
         }
     }
 
+    /// The default agent's move, through the agent's own path.
+    fn best_move(pos: &ConnectSquare, limits: &Limits) -> Option<Move> {
+        let opts = crate::play::ChooseOptions::default();
+        crate::play::choose(pos, Strategy::Best, limits, &opts, &mut |_| {}).map(|c| c.best)
+    }
+
     #[test]
     fn safety_net_blocks_and_wins() {
         // Y to move; R threatens column 1 (rows 0-1, columns 0-1).
@@ -265,17 +270,18 @@ mod tests {
         assert_eq!(make_safe(&pos, 3), 1);
         assert_eq!(make_safe(&pos, 1), 1);
         let b = Limits::time(0.05, 0.1);
-        assert_eq!(best_move(&pos, &b, &mut |_| {}), Some(1));
+        assert_eq!(best_move(&pos, &b), Some(1));
         // R to move wins in column 1 at once.
         let pos = ConnectSquare::from_grid(&g, Player::One).unwrap();
-        assert_eq!(best_move(&pos, &b, &mut |_| {}), Some(1));
+        assert_eq!(pos.own_move(Strategy::Best), Some(1));
+        assert_eq!(best_move(&pos, &b), Some(1));
     }
 
     #[test]
     fn tiny_budgets_still_answer() {
         let pos = ConnectSquare::new(6, 7, Player::One).unwrap();
-        let t = CpuTimer::start();
-        let mv = best_move(&pos, &Limits::time(0.001, 0.002), &mut |_| {});
+        let t = crate::clock::CpuTimer::start();
+        let mv = best_move(&pos, &Limits::time(0.001, 0.002));
         assert!(mv.is_some());
         assert!(t.elapsed() < 0.1, "{}", t.elapsed());
     }

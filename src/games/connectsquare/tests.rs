@@ -1,9 +1,10 @@
 //! Rules and format tests: the bitboards against the brief's simple grid
 //! functions on random games, and the CONNECTSQUARE text format.
 
-use super::grid::{add_coin, heuristic, is_winner, Coin, Grid};
+use super::grid::{add_coin, heuristic, is_winner};
 use super::*;
-use crate::search::Game;
+use crate::protocol::{GenOptions, Mode, MoveError, Notation, Policy, Setup, View};
+use crate::search::Strategy;
 use rand::{Rng, SeedableRng};
 
 fn coin_of(p: Player) -> Coin {

@@ -2,10 +2,10 @@
 //! score margin (the unit the exact solver also uses, so heuristic and exact
 //! values compare on one scale), from the side to move's view.
 
-use super::geo::{geo, value_index, VALUES};
+use super::geo::{geo, value_index, MAX_CELLS, VALUES};
 use super::{Fifteen, Move, LIMIT};
 use crate::protocol::{ByPlayer, Player};
-use super::*;
+use crate::search::{Evaluator, SearchHints};
 
 /// One point of score margin.
 pub(crate) const POINT: i32 = 16;
@@ -214,22 +214,22 @@ pub(crate) fn move_gain(g: &Fifteen, mv: Move) -> i32 {
 impl Evaluator for Fifteen {
     type Context = ();
 
-    /// The agent's evaluation ([`eval::evaluate`], the fitted weights);
+    /// The agent's evaluation ([`evaluate`], the fitted weights);
     /// the reference player keeps the plain margin.
     fn evaluate(&self) -> i32 {
-        eval::evaluate(self)
+        evaluate(self)
     }
 
     fn reference_eval(&self) -> i32 {
-        eval::simple(self)
+        simple(self)
     }
 
     /// A finished game by its margin and tie-break; the last card of the game
     /// by the best of its placements, computed without playing them.
     fn exact_value(&self, _ctx: &mut ()) -> Option<i32> {
         match self.plies_left() {
-            0 => Some(eval::terminal(self)),
-            1 => Some(eval::last_placement_value(self)),
+            0 => Some(terminal(self)),
+            1 => Some(last_placement_value(self)),
             _ => None,
         }
     }
@@ -261,7 +261,7 @@ impl Evaluator for Fifteen {
                     cell: c as u8,
                     card: VALUES[vi],
                 };
-                if eval::move_gain(self, mv) > VALUES[vi] as i32 * eval::POINT {
+                if move_gain(self, mv) > VALUES[vi] as i32 * POINT {
                     out.push(mv);
                 }
             }
@@ -278,7 +278,7 @@ impl SearchHints for Fifteen {
 
     /// The immediate margin change, scaled so that it outweighs young history.
     fn order_hint(&self, mv: Move) -> i32 {
-        eval::move_gain(self, mv) * 64
+        move_gain(self, mv) * 64
     }
 
     /// The symmetry-folded hash: the eight symmetries of the square share an

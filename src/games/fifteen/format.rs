@@ -2,7 +2,13 @@
 //! start positions for the referee ([`Setup`]) and the board as a person sees
 //! it ([`View`]).
 
-use super::*;
+use super::geo::VALUES;
+use super::{parse_board_rows, parse_hands, Fifteen, Move, LIMIT};
+use crate::protocol::{
+    format_time, parse_header, BoardView, CellView, GenOptions, Ground, Input, LegendEntry, Lines, Mode, MoveError,
+    MoveView, Notation, ParseError, Player, Setup, View,
+};
+use crate::search::Game;
 
 impl Notation for Fifteen {
     const NAME: &'static str = "fifteen";

@@ -8,9 +8,10 @@
 //!
 //! The folder has the layout every game has (`docs/architecture.md`): the
 //! rules here ([`Game`]), [`format`](mod@format) (notation, set-up,
-//! view), [`eval`] (evaluation and search hints), [`player`] (play policy),
-//! [`solver`] and [`search`] (the exact endgame solver and the
-//! game's own search), [`geo`](mod@geo) (board geometry) and the tests.
+//! view), [`eval`] (evaluation and search hints), [`player`] (play policy,
+//! with the exact solver as a step of the default strategy), [`solver`]
+//! (the exact endgame solver), [`geo`](mod@geo) (board geometry) and the
+//! tests.
 
 pub mod eval;
 pub mod format;
@@ -18,14 +19,10 @@ pub mod geo;
 pub mod player;
 #[cfg(test)]
 mod simple;
-pub mod search;
 pub mod solver;
 
-use crate::protocol::{
-    format_time, parse_header, BoardView, ByPlayer, CellView, LegendEntry, Notation, Policy, Setup, View, GenOptions, Ground, Input, Lines, Mode,
-    MoveError, MoveView, ParseError, Player,
-};
-use crate::search::{Evaluator, SearchHints, Game, Limits, Outcome, Strategy};
+use crate::protocol::{ByPlayer, Lines, ParseError, Player};
+use crate::search::{Game, Outcome};
 use geo::{geo, value_index, Geo, MAX_CELLS, VALUES, ZOBRIST};
 
 /// Sums above this remove a card.

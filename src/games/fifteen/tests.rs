@@ -3,6 +3,7 @@
 //! the bitmask one on random positions.
 
 use super::*;
+use crate::protocol::{GenOptions, Mode, MoveError, Notation, Policy, Setup, View};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -437,7 +438,10 @@ fn every_sample_gets_a_legal_move() {
         if g.is_over() {
             continue;
         }
-        let mv = search::best_move(&g, &crate::search::Limits::time(0.05, 0.1), &mut |_| {}).expect("a move");
+        let limits = crate::search::Limits::time(0.05, 0.1);
+        let opts = crate::play::ChooseOptions::default();
+        let strategy = crate::search::Strategy::Best;
+        let mv = crate::play::choose(&g, strategy, &limits, &opts, &mut |_| {}).expect("a move").best;
         let again = g
             .parse_move(&g.format_move(mv))
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));

@@ -15,10 +15,10 @@
 //! [`features`] gives the same terms unweighted, for the Texel fit of the
 //! weights on self-play (`agent halma texel-data`, `scripts/texel-fit.py`).
 
-use super::bitboard::{col, max_level, min_level, row, Bitboard, CELLS, LEVEL_GE, TOP_LEVEL};
-use super::CAMP;
+use super::bitboard::{col, max_level, min_level, row, Bitboard, CAMP, CELLS, LEVEL_GE, TOP_LEVEL};
+use super::{solver, HMove, Halma, Reading};
 use crate::protocol::Player;
-use super::*;
+use crate::search::{Evaluator, Limits, SearchHints, TimeScores};
 
 pub use super::table::{build_table, diag_distance, Weights, FEATURE_NAMES};
 pub(crate) use super::table::{FEATURES, TABLE, WEIGHTS};
@@ -172,8 +172,8 @@ impl Evaluator for Halma {
         let s = self.side;
         let o = s.other();
         let occ = self.occupied();
-        let mine = self.table_sum[s] + eval::extra_terms(s, self.pieces[s], occ);
-        let theirs = self.table_sum[o] + eval::extra_terms(o, self.pieces[o], occ);
+        let mine = self.table_sum[s] + extra_terms(s, self.pieces[s], occ);
+        let theirs = self.table_sum[o] + extra_terms(o, self.pieces[o], occ);
         mine - theirs
     }
 
@@ -189,7 +189,7 @@ impl Evaluator for Halma {
 
     /// In the middle game every child is scored by the table sums and the
     /// straggler term alone (both sides have more than
-    /// `eval::ENDGAME_PIECES + 1` pieces outside their goals, no play can
+    /// `ENDGAME_PIECES + 1` pieces outside their goals, no play can
     /// win or reach a separation), so the one-ply value is this evaluation
     /// plus the best gain of a legal play in those two terms: one pass over
     /// the reach sets instead of ~150 children. A position in which the
@@ -202,16 +202,16 @@ impl Evaluator for Halma {
         let occ = self.occupied();
         let outside = |c: Player| (self.pieces[c] & !CAMP[c.other()]).count();
         let holes = (goal & !occ).count();
-        if outside(s) < eval::ENDGAME_PIECES + 2
-            || outside(o) <= eval::ENDGAME_PIECES
+        if outside(s) < ENDGAME_PIECES + 2
+            || outside(o) <= ENDGAME_PIECES
             || holes == 1
             || !solver::no_child_separated(self)
         {
             return None;
         }
         let here = self.evaluate();
-        let table = &eval::TABLE[s];
-        let straggler = eval::StragglerDelta::new(s, self.pieces[s]);
+        let table = &TABLE[s];
+        let straggler = StragglerDelta::new(s, self.pieces[s]);
         let mut best: Option<(i32, HMove)> = None;
         self.for_each_legal(Reading::Narrow, |from, targets| {
             let base = table[from as usize];
@@ -250,16 +250,14 @@ impl SearchHints for Halma {
     #[inline]
     fn order_hint(&self, mv: HMove) -> i32 {
         let s = self.side;
-        eval::TABLE[s][mv.to as usize] - eval::TABLE[s][mv.from as usize]
+        TABLE[s][mv.to as usize] - TABLE[s][mv.from as usize]
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::search::{Evaluator};
     use super::*;
     use crate::games::halma::bitboard::cell;
-    use crate::games::halma::Halma;
     use crate::protocol::GenOptions;
 
     /// The evaluation table as it was written by hand before the weights.

@@ -2,13 +2,12 @@
 //! line-numbered errors, writing, move printing (with a hop path that is
 //! legal under every reading) and the referee's judgement of move texts.
 
-use super::bitboard::{cell, col, row, Bitboard, N};
-use super::{cell_text, colour_name, HMove, Halma, Reading, CAMP, PIECES};
+use super::bitboard::{cell, col, row, Bitboard, CAMP, N};
+use super::{cell_text, colour_name, HMove, Halma, Reading, PIECES};
 use crate::protocol::{
-    format_time, parse_mode, parse_time, BoardView, ByPlayer, CellView, LegendEntry, Ground, Input, Lines, Mode, MoveError,
-    MoveView, ParseError, Player,
+    format_time, parse_mode, parse_time, BoardView, ByPlayer, CellView, GenOptions, Ground, Input, LegendEntry, Lines,
+    Mode, MoveError, MoveView, Notation, ParseError, Player, Setup, View,
 };
-use super::*;
 
 /// Parses a whole Halma `input.txt`.
 pub fn parse_input(text: &str) -> Result<Input<Halma>, ParseError> {
@@ -495,19 +494,19 @@ impl Notation for Halma {
     const TAG: Option<&'static str> = None;
 
     fn parse_input(text: &str) -> Result<Input<Self>, ParseError> {
-        format::parse_input(text)
+        parse_input(text)
     }
 
     fn write_input(&self, mode: Mode, remaining: f64) -> String {
-        format::write_input(self, mode, remaining)
+        write_input(self, mode, remaining)
     }
 
     fn format_move(&self, mv: HMove) -> String {
-        format::format_move(self, mv)
+        format_move(self, mv)
     }
 
     fn parse_move(&self, text: &str) -> Result<HMove, MoveError> {
-        format::parse_move(self, text)
+        parse_move(self, text)
     }
 
     fn to_move(&self) -> Player {
@@ -532,20 +531,20 @@ impl View for Halma {
     };
 
     fn describe_move(&self, mv: HMove) -> String {
-        let t = format::format_move(self, mv);
+        let t = format_move(self, mv);
         t.trim_end().replace('\n', " | ")
     }
 
     fn render(&self) -> String {
-        format::render(self)
+        render(self)
     }
 
     fn board_view(&self) -> BoardView {
-        format::board_view(self)
+        board_view(self)
     }
 
     fn move_view(&self, mv: HMove) -> MoveView {
-        format::move_view(self, mv)
+        move_view(self, mv)
     }
 }
 

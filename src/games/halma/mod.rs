@@ -19,12 +19,9 @@ pub mod player;
 pub mod simple;
 pub mod table;
 
-use crate::protocol::{
-    ByPlayer, Notation, Policy, Setup, View, GenOptions, Player,
-};
-use crate::search::{Evaluator, SearchHints, Game, Limits, Outcome, Strategy, TimeScores};
-pub(crate) use bitboard::CAMP;
-use bitboard::{col, row, Bitboard, CELLS, DIRS};
+use crate::protocol::{ByPlayer, Player};
+use crate::search::{Game, Outcome};
+use bitboard::{col, row, Bitboard, CAMP, CELLS, DIRS};
 
 /// Pieces per side.
 pub(crate) const PIECES: u32 = 19;

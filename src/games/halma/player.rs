@@ -1,7 +1,9 @@
 //! Halma's play policy ([`Policy`]): how many moves are left to share the
-//! clock over, and the game's own move choice where it has one.
+//! clock over, and its race solver as a step of the default strategy.
 
-use super::*;
+use super::{solver, HMove, Halma};
+use crate::protocol::{Policy, Solved};
+use crate::search::Limits;
 
 impl Policy for Halma {
     // Positive: re-entering a seen position is good for the side to move
@@ -30,11 +32,8 @@ impl Policy for Halma {
         (self.moves_left_estimate() - 12.0).max(3.0)
     }
 
-    fn special_move(&self, strategy: Strategy, limits: &Limits, on_improve: &mut dyn FnMut(HMove)) -> Option<HMove> {
-        match strategy {
-            // Once the armies have passed each other, a proven shortest finish.
-            Strategy::Best => solver::race_move(self, limits, on_improve),
-            _ => None,
-        }
+    /// Once the armies have passed each other, a proven shortest finish.
+    fn solver_move(&self, limits: &Limits, on_improve: &mut dyn FnMut(HMove)) -> Solved<'_, HMove> {
+        solver::race_move(self, limits, on_improve).map_or(Solved::Unsolved, Solved::Play)
     }
 }

@@ -1,12 +1,12 @@
 //! Cross-checks of the bitboard rules against the simple array version, and
 //! rule tests on hand-made positions.
 
-use super::bitboard::{cell, col, row, Bitboard};
-use super::simple::SimpleBoard;
+use super::bitboard::cell;
 use super::perft;
-use super::simple::to_simple;
+use super::simple::{to_simple, SimpleBoard};
 use super::*;
-use crate::protocol::MoveError;
+use crate::protocol::{MoveError, Notation, Policy, View};
+use crate::search::{Evaluator, SearchHints};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -428,8 +428,7 @@ fn mutated_inputs_never_panic_the_parser() {
 #[test]
 fn single_moves_search_to_the_hard_limit_and_game_moves_pace() {
     use crate::clock::CpuTimer;
-    use crate::search::alphabeta::Searcher;
-    use crate::search::{Limits, Pacing};
+    use crate::search::{alphabeta, Limits, Pacing};
     let pos = sample("midgame_1.txt");
     // Full pacing: only the hard limit stops it, well past the soft one.
     let t = CpuTimer::start();
@@ -437,7 +436,7 @@ fn single_moves_search_to_the_hard_limit_and_game_moves_pace() {
         pacing: Pacing::Full,
         ..Limits::time(0.05, 0.4)
     };
-    let r = Searcher::<Halma>::new(1 << 22).search(&pos, full, |_| {});
+    let r = alphabeta::search(&pos, full, 1 << 22);
     let spent = t.elapsed();
     assert!(r.best.is_some());
     assert!(spent > 0.35 && spent < 0.6, "full pacing spent {spent} s");
@@ -447,7 +446,7 @@ fn single_moves_search_to_the_hard_limit_and_game_moves_pace() {
         pacing: Pacing::Adaptive,
         ..Limits::time(0.05, 0.15)
     };
-    let r = Searcher::<Halma>::new(1 << 22).search(&pos, adaptive, |_| {});
+    let r = alphabeta::search(&pos, adaptive, 1 << 22);
     assert!(r.best.is_some() && r.depth >= 1);
     assert!(t.elapsed() < 0.35, "adaptive pacing spent {} s", t.elapsed());
 }
@@ -497,15 +496,10 @@ fn frontier_value_is_the_best_child_evaluation() {
 
 #[test]
 fn late_move_pruning_cuts_the_tree_but_not_the_root() {
-    use crate::search::alphabeta::Searcher;
-    use crate::search::Limits;
+    use crate::search::{alphabeta, Limits};
     for name in ["midgame_1.txt", "midgame_white.txt"] {
         let pos = sample(name);
-        let run = |depth: u32, pruning: bool| {
-            let mut s = Searcher::<Halma>::new(1 << 22);
-            s.set_late_move_pruning(pruning);
-            s.search(&pos, Limits::depth(depth), |_| {})
-        };
+        let run = |depth: u32, pruning: bool| alphabeta::search_pruning(&pos, Limits::depth(depth), 1 << 22, pruning);
         // Depth 2: the root's children are settled at the frontier, so no
         // node below the root reaches a pruning depth with moves to spare:
         // the root itself, a full-window node, must search every move.

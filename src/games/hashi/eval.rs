@@ -4,8 +4,8 @@
 //! evaluation credits those points alternately, which keeps the search from
 //! stopping just before an obvious capture.
 
-use super::{Hashi, HashiMove};
-use super::*;
+use super::{Hashi, HashiMove, MAX_ISLANDS, MAX_PAIRS};
+use crate::search::{Evaluator, SearchHints};
 
 /// Weight of one point of score difference.
 pub(crate) const POINT: i32 = 100;
@@ -76,11 +76,11 @@ impl Evaluator for Hashi {
     type Context = ();
 
     fn evaluate(&self) -> i32 {
-        eval::evaluate(self)
+        evaluate(self)
     }
 
     fn reference_eval(&self) -> i32 {
-        eval::reference(self)
+        reference(self)
     }
 }
 
@@ -95,15 +95,15 @@ impl SearchHints for Hashi {
     }
 
     fn order_hint(&self, mv: HashiMove) -> i32 {
-        eval::order_hint(self, mv)
+        order_hint(self, mv)
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::protocol::{Notation};
     use super::*;
-    
+    use crate::protocol::Notation;
+
 
     fn pos(text: &str) -> Hashi {
         Hashi::parse_input(text).unwrap().state

@@ -21,7 +21,7 @@ mod player;
 
 
 use crate::protocol::{ByPlayer, Player};
-use crate::search::{Evaluator, SearchHints, Game, Outcome};
+use crate::search::{Game, Outcome};
 use std::sync::Arc;
 
 /// Largest board side (one 16-bit lane per row/column in the bitboards).

@@ -1,7 +1,7 @@
 //! Hashi's play policy ([`Policy`]): how many moves are left to share the
 //! clock over, and the game's own move choice where it has one.
 
-use super::*;
+use super::Hashi;
 use crate::protocol::Policy;
 
 impl Policy for Hashi {

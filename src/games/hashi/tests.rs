@@ -1,10 +1,8 @@
 //! Rules tests: the fast state against a deliberately simple model on random
 //! playouts, hand-made scoring cases, generator properties.
 
-use crate::protocol::{Policy};
-use crate::protocol::{Notation, Setup};
 use super::*;
-use crate::protocol::{ByPlayer, GenOptions, Player};
+use crate::protocol::{GenOptions, Notation, Policy, Setup};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::HashMap;

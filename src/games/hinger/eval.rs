@@ -1,6 +1,7 @@
 //! Hinger's evaluation ([`Evaluator`]) and search hints ([`SearchHints`]).
 
-use super::*;
+use super::{Hinger, HingerMove};
+use crate::search::{Evaluator, SearchHints};
 
 impl Evaluator for Hinger {
     type Context = ();

@@ -2,7 +2,13 @@
 //! start positions for the referee ([`Setup`]) and the board as a person sees
 //! it ([`View`]).
 
-use super::*;
+use super::{parse_board, Hinger, HingerMove};
+use crate::protocol::{
+    format_time, parse_header, BoardView, CellView, GenOptions, Ground, Input, LegendEntry, Lines, Mode, MoveError,
+    MoveView, Notation, ParseError, Player, Policy, Setup, View,
+};
+use rand::rngs::SmallRng;
+use rand::SeedableRng;
 
 impl Notation for Hinger {
     const NAME: &'static str = "hinger";

@@ -26,15 +26,11 @@ pub mod player;
 pub mod solver;
 pub mod sum;
 
-use crate::protocol::{
-    format_time, parse_header, BoardView, CellView, LegendEntry, Notation, Policy, Setup, View, GenOptions, Ground, Input, Lines, Mode, MoveError,
-    MoveView, ParseError, Player,
-};
-use crate::search::{Evaluator, SearchHints, alphabeta::Searcher, Game, Limits, Outcome, Strategy};
-use crate::timing::{tt_bytes, DEFAULT_NPS};
+use crate::protocol::{Lines, Notation, ParseError, Player};
+use crate::search::{Game, Outcome};
 pub use board::{iter_bits, Board};
 use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
+use rand::Rng;
 
 /// Hash key of "player two to move".
 const SIDE_KEY: u64 = 0x6A09_E667_F3BC_C908;
@@ -201,9 +197,6 @@ impl Game for Hinger {
         self.zob ^ side ^ over
     }
 }
-
-/// CPU seconds of alpha-beta before the exact solver (see `special_move`).
-const PROBE_SECONDS: f64 = 0.3;
 
 #[cfg(test)]
 mod tests;

@@ -1,6 +1,8 @@
 use super::*;
 use crate::driver::{turn, AgentOptions};
-use crate::search::minimax;
+use crate::protocol::{GenOptions, Mode, MoveError, Policy, Setup};
+use crate::search::{minimax, Limits, Strategy};
+use rand::SeedableRng;
 
 fn sample(name: &str) -> String {
     let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -74,7 +74,7 @@ pub(crate) fn start4(runs: usize, alphabeta: bool, tt_bytes: usize, out: &mut dy
     if alphabeta {
         let mut ab = Vec::new();
         for _ in 0..runs {
-            let r = crate::games::fifteen::search::solve(&g, tt_bytes);
+            let r = crate::search::alphabeta::solve(&g, tt_bytes);
             out(format!(
                 "4x4 start margin, alpha-beta core: {:+} in {:.3} s CPU, {} nodes",
                 margin_points(r.score),

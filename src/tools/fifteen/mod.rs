@@ -65,7 +65,7 @@ pub(crate) fn solve_file(path: &Path, tt_mb: usize, kind: SolveKind) -> Result<S
     );
     let body = match kind {
         SolveKind::AlphaBeta => {
-            let f = crate::games::fifteen::search::solve(&g, tt_mb << 20);
+            let f = crate::search::alphabeta::solve(&g, tt_mb << 20);
             format!(
                 "value: {}\nbest move: {}\ntime: {:.3} s CPU, {} nodes (alpha-beta core)\n",
                 describe_value(f.score),

@@ -7,7 +7,7 @@ use crate::games::halma::simple::{self, to_simple};
 use crate::games::halma::{format, perft, HMove, Halma};
 use crate::protocol::read_bounded;
 use crate::protocol::{Notation, View};
-use crate::search::{alphabeta::Searcher, Limits};
+use crate::search::{alphabeta, Limits};
 use std::path::Path;
 
 /// Reads and parses an `input.txt`.
@@ -115,14 +115,13 @@ struct DepthIn {
 /// does not decide the figure): the deepest iteration finished within
 /// `seconds`, with the nodes and time it took to get there.
 fn depth_in(pos: &Halma, seconds: f64) -> DepthIn {
-    let mut searcher = Searcher::<Halma>::new(64 << 20);
     let mut done = DepthIn {
         depth: 0,
         seconds: 0.0,
         nodes: 0,
         best: None,
     };
-    searcher.search(pos, Limits::time(seconds, 3.0 * seconds), |info| {
+    alphabeta::search_reporting(pos, Limits::time(seconds, 3.0 * seconds), 64 << 20, |info| {
         if !info.partial && info.seconds <= seconds {
             done = DepthIn {
                 depth: info.depth,

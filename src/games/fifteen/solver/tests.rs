@@ -1,11 +1,7 @@
-use crate::protocol::{Notation};
 use super::*;
 use crate::games::fifteen::simple::{all_moves, minimax};
-use crate::games::fifteen::solver::random_position;
-use crate::games::fifteen::geo::geo;
-use crate::protocol::{Mode, Player};
-use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
+use crate::protocol::{Mode, Notation};
+use rand::SeedableRng;
 
 fn text(g: &Fifteen) -> String {
     g.write_input(Mode::Single, 1.0)

@@ -1,12 +1,22 @@
 //! The race solver against a plain breadth-first search over the real move
 //! generator, and the separation detector against the real move generator.
 
-use crate::protocol::{View};
+use super::bound::*;
+use super::frame::*;
+use super::ida::*;
+use super::memo::*;
+use super::moves::*;
+use super::play::*;
+use super::stuck::*;
+use super::tight::*;
 use super::*;
-use crate::games::halma::Reading;
+use crate::games::halma::bitboard::{level, min_level, Bitboard, CAMP, LEVEL_GE};
+use crate::games::halma::{HMove, Halma, Reading};
+use crate::protocol::{ByPlayer, Player, View};
+use rand::Rng;
 use fxhash::FxHashSet;
 use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 
 /// A black-only position with black to move (the opponent left out).
 fn alone(pieces: Bitboard) -> Halma {

@@ -1,11 +1,7 @@
-use crate::protocol::{View};
-use crate::protocol::{Notation};
-use crate::search::{SearchHints};
 use super::*;
 use crate::games::fifteen::simple::{all_moves, minimax};
-use crate::clock::CpuTimer;
-use crate::protocol::Player;
-use crate::search::Game;
+use crate::protocol::{Notation, Player, View};
+use crate::search::{alphabeta, Game, SearchHints, Strategy};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -21,11 +17,10 @@ fn random_position(rng: &mut SmallRng, n: u8, left: u32) -> Fifteen {
 #[test]
 fn solver_agrees_with_plain_minimax_on_4x4_endgames() {
     let mut rng = SmallRng::seed_from_u64(4);
-    let mut e = Searcher::<Fifteen>::new(1 << 20);
     for (left, count) in [(1, 60), (2, 60), (3, 60), (4, 30), (5, 6), (6, 1)] {
         for _ in 0..count {
             let g = random_position(&mut rng, 4, left);
-            let f = e.solve(&g);
+            let f = alphabeta::solve(&g, 1 << 20);
             assert!(f.exact);
             let mm = minimax(&g);
             assert_eq!(f.score, mm, "{}", g.write_input(crate::protocol::Mode::Single, 1.0));
@@ -47,18 +42,16 @@ fn direct_solve_and_iterative_deepening_agree() {
     // The direct solve fills the table at full depth only; iterative
     // deepening reuses shallower, symmetry-folded entries on the way.
     let mut rng = SmallRng::seed_from_u64(9);
-    let mut a = Searcher::<Fifteen>::new(1 << 20);
-    let mut b = Searcher::<Fifteen>::new(1 << 20);
     for _ in 0..20 {
         let g = random_position(&mut rng, 4, 7);
-        let deepened = b.search(&g, Limits::depth(64), |_| {});
+        let deepened = alphabeta::search(&g, Limits::depth(64), 1 << 20);
         assert!(deepened.exact);
-        assert_eq!(a.solve(&g).score, deepened.score);
+        assert_eq!(alphabeta::solve(&g, 1 << 20).score, deepened.score);
     }
     // A short 6x6 endgame too.
     for _ in 0..5 {
         let g = random_position(&mut rng, 6, 4);
-        assert_eq!(a.solve(&g).score, minimax(&g));
+        assert_eq!(alphabeta::solve(&g, 1 << 20).score, minimax(&g));
     }
 }
 
@@ -103,14 +96,20 @@ fn symmetric_boards_share_table_entries_in_the_right_frame() {
 fn iterative_deepening_ends_exact_and_respects_the_clock() {
     let mut rng = SmallRng::seed_from_u64(3);
     let g = random_position(&mut rng, 4, 5);
-    let f = Searcher::<Fifteen>::new(1 << 20).search(&g, Limits::time(f64::INFINITY, f64::INFINITY), |_| {});
+    let f = alphabeta::search(&g, Limits::time(f64::INFINITY, f64::INFINITY), 1 << 20);
     assert!(f.exact);
     assert_eq!(f.score, minimax(&g));
-    let t = CpuTimer::start();
+    let t = crate::clock::CpuTimer::start();
     let start = Fifteen::new(6, Player::One);
-    let f = Searcher::<Fifteen>::new(1 << 20).search(&start, Limits::time(0.05, 0.1), |_| {});
+    let f = alphabeta::search(&start, Limits::time(0.05, 0.1), 1 << 20);
     assert!(t.elapsed() < 0.5, "{}", t.elapsed());
     assert!(f.best.is_some() && !f.exact);
+}
+
+/// The default agent's move, through the agent's own path.
+fn best_move(g: &Fifteen, limits: &Limits) -> crate::play::Choice<Move> {
+    let opts = crate::play::ChooseOptions::default();
+    crate::play::choose(g, Strategy::Best, limits, &opts, &mut |_| {}).expect("a move")
 }
 
 #[test]
@@ -118,7 +117,7 @@ fn takes_a_free_capture() {
     // Player 1 to move can remove the opponent's 13 by putting a 5 next to it.
     let text = "FIFTEEN\nSINGLE\n1\n1.0\n6\n. . . . . .\n. . . . . .\n. . 2:13 . . .\n. . . . . .\n. . . . . .\n. . . . . .\n1: 2 2 3 3 5 5 8 8 8 13 13\n2: 2 2 3 3 5 5 8 8 8 13\n";
     let g = Fifteen::parse_input(text).unwrap().state;
-    let m = best_move(&g, &crate::search::Limits::time(0.2, 0.4), &mut |_| {}).unwrap();
+    let m = best_move(&g, &Limits::time(0.2, 0.4)).best;
     let mut c = g.clone();
     c.play(m);
     assert_eq!(c.score(Player::Two), 0, "played {m:?}\n{}", c.render());
@@ -126,14 +125,20 @@ fn takes_a_free_capture() {
 
 #[test]
 fn every_move_of_a_4x4_game_at_30_seconds_a_move_is_the_solvers() {
-    // The limits the agent plans for a SINGLE move with 30 s on the clock;
-    // both sides play through `choose`, the agent's own path.
+    // The limits the agent plans for a SINGLE move with 30 s on the clock,
+    // and the solver's table the agent gives it.
     let limits = crate::timing::plan(crate::protocol::Mode::Single, 30.0, 0.0, 1.0);
     let mut g = Fifteen::new(4, Player::One);
     let mut moves = 0;
     while !g.is_over() {
-        let (m, source) = choose(&g, &limits, &mut |_| {}).expect("a move");
+        let mut solver = Solver::new(solver_bytes(limits.hard));
+        let (m, source) = solved_move(&mut solver, &g, limits.soft, &mut |_| {}).expect("a move");
         assert_eq!(source, Source::Solved, "move {moves} of the game");
+        if moves == 4 {
+            // The agent's own path plays the solver's move, searching nothing.
+            let c = best_move(&g, &limits);
+            assert_eq!((c.best, c.table_bytes), (m, 0));
+        }
         g.play(m);
         moves += 1;
     }
