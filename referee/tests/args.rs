@@ -110,6 +110,10 @@ fn a_huge_game_count_is_scheduled_lazily() {
     let args = nim_match(&[
         "--games",
         "1000000000000000000",
+        // Pairs that differ: deterministic agents from one start would
+        // repeat a pair, which the SPRT refuses.
+        "--openings",
+        "random:2",
         "--sprt",
         "0,100",
         "--concurrency",
@@ -119,6 +123,9 @@ fn a_huge_game_count_is_scheduled_lazily() {
         &a,
         &b,
     ]);
+    // A pile of 12: room for random two-ply openings.
+    let mut args = args;
+    args[4] = "12".into();
     let o = referee(&strs(&args));
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let text = String::from_utf8_lossy(&o.stdout);

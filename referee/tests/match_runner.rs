@@ -110,7 +110,13 @@ fn python_sample_plays_by_its_natural_command() {
     need("python3");
     let dir = repo().join("samples/agents/python");
     // From the directory holding connectsquare_random.py, as a student would type it.
-    sample_match(&dir, "name=py,cmd=python3 connectsquare_random.py", None, "python-cwd", "auto");
+    sample_match(
+        &dir,
+        "name=py,cmd=python3 connectsquare_random.py",
+        None,
+        "python-cwd",
+        "auto",
+    );
     // From elsewhere, with the agent's home given.
     sample_match(
         &repo(),
@@ -137,7 +143,13 @@ fn java_and_cpp_samples_play() {
     let home = format!("dir={}", build.display());
     let java = format!("name=java,cmd=java -cp . ConnectSquareRandom,{home}");
     sample_match(&repo(), &java, None, "java", "auto");
-    sample_match(&repo(), &format!("name=cpp,cmd=./connectsquare_random,{home}"), None, "cpp", "auto");
+    sample_match(
+        &repo(),
+        &format!("name=cpp,cmd=./connectsquare_random,{home}"),
+        None,
+        "cpp",
+        "auto",
+    );
     std::fs::remove_dir_all(build).unwrap();
 }
 
@@ -154,7 +166,10 @@ fn agent_homes_are_read_only_and_private_under_the_full_sandbox() {
     let base = tmp("homes");
     let java_home = base.join("java");
     build_java(&java_home);
-    let java = format!("name=java,cmd=java -cp . ConnectSquareRandom,dir={}", java_home.display());
+    let java = format!(
+        "name=java,cmd=java -cp . ConnectSquareRandom,dir={}",
+        java_home.display()
+    );
     let py = "name=py,cmd=python3 connectsquare_random.py,dir=samples/agents/python";
     sample_match(&repo(), &java, Some(py), "homes-java-py", "full");
 

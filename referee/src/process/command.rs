@@ -36,9 +36,67 @@ pub(crate) fn words(cmd: &str) -> Result<Vec<String>, String> {
     shell_words::split(cmd).map_err(|_| format!("unbalanced quote in the agent command `{cmd}`"))
 }
 
+/// Characters that make a command the shell's business: quoting,
+/// expansion, redirection, pipes, lists, globbing, comments, subshells.
+const SHELL_SYNTAX: &[char] = &[
+    '|', '&', ';', '<', '>', '(', ')', '$', '`', '\\', '"', '\'', '*', '?', '[', ']', '#', '~', '{', '}', '\n',
+];
+
+/// The words of `cmd` when it has no shell syntax and its program is an
+/// executable file (found on `path` for a bare name): the command can be
+/// executed directly, without a shell in between. `None` sends it to
+/// `sh -c`, which also reports a missing or non-executable program in its
+/// own words (status 127 or 126).
+pub(crate) fn direct(cmd: &str, path: Option<&str>) -> Option<(std::path::PathBuf, Vec<String>)> {
+    use std::os::unix::fs::PermissionsExt;
+    if cmd.contains(SHELL_SYNTAX) {
+        return None;
+    }
+    let words: Vec<String> = cmd.split_whitespace().map(String::from).collect();
+    let prog = words.first()?;
+    // VAR=value before the program is an assignment, a shell builtin's job.
+    if prog.contains('=') {
+        return None;
+    }
+    let found = if prog.contains('/') {
+        Some(std::path::PathBuf::from(prog))
+    } else {
+        path?
+            .split(':')
+            .filter(|d| !d.is_empty())
+            .map(|d| std::path::Path::new(d).join(prog))
+            .find(|p| p.is_file())
+    }?;
+    let runnable = std::fs::metadata(&found).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0);
+    // A relative path is taken from the working directory at exec time.
+    (runnable || (prog.contains('/') && !found.is_absolute())).then_some((found, words))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn commands_without_shell_syntax_run_directly() {
+        let path = Some("/usr/bin:/bin");
+        let (prog, words) = direct("sh -c true", path).unwrap();
+        assert!(prog.ends_with("sh") && prog.is_absolute(), "{}", prog.display());
+        assert_eq!(words, ["sh", "-c", "true"]);
+        for shell in [
+            "agent > log",
+            "a | b",
+            "a; b",
+            "FOO=1 agent",
+            "python3 'my agent.py'",
+            "echo $HOME",
+            "exit 3",
+            "no-such-program-here",
+            "cd / && ls",
+        ] {
+            assert_eq!(direct(shell, path), None, "{shell}");
+        }
+        assert_eq!(direct("/bin/sh x", path).unwrap().1, ["/bin/sh", "x"]);
+    }
 
     #[test]
     fn words_split_like_the_shell() {

@@ -77,7 +77,7 @@ fn try_rootless(root: &Path, work: &Path) -> Result<(), String> {
     let null = std::fs::File::open("/dev/null").map_err(|e| format!("cannot open /dev/null: {e}"))?;
     let plan = namespaces::MountPlan::new(root, work, &[], &[], 1 << 20);
     let launch = spawn::Launch {
-        script: c"exit 0".into(),
+        exec: spawn::Exec::shell(c"exit 0".into()),
         dir: std::ffi::CString::new(work.as_os_str().as_encoded_bytes()).unwrap_or_default(),
         stdio: [null.as_raw_fd(); 3],
         env: vec![c"PATH=/usr/bin:/bin".into()],

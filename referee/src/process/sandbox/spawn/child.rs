@@ -138,8 +138,8 @@ fn exec_agent(l: &Launch<'_>, err: RawFd, envp: &[*const c_char]) -> ! {
         // Descriptors the referee opened for other moves must not leak in
         // (they would hold their pipes open); the error pipe closes on exec.
         libc::close_range(3, libc::c_uint::MAX, CLOSE_RANGE_CLOEXEC as libc::c_int);
-        let argv = [c"sh".as_ptr(), c"-c".as_ptr(), l.script.as_ptr(), std::ptr::null()];
-        libc::execve(c"/bin/sh".as_ptr(), argv.as_ptr(), envp.as_ptr());
+        let (path, argv) = l.exec.raw();
+        libc::execve(path, argv, envp.as_ptr());
         report(err, Stage::Exec, 0)
     }
 }

@@ -97,8 +97,8 @@ pub(crate) struct Confine<'a> {
 
 /// Everything the child needs, prepared before the clone.
 pub(crate) struct Launch<'a> {
-    /// `sh -c SCRIPT`.
-    pub script: CString,
+    /// What is executed.
+    pub exec: Exec,
     /// Working directory (used when there is no mount plan).
     pub dir: CString,
     /// Standard input, output and error of the agent.
@@ -109,6 +109,48 @@ pub(crate) struct Launch<'a> {
     pub limits: Option<SandboxLimits>,
     /// Namespaces, cgroup and user (the `full` levels).
     pub confine: Option<Confine<'a>>,
+}
+
+/// A program and its arguments, ready for execve(2) in the child (which
+/// may not allocate): the pointer array is built here.
+pub(crate) struct Exec {
+    path: CString,
+    /// Owns the strings `ptrs` points into (their bytes never move).
+    _argv: Vec<CString>,
+    ptrs: Vec<*const c_char>,
+}
+
+impl Exec {
+    fn new(path: CString, argv: Vec<CString>) -> Exec {
+        let ptrs = argv
+            .iter()
+            .map(|a| a.as_ptr())
+            .chain(std::iter::once(std::ptr::null()))
+            .collect();
+        Exec {
+            path,
+            _argv: argv,
+            ptrs,
+        }
+    }
+
+    /// `sh -c SCRIPT`.
+    pub(crate) fn shell(script: CString) -> Exec {
+        Exec::new(c"/bin/sh".into(), vec![c"sh".into(), c"-c".into(), script])
+    }
+
+    /// `path` run with `words` (its own name first), no shell in between.
+    pub(crate) fn direct(path: &std::path::Path, words: &[String]) -> std::io::Result<Exec> {
+        let c =
+            |s: &[u8]| CString::new(s).map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidInput, "a NUL byte"));
+        let argv = words.iter().map(|w| c(w.as_bytes())).collect::<Result<_, _>>()?;
+        Ok(Exec::new(c(path.as_os_str().as_encoded_bytes())?, argv))
+    }
+
+    /// The program's path and the argv array, null-terminated.
+    pub(crate) fn raw(&self) -> (*const c_char, *const *const c_char) {
+        (self.path.as_ptr(), self.ptrs.as_ptr())
+    }
 }
 
 impl Launch<'_> {
