@@ -104,7 +104,7 @@ fn check<G: FileGame>(
         tail.lines().map(|l| format!("  | {l}")).collect::<Vec<_>>().join("\n")
     };
     Err(format!(
-        "agent {name} failed its pre-flight move as {seat} {}: {problem}.\n  command as run: sh -c {cmd:?}\n  in directory:   {}\n  last lines of its stderr:\n{stderr}\n{hint}Fix the agent or its command (run it by hand in that directory), then start again; no game was played.",
+        "agent {name} failed its pre-flight move as {seat} {}: {problem}.\n  command as run: {cmd}\n  in directory:   {}\n  last lines of its stderr:\n{stderr}\n{hint}Fix the agent or its command (run it by hand in that directory), then start again; no game was played.",
         trial.from,
         dir.display()
     ))
@@ -118,6 +118,9 @@ fn hints(stderr: &str, spec: &RunSpec<'_>, stop: &AtomicBool, problem: &str) -> 
     let sb = spec.sandbox;
     let mut out = String::new();
     let lower = stderr.to_ascii_lowercase();
+    if problem.contains("status 126") || (lower.contains("permission denied") && problem.contains("status")) {
+        out += "Its program is not executable, or lies where the agent may not read: make it so with chmod +x (and chmod a+rx on its directories), or run it through its interpreter (python3 FILE, sh FILE).\n";
+    }
     if lower.contains("fork")
         || lower.contains("resource temporarily unavailable")
         || lower.contains("cannot create thread")
