@@ -196,6 +196,9 @@ pub(crate) struct TournamentArgs {
     /// Gauntlet: the first agent on the command line (NAME=CMD or --agent) plays each other agent; the others do not meet.
     #[arg(long)]
     pub gauntlet: bool,
+    /// Measure the fitted ratings from this agent (rating 0) instead of the field's mean.
+    #[arg(long, value_name = "NAME")]
+    pub anchor: Option<String>,
     /// Command-line order of the agents (set by the binary from its parse).
     #[arg(skip)]
     pub order: Vec<AgentSource>,

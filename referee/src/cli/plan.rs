@@ -149,9 +149,21 @@ impl TournamentArgs {
             time,
             self.out.clone(),
         )
-        .map(|p| RunPlan {
-            gauntlet: self.gauntlet,
-            ..p
+        .and_then(|p| {
+            if let Some(a) = &self.anchor {
+                if !p.contestants.iter().any(|c| &c.name == a) {
+                    let names: Vec<&str> = p.contestants.iter().map(|c| c.name.as_str()).collect();
+                    return Err(format!(
+                        "--anchor {a:?} names no agent of this tournament; the agents are {}",
+                        names.join(", ")
+                    ));
+                }
+            }
+            Ok(RunPlan {
+                gauntlet: self.gauntlet,
+                anchor: self.anchor.clone(),
+                ..p
+            })
         })
     }
 }
@@ -285,6 +297,7 @@ fn plan(
         openings: run.openings.clone(),
         shard,
         gauntlet: false,
+        anchor: None,
         preflight: !run.no_preflight,
     })
 }
@@ -357,6 +370,8 @@ pub(crate) struct RunPlan {
     pub shard: Option<Shard>,
     /// The first agent plays each other agent (and they do not meet).
     pub gauntlet: bool,
+    /// The agent whose fitted rating is 0 (else the field's mean).
+    pub anchor: Option<String>,
     /// Each agent makes one move before the first game.
     pub preflight: bool,
 }

@@ -30,6 +30,9 @@ struct Manifest {
     gauntlet: bool,
     #[serde(default)]
     shard: Option<Shard>,
+    /// `--anchor` (absent in older manifests and when not given).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    anchor: Option<String>,
 }
 
 impl RunPlan {
@@ -44,6 +47,7 @@ impl RunPlan {
             openings: self.openings.clone(),
             gauntlet: self.gauntlet,
             shard: self.shard,
+            anchor: self.anchor.clone(),
         }
     }
 

@@ -51,6 +51,7 @@ impl RunPlan {
             game: &self.game,
             ids,
             gauntlet: self.gauntlet,
+            anchor: self.anchor.as_deref(),
         }
     }
 }
