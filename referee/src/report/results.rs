@@ -4,10 +4,12 @@
 //! tournament and `merge`.
 
 use crate::output::record::GameRecord;
+use crate::report::swiss::{self, SwissResults, SwissView};
 use crate::report::tables;
 use crate::stats::fit::Ratings;
 use crate::stats::summary::{self, AgentSummary, SprtReport};
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::path::Path;
 
 /// What a run is, for its report.
@@ -22,6 +24,8 @@ pub(crate) struct RunView<'a> {
     pub gauntlet: bool,
     /// The agent whose rating is 0 (else the field's mean), for fitted ratings.
     pub anchor: Option<&'a str>,
+    /// A Swiss: its rounds so far (the tables are its standings).
+    pub swiss: Option<SwissView>,
 }
 
 impl RunView<'_> {
@@ -79,6 +83,9 @@ pub(crate) struct Results<'a> {
     pub gauntlet: Option<Vec<AgentSummary>>,
     /// Pentanomial counts per pairing (complete pairs only).
     pub pentanomial: Vec<PairCounts>,
+    /// A Swiss: its rounds, standings and final.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub swiss: Option<SwissResults>,
     /// The SPRT, if one was asked for.
     pub sprt: Option<SprtReport>,
     /// The records file.
@@ -91,8 +98,31 @@ pub(crate) fn pair_of(r: &GameRecord) -> Option<(String, usize)> {
     Some((pairing.to_string(), n.parse::<usize>().ok()?))
 }
 
-/// Pentanomial counts of every pairing that has records, in agent order.
+/// Pentanomial counts of every pairing that has records: a round robin's
+/// in agent order, a Swiss's in key order, each for the agent who moves
+/// first in the pairing's even games.
 pub(crate) fn pentanomial(view: &RunView<'_>, recs: &[GameRecord]) -> Vec<PairCounts> {
+    // Records by pairing, in one pass: a field of hundreds has many pairings.
+    let mut by: BTreeMap<String, Vec<GameRecord>> = BTreeMap::new();
+    for r in recs {
+        if let Some((p, _)) = pair_of(r) {
+            by.entry(p).or_default().push(r.clone());
+        }
+    }
+    let counts = |pairing: String, agent: &str, mine: &[GameRecord]| PairCounts {
+        counts: summary::pentanomial(agent, mine, pair_of),
+        pairing,
+        agent: agent.to_string(),
+    };
+    if view.swiss.is_some() {
+        return by
+            .iter()
+            .filter_map(|(pairing, mine)| {
+                let even = mine.iter().find(|r| pair_of(r).is_some_and(|(_, n)| n % 2 == 0))?;
+                Some(counts(pairing.clone(), &even.agents[even.first.min(1)], mine))
+            })
+            .collect();
+    }
     let mut out = Vec::new();
     for (i, (a, _)) in view.ids.iter().enumerate() {
         for (b, _) in view.ids.iter().skip(i + 1) {
@@ -100,19 +130,9 @@ pub(crate) fn pentanomial(view: &RunView<'_>, recs: &[GameRecord]) -> Vec<PairCo
                 continue;
             }
             let pairing = format!("{a}-vs-{b}");
-            let mine: Vec<GameRecord> = recs
-                .iter()
-                .filter(|r| pair_of(r).is_some_and(|(p, _)| p == pairing))
-                .cloned()
-                .collect();
-            if mine.is_empty() {
-                continue;
+            if let Some(mine) = by.get(&pairing) {
+                out.push(counts(pairing, a, mine));
             }
-            out.push(PairCounts {
-                counts: summary::pentanomial(a, &mine, pair_of),
-                pairing,
-                agent: a.clone(),
-            });
         }
     }
     out
@@ -122,6 +142,9 @@ pub(crate) fn pentanomial(view: &RunView<'_>, recs: &[GameRecord]) -> Vec<PairCo
 /// results per opponent; with three or more agents in a round robin, the
 /// head-to-head matrix.
 pub(crate) fn tables(view: &RunView<'_>, recs: &[GameRecord]) -> String {
+    if let Some(sw) = &view.swiss {
+        return swiss::tables(sw, view.ids, recs, view.anchor);
+    }
     let ratings = view.ratings(recs);
     let mut s = match &ratings {
         Some(r) => tables::table(&summary::standings(view.ids, recs, r)) + &tables::rating_note(r, view.ids),
@@ -179,6 +202,10 @@ pub(crate) fn results<'a>(
             .gauntlet
             .then(|| summary::gauntlet(&view.ids[0].0, view.ids, recs, ratings.as_ref())),
         pentanomial: pentanomial(view, recs),
+        swiss: view
+            .swiss
+            .as_ref()
+            .map(|sw| swiss::results(sw, view.ids, recs, view.anchor)),
         sprt,
         records: records.display().to_string(),
     }
@@ -217,6 +244,7 @@ mod tests {
             ids: &ids,
             gauntlet: false,
             anchor: None,
+            swiss: None,
         };
         let p = pentanomial(&rr, &recs);
         assert_eq!(p.len(), 3);
@@ -255,6 +283,7 @@ mod tests {
             ids: &ids,
             gauntlet: false,
             anchor: None,
+            swiss: None,
         };
         let t = tables(&view, &recs);
         let x_row = t.lines().find(|l| l.starts_with("x ")).unwrap();
