@@ -9,7 +9,10 @@
 //! `crash` (abort), `exit N`, `garbage`, `illegal`, `silent`, `empty`,
 //! `check-calibration` (plays only if `calibration.txt` is present), `orphan S` (leave a child burning S s CPU, its pid in `orphan.pid`, and
 //! exit), `fail-after N` (plays N moves, then writes garbage; counts in
-//! `count.txt`).
+//! `count.txt`), `handicap PCT [DEPTH]` (our agent, at its default
+//! strategy or at fixed-depth alpha-beta, except on about PCT % of
+//! positions, picked by the position's hash, a legal move picked by the
+//! same hash: an agent of a chosen strength, deterministic with a DEPTH).
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -64,6 +67,33 @@ fn legal_move() {
         };
         agent::driver::run_turn(&opts).expect("a legal move");
     }
+}
+
+/// `handicap PCT [DEPTH]`: see the file's doc. With a DEPTH the same
+/// position always gets the same move, so games between such agents
+/// replay exactly.
+fn handicap(pct: u64, depth: Option<u32>) {
+    let text = std::fs::read_to_string("input.txt").expect("input.txt");
+    let kind = agent::games::GameKind::detect(&text).expect("a game the agent library knows");
+    agent::with_game!(kind, |G| handicap_turn::<G>(&text, pct, depth));
+}
+
+fn handicap_turn<G: agent::protocol::FileGame>(text: &str, pct: u64, depth: Option<u32>) {
+    let input = G::parse_input(text).expect("valid input");
+    let h = input.state.hash().wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    if (h >> 40) % 100 < pct {
+        let mut moves = Vec::new();
+        input.state.legal_moves(&mut moves);
+        let mv = moves[(h % moves.len() as u64) as usize];
+        std::fs::write("output.txt", input.state.format_move(mv)).expect("write");
+        return;
+    }
+    let opts = agent::driver::AgentOptions {
+        dir: ".".into(),
+        strategy: depth.map_or(agent::search::Strategy::Best, agent::search::Strategy::AlphaBeta),
+        time_scale: 1.0,
+    };
+    agent::driver::run_turn(&opts).expect("a legal move");
 }
 
 /// utime + stime of a process in clock ticks (0 if unreadable).
@@ -203,6 +233,10 @@ fn main() {
     let what = args.get(1).map(String::as_str).unwrap_or("play");
     match what {
         "play" => legal_move(),
+        "handicap" => handicap(
+            args.get(2).and_then(|s| s.parse().ok()).unwrap_or(0),
+            args.get(3).and_then(|s| s.parse().ok()),
+        ),
         "burn" => {
             burn(arg_f64(&args, 2));
             legal_move();

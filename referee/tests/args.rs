@@ -91,6 +91,50 @@ fn games_and_concurrency_are_checked() {
 }
 
 #[test]
+fn swiss_options_are_checked() {
+    let specs: Vec<String> = (0..5).map(|i| format!("p{i}={MOCK} play")).collect();
+    let with = |extra: &[&'static str]| -> Vec<String> {
+        let mut v: Vec<String> = ["tournament", "--game", "testnim"].map(String::from).to_vec();
+        v.extend(extra.iter().map(|s| s.to_string()));
+        v.extend(specs.iter().cloned());
+        v
+    };
+    refused(
+        &strs(&with(&["--rounds", "3"])),
+        "--rounds and --final belong to a Swiss: add --format swiss",
+    );
+    refused(&strs(&with(&["--format", "swiss"])), "--format swiss needs --rounds R");
+    refused(
+        &strs(&with(&["--format", "swiss", "--rounds", "6"])),
+        "--rounds must be between 1 and 5 for 5 agents",
+    );
+    refused(
+        &strs(&with(&["--format", "swiss", "--rounds", "0"])),
+        "--rounds must be between 1 and 5",
+    );
+    refused(
+        &strs(&with(&["--format", "swiss", "--rounds", "3", "--final", "6"])),
+        "--final must be between 2 and the number of agents (5)",
+    );
+    refused(
+        &strs(&with(&["--format", "swiss", "--rounds", "3", "--gauntlet"])),
+        "--gauntlet cannot be used with --format swiss",
+    );
+    refused(
+        &strs(&with(&["--format", "swiss", "--rounds", "3", "--shard", "0/2"])),
+        "--shard cannot be used with --format swiss",
+    );
+    refused(
+        &strs(&with(&["--format", "knockout"])),
+        "invalid value 'knockout' for '--format",
+    );
+    refused(
+        &strs(&with(&["--anchor", "nobody"])),
+        "--anchor \"nobody\" names no agent of this tournament",
+    );
+}
+
+#[test]
 fn sprt_with_fewer_than_two_games_is_refused() {
     let (a, b) = (format!("{MOCK} play"), format!("{MOCK} play"));
     let args = nim_match(&["--games", "1", "--sprt", "0,100", &a, &b]);

@@ -6,6 +6,7 @@
 pub(crate) mod agentspec;
 pub(crate) mod options;
 pub(crate) mod plan;
+pub(crate) mod tournament;
 
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
@@ -189,6 +190,15 @@ pub(crate) struct MatchArgs {
     pub order: Vec<AgentSource>,
 }
 
+/// `--format`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Format {
+    /// Every pair of agents meets (`--gauntlet`: only the first with each other).
+    RoundRobin,
+    /// Rounds paired by score (`--rounds R`), then optionally a round robin of the top (`--final K`).
+    Swiss,
+}
+
 /// `referee tournament`.
 #[derive(Args, Clone, Debug)]
 pub(crate) struct TournamentArgs {
@@ -197,6 +207,18 @@ pub(crate) struct TournamentArgs {
     /// Gauntlet: the first agent on the command line (NAME=CMD or --agent) plays each other agent; the others do not meet.
     #[arg(long)]
     pub gauntlet: bool,
+    /// Measure the fitted ratings from this agent (rating 0) instead of the field's mean.
+    #[arg(long, value_name = "NAME")]
+    pub anchor: Option<String>,
+    /// round-robin: every pair meets; swiss: --rounds rounds, each pairing agents of equal points who have not met.
+    #[arg(long, value_enum, default_value_t = Format::RoundRobin)]
+    pub format: Format,
+    /// Rounds of a Swiss (--format swiss); at most the number of agents less one.
+    #[arg(long, value_name = "R")]
+    pub rounds: Option<u32>,
+    /// After a Swiss's last round, a round robin of its top K agents.
+    #[arg(long = "final", value_name = "K")]
+    pub final_k: Option<usize>,
     /// Command-line order of the agents (set by the binary from its parse).
     #[arg(skip)]
     pub order: Vec<AgentSource>,

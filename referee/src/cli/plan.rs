@@ -3,8 +3,8 @@
 
 use crate::cli::agentspec::{AgentCommand, AgentSpec};
 use crate::cli::options::positive_seconds;
-use crate::cli::{in_order, GameOpts, MatchArgs, RunOpts, TimeOpts, TournamentArgs};
-use crate::game::{resolve_command, Contestant, Rules, SeatKind};
+use crate::cli::{in_order, GameOpts, MatchArgs, RunOpts, TimeOpts};
+use crate::game::{Contestant, Rules, SeatKind};
 use crate::process::resolve::resolve_in_home;
 use crate::schedule::openings::{self, OpeningSpec, RandomSuite};
 use crate::schedule::shard::Shard;
@@ -110,63 +110,9 @@ impl MatchArgs {
     }
 }
 
-impl TournamentArgs {
-    /// The tournament: a round robin of its NAME=CMD agents.
-    pub(crate) fn plan(&self) -> Result<RunPlan, String> {
-        let clock = self.time.clock(&self.game.game)?;
-        let mut positional: Vec<(Contestant, f64)> = Vec::new();
-        for spec in &self.agents {
-            let Some((name, cmd)) = spec.split_once('=') else {
-                return Err(format!("agents are given as NAME=CMD, found {spec:?}"));
-            };
-            let name = name.trim();
-            if name.is_empty() || cmd.trim().is_empty() {
-                return Err(format!(
-                    "agents are given as NAME=CMD with both parts non-empty, found {spec:?}"
-                ));
-            }
-            let c = Contestant {
-                name: name.to_string(),
-                kind: SeatKind::Agent(resolve_command(cmd)),
-                calibration: None,
-                calibrate: None,
-                home: None,
-            };
-            positional.push((c, clock));
-        }
-        let entries: Vec<(Contestant, f64)> = agent_entries(&self.run.agent)?
-            .into_iter()
-            .map(|(c, t)| (c, t.unwrap_or(clock)))
-            .collect();
-        let (contestants, time): (Vec<Contestant>, Vec<f64>) =
-            in_order(positional, entries, &self.order).into_iter().unzip();
-        for (i, c) in contestants.iter().enumerate() {
-            if contestants[..i].iter().any(|o| o.name == c.name) {
-                return Err(format!("agent name {:?} is used twice", c.name));
-            }
-        }
-        if contestants.len() < 2 {
-            return Err("a tournament needs at least two agents (NAME=CMD or --agent name=NAME,cmd=CMD)".into());
-        }
-        plan(
-            RunKind::Tournament,
-            &self.game,
-            &self.time,
-            &self.run,
-            contestants,
-            time,
-            self.out.clone(),
-        )
-        .map(|p| RunPlan {
-            gauntlet: self.gauntlet,
-            ..p
-        })
-    }
-}
-
 /// The `--agent` entries as contestants, with their own time if given. Each
 /// command's files are found in the agent's home (`dir=`, else here).
-fn agent_entries(specs: &[String]) -> Result<Vec<(Contestant, Option<f64>)>, String> {
+pub(super) fn agent_entries(specs: &[String]) -> Result<Vec<(Contestant, Option<f64>)>, String> {
     let here = std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
     let entries = specs
         .iter()
@@ -226,7 +172,7 @@ fn check_private_homes(entries: &[(Contestant, Option<f64>)]) -> Result<(), Stri
 }
 
 /// The checks and conversions `match` and `tournament` share.
-fn plan(
+pub(super) fn plan(
     kind: RunKind,
     game: &GameOpts,
     time: &TimeOpts,
@@ -293,6 +239,8 @@ fn plan(
         openings: run.openings.clone(),
         shard,
         gauntlet: false,
+        anchor: None,
+        swiss: None,
         preflight: !run.no_preflight,
     })
 }
@@ -304,6 +252,15 @@ fn default_out(kind: &str) -> PathBuf {
         .map(|d| d.as_secs())
         .unwrap_or(0);
     std::env::temp_dir().join(format!("referee-{kind}-{stamp}-{}", std::process::id()))
+}
+
+/// A Swiss: its rounds and the agents of the final round robin.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct SwissPlan {
+    /// Rounds paired by score.
+    pub rounds: u32,
+    /// Agents in the final round robin (0: none).
+    pub finalists: usize,
 }
 
 /// Which subcommand a run came from (names its manifest and messages).
@@ -365,6 +322,10 @@ pub(crate) struct RunPlan {
     pub shard: Option<Shard>,
     /// The first agent plays each other agent (and they do not meet).
     pub gauntlet: bool,
+    /// The agent whose fitted rating is 0 (else the field's mean).
+    pub anchor: Option<String>,
+    /// A Swiss instead of a round robin.
+    pub swiss: Option<SwissPlan>,
     /// Each agent makes one move before the first game.
     pub preflight: bool,
 }

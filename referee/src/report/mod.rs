@@ -1,5 +1,5 @@
 //! What a run reports: the terminal tables ([`tables`]) and the results
-//! files ([`results`]), and `referee report`: one self-contained HTML file (inline SVG, CSS and
+//! files ([`results`]; a Swiss's part: [`swiss`]), and `referee report`: one self-contained HTML file (inline SVG, CSS and
 //! script; no network) from a run's records: a replay of every game with its
 //! move list and clock charts, and for several games the standings,
 //! head-to-head table, Elo with its interval and their history.
@@ -12,6 +12,7 @@
 pub mod data;
 pub(crate) mod page;
 pub(crate) mod results;
+pub(crate) mod swiss;
 pub(crate) mod tables;
 
 use crate::for_game;

@@ -4,9 +4,10 @@
 
 use super::data::GameData;
 use crate::output::record::GameRecord;
-use crate::report::tables::{signed, UNDEFINED_INTERVAL};
-use crate::stats::rating::{self, Wdl};
-use crate::stats::summary::{self, AgentSummary};
+use crate::report::tables::{rating_cell, rating_note};
+use crate::stats::fit::Open;
+use crate::stats::rating::Wdl;
+use crate::stats::summary::{self, AgentSummary, Strength};
 use std::fmt::Write as _;
 
 const SCRIPT: &str = include_str!("report.js");
@@ -52,20 +53,22 @@ fn count(wdl: &mut Wdl, score: Option<f64>) {
 }
 
 fn elo_text(s: &AgentSummary) -> String {
-    match (s.elo, s.elo_error) {
-        (Some(e), Some(err)) => format!("{} ± {err:.0}", signed(e)),
-        (Some(e), None) => format!("{} ± {UNDEFINED_INTERVAL}", signed(e)),
-        (None, _) if s.games == 0 => "-".into(),
-        (None, _) => format!("undetermined ({:.0} % score)", s.score_pct),
+    match &s.strength {
+        _ if s.games == 0 => "-".into(),
+        Strength::Fitted { rating } => rating_cell(rating),
+        Strength::Score { .. } => "-".into(),
     }
 }
 
+/// The standings table, best score first, with each agent's rating fitted
+/// to every game of the section and the line that says what 0 is.
 fn standings(recs: &[GameRecord], names: &[(String, String)]) -> String {
-    let mut rows = summary::summarize(names, recs);
+    let ratings = summary::ratings(names, recs, None);
+    let mut rows = summary::standings(names, recs, &ratings);
     rows.sort_by(|a, b| b.score_pct.total_cmp(&a.score_pct));
     let mut s = String::from(
         "<table class=\"standings\"><tr><th>Agent</th><th>Games</th><th>Wins</th><th>Losses</th>\
-         <th>Draws</th><th>Score</th><th>Elo vs field (95 %)</th><th>LOS</th><th>Forfeits</th></tr>\n",
+         <th>Draws</th><th>Score</th><th>Elo (95 %)</th><th>LOS</th><th>Forfeits</th></tr>\n",
     );
     for r in &rows {
         let forfeits: u32 = r.loss_reasons.values().sum();
@@ -85,6 +88,11 @@ fn standings(recs: &[GameRecord], names: &[(String, String)]) -> String {
         );
     }
     s.push_str("</table>\n");
+    let _ = writeln!(
+        s,
+        "<p class=\"note\">{}</p>",
+        esc(rating_note(&ratings, names).trim_end())
+    );
     s
 }
 
@@ -172,20 +180,28 @@ fn line_chart(id: &str, title: &str, series: &[(String, Vec<Option<f64>>)], lo: 
     s
 }
 
-/// Each agent's score (percent) and Elo against the field after every game.
+/// Fits of the Elo history: at most this many, evenly spaced over the games.
+const HISTORY_FITS: usize = 40;
+
+/// Each agent's score (percent) after every game, and its fitted rating
+/// after every few games (up to [`HISTORY_FITS`] fits).
 fn history(recs: &[GameRecord], names: &[(String, String)]) -> String {
     let mut score: Vec<(String, Vec<Option<f64>>)> = names.iter().map(|(n, _)| (n.clone(), Vec::new())).collect();
     let mut elo = score.clone();
     let mut wdl = vec![Wdl { w: 0, d: 0, l: 0 }; names.len()];
-    for r in recs {
+    let every = recs.len().div_ceil(HISTORY_FITS).max(1);
+    for (i, r) in recs.iter().enumerate() {
         for (k, (n, _)) in names.iter().enumerate() {
             count(&mut wdl[k], r.score_of(n));
-            let played = wdl[k].n() > 0;
-            let sc = wdl[k].score();
-            score[k].1.push(played.then_some(100.0 * sc));
-            elo[k]
-                .1
-                .push((played && sc > 0.0 && sc < 1.0).then(|| rating::elo(wdl[k]).elo));
+            score[k].1.push((wdl[k].n() > 0).then_some(100.0 * wdl[k].score()));
+            elo[k].1.push(None);
+        }
+        if (i + 1) % every == 0 || i + 1 == recs.len() {
+            let fit = summary::ratings(names, &recs[..=i], None);
+            for (k, series) in elo.iter_mut().enumerate() {
+                let x = fit.rating(k);
+                series.1[i] = (x.open() == Open::None).then_some(x.elo);
+            }
         }
     }
     let mut s = String::from("<div class=\"charts history-charts\">");
@@ -198,7 +214,7 @@ fn history(recs: &[GameRecord], names: &[(String, String)]) -> String {
     ));
     s.push_str(&line_chart(
         "elo-history",
-        "Elo against the field after each game (missing while a score is 0 % or 100 %; clipped to ±600)",
+        "Elo fitted to the games so far (0 = the field's mean; missing while the games leave it open; clipped to ±600)",
         &elo,
         -600.0,
         600.0,
@@ -256,7 +272,10 @@ fn sections(recs: &[GameRecord]) -> String {
             let p = if i == 0 { "<p id=\"head-to-head\">" } else { "<p>" };
             s.push_str(&head_to_head(&of, &names).replacen("<p>", p, 1));
         }
-        s.push_str(&history(&of, &names));
+        // A chart of more agents than it has colours is unreadable.
+        if names.len() <= 12 {
+            s.push_str(&history(&of, &names));
+        }
     }
     s
 }

@@ -4,9 +4,12 @@
 //! tournament and `merge`.
 
 use crate::output::record::GameRecord;
+use crate::report::swiss::{self, SwissResults, SwissView};
 use crate::report::tables;
+use crate::stats::fit::Ratings;
 use crate::stats::summary::{self, AgentSummary, SprtReport};
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::path::Path;
 
 /// What a run is, for its report.
@@ -19,6 +22,24 @@ pub(crate) struct RunView<'a> {
     pub ids: &'a [(String, String)],
     /// The first agent plays each other one (standings per opponent).
     pub gauntlet: bool,
+    /// The agent whose rating is 0 (else the field's mean), for fitted ratings.
+    pub anchor: Option<&'a str>,
+    /// A Swiss: its rounds so far (the tables are its standings).
+    pub swiss: Option<SwissView>,
+}
+
+impl RunView<'_> {
+    /// Whether the standings show ratings fitted to every game: a
+    /// tournament's do; a two-agent match keeps its own figures (Elo over
+    /// the opponent from the score, LOS, the pentanomial SPRT).
+    pub(crate) fn fitted(&self) -> bool {
+        self.kind != "match"
+    }
+
+    /// The fitted ratings of `recs`, when the standings show them.
+    pub(crate) fn ratings(&self, recs: &[GameRecord]) -> Option<Ratings> {
+        self.fitted().then(|| summary::ratings(self.ids, recs, self.anchor))
+    }
 }
 
 /// Game-pair counts of one pairing (pentanomial: pairs in which the first
@@ -52,6 +73,9 @@ pub(crate) struct Results<'a> {
     pub interrupted: bool,
     /// CPU seconds per game by agent.
     pub time: &'a [f64],
+    /// How the ratings in `agents` were fitted and what 0 is (tournaments).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ratings: Option<String>,
     /// Standings.
     pub agents: Vec<AgentSummary>,
     /// Gauntlet: the first agent's results against each opponent.
@@ -59,6 +83,9 @@ pub(crate) struct Results<'a> {
     pub gauntlet: Option<Vec<AgentSummary>>,
     /// Pentanomial counts per pairing (complete pairs only).
     pub pentanomial: Vec<PairCounts>,
+    /// A Swiss: its rounds, standings and final.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub swiss: Option<SwissResults>,
     /// The SPRT, if one was asked for.
     pub sprt: Option<SprtReport>,
     /// The records file.
@@ -71,8 +98,31 @@ pub(crate) fn pair_of(r: &GameRecord) -> Option<(String, usize)> {
     Some((pairing.to_string(), n.parse::<usize>().ok()?))
 }
 
-/// Pentanomial counts of every pairing that has records, in agent order.
+/// Pentanomial counts of every pairing that has records: a round robin's
+/// in agent order, a Swiss's in key order, each for the agent who moves
+/// first in the pairing's even games.
 pub(crate) fn pentanomial(view: &RunView<'_>, recs: &[GameRecord]) -> Vec<PairCounts> {
+    // Records by pairing, in one pass: a field of hundreds has many pairings.
+    let mut by: BTreeMap<String, Vec<GameRecord>> = BTreeMap::new();
+    for r in recs {
+        if let Some((p, _)) = pair_of(r) {
+            by.entry(p).or_default().push(r.clone());
+        }
+    }
+    let counts = |pairing: String, agent: &str, mine: &[GameRecord]| PairCounts {
+        counts: summary::pentanomial(agent, mine, pair_of),
+        pairing,
+        agent: agent.to_string(),
+    };
+    if view.swiss.is_some() {
+        return by
+            .iter()
+            .filter_map(|(pairing, mine)| {
+                let even = mine.iter().find(|r| pair_of(r).is_some_and(|(_, n)| n % 2 == 0))?;
+                Some(counts(pairing.clone(), &even.agents[even.first.min(1)], mine))
+            })
+            .collect();
+    }
     let mut out = Vec::new();
     for (i, (a, _)) in view.ids.iter().enumerate() {
         for (b, _) in view.ids.iter().skip(i + 1) {
@@ -80,19 +130,9 @@ pub(crate) fn pentanomial(view: &RunView<'_>, recs: &[GameRecord]) -> Vec<PairCo
                 continue;
             }
             let pairing = format!("{a}-vs-{b}");
-            let mine: Vec<GameRecord> = recs
-                .iter()
-                .filter(|r| pair_of(r).is_some_and(|(p, _)| p == pairing))
-                .cloned()
-                .collect();
-            if mine.is_empty() {
-                continue;
+            if let Some(mine) = by.get(&pairing) {
+                out.push(counts(pairing, a, mine));
             }
-            out.push(PairCounts {
-                counts: summary::pentanomial(a, &mine, pair_of),
-                pairing,
-                agent: a.clone(),
-            });
         }
     }
     out
@@ -102,11 +142,19 @@ pub(crate) fn pentanomial(view: &RunView<'_>, recs: &[GameRecord]) -> Vec<PairCo
 /// results per opponent; with three or more agents in a round robin, the
 /// head-to-head matrix.
 pub(crate) fn tables(view: &RunView<'_>, recs: &[GameRecord]) -> String {
-    let mut s = tables::table(&summary::summarize(view.ids, recs));
+    if let Some(sw) = &view.swiss {
+        return swiss::tables(sw, view.ids, recs, view.anchor);
+    }
+    let ratings = view.ratings(recs);
+    let mut s = match &ratings {
+        Some(r) => tables::table(&summary::standings(view.ids, recs, r)) + &tables::rating_note(r, view.ids),
+        None => tables::table(&summary::summarize(view.ids, recs)),
+    };
     if view.gauntlet {
         let base = &view.ids[0].0;
         s.push('\n');
-        s.push_str(&tables::gauntlet_table(base, &summary::gauntlet(base, view.ids, recs)));
+        let rows = summary::gauntlet(base, view.ids, recs, ratings.as_ref());
+        s.push_str(&tables::gauntlet_table(base, &rows));
     } else if view.ids.len() > 2 {
         s.push('\n');
         s.push_str(&tables::head_to_head(view.ids, recs));
@@ -144,6 +192,7 @@ pub(crate) fn results<'a>(
     sprt: Option<SprtReport>,
     records: &Path,
 ) -> Results<'a> {
+    let ratings = view.ratings(recs);
     Results {
         kind: view.kind,
         game: view.game,
@@ -153,9 +202,21 @@ pub(crate) fn results<'a>(
         finished: false,
         interrupted: false,
         time,
-        agents: summary::summarize(view.ids, recs),
-        gauntlet: view.gauntlet.then(|| summary::gauntlet(&view.ids[0].0, view.ids, recs)),
+        ratings: ratings
+            .as_ref()
+            .map(|r| tables::rating_note(r, view.ids).trim_end().to_string()),
+        agents: match &ratings {
+            Some(r) => summary::standings(view.ids, recs, r),
+            None => summary::summarize(view.ids, recs),
+        },
+        gauntlet: view
+            .gauntlet
+            .then(|| summary::gauntlet(&view.ids[0].0, view.ids, recs, ratings.as_ref())),
         pentanomial: pentanomial(view, recs),
+        swiss: view
+            .swiss
+            .as_ref()
+            .map(|sw| swiss::results(sw, view.ids, recs, view.anchor)),
         sprt,
         records: records.display().to_string(),
     }
@@ -193,6 +254,8 @@ mod tests {
             game: "testnim",
             ids: &ids,
             gauntlet: false,
+            anchor: None,
+            swiss: None,
         };
         let p = pentanomial(&rr, &recs);
         assert_eq!(p.len(), 3);
@@ -211,5 +274,57 @@ mod tests {
             ..g
         };
         assert!(!tables(&two, &recs).contains("W-L-D"));
+    }
+
+    #[test]
+    fn tournaments_show_fitted_ratings_and_an_unbeaten_agent_as_a_bound() {
+        let ids: Vec<(String, String)> = ["x", "y", "z"].iter().map(|n| (n.to_string(), String::new())).collect();
+        // x wins every game; y and z split theirs.
+        let recs = vec![
+            game("x-vs-y-g0000", ["x", "y"], Some(0)),
+            game("x-vs-y-g0001", ["y", "x"], Some(1)),
+            game("x-vs-z-g0000", ["x", "z"], Some(0)),
+            game("x-vs-z-g0001", ["z", "x"], Some(1)),
+            game("y-vs-z-g0000", ["y", "z"], Some(0)),
+            game("y-vs-z-g0001", ["z", "y"], Some(0)),
+        ];
+        let view = RunView {
+            kind: "tournament",
+            game: "testnim",
+            ids: &ids,
+            gauntlet: false,
+            anchor: None,
+            swiss: None,
+        };
+        let t = tables(&view, &recs);
+        let x_row = t.lines().find(|l| l.starts_with("x ")).unwrap();
+        assert!(x_row.contains(" > "), "{t}");
+        assert!(
+            !t.contains("inf") && !t.contains("NaN") && t.contains("one side only"),
+            "{t}"
+        );
+        let res = results(&view, &recs, 6, 6, &[1.0; 3], None, Path::new("r"));
+        let json = serde_json::to_value(&res).unwrap();
+        let x = &json["agents"][0];
+        assert!(x.get("elo").is_none(), "{x}");
+        assert!(x["rating"]["elo"].as_f64().unwrap().is_finite(), "{x}");
+        let (elo, low) = (
+            x["rating"]["elo"].as_f64().unwrap(),
+            x["rating"]["low"].as_f64().unwrap(),
+        );
+        assert!(low < elo && elo > 0.0 && x["rating"]["high"].is_null(), "{x}");
+        assert!(json["ratings"].as_str().unwrap().contains("0 = "), "{json}");
+        // A match keeps its Elo over the opponent from the score.
+        let two = RunView {
+            kind: "match",
+            ids: &ids[1..],
+            ..view
+        };
+        let json = serde_json::to_value(results(&two, &recs[4..], 2, 2, &[1.0; 2], None, Path::new("r"))).unwrap();
+        assert!(
+            json["agents"][0]["elo"].is_number() && json["agents"][0].get("rating").is_none(),
+            "{json}"
+        );
+        assert!(json.get("ratings").is_none());
     }
 }

@@ -2,7 +2,8 @@
 //! ratio, gauntlet standings and the head-to-head matrix.
 
 use crate::output::record::GameRecord;
-use crate::stats::summary::{summarize_one, AgentSummary};
+use crate::stats::fit::{Anchor, Open, Rating, Ratings};
+use crate::stats::summary::{summarize_one, AgentSummary, Strength};
 
 /// A text table of summaries, one row per agent.
 pub(crate) fn table(rows: &[AgentSummary]) -> String {
@@ -53,18 +54,54 @@ fn table_headed(first: &str, rows: &[AgentSummary]) -> String {
     s
 }
 
-/// The Elo column: `+35 ± 34`; `-191 ± n/a` when the score's 95 % interval
-/// reaches 0 % or 100 % (too few games: it has no width in Elo); without an
-/// estimate (a one-sided record of any length) the cell says what happened
-/// instead of printing infinities.
+/// The Elo column. From the score (a match): `+35 ± 34`; `-191 ± n/a`
+/// when the score's 95 % interval reaches 0 % or 100 % (too few games: it
+/// has no width in Elo); without an estimate (a one-sided record of any
+/// length) the cell says what happened instead of printing infinities.
+/// Fitted (a tournament): see [`rating_cell`].
 fn elo_cell(r: &AgentSummary) -> String {
-    match (r.elo, r.elo_error) {
+    match r.strength {
         _ if r.games == 0 => "-".to_string(),
-        (Some(e), Some(err)) => format!("{} ± {}", signed(e), err.round()),
-        (Some(e), None) => format!("{} ± {UNDEFINED_INTERVAL}", signed(e)),
-        (None, _) if r.wins == r.games => "won all".to_string(),
-        (None, _) => "lost all".to_string(),
+        Strength::Fitted { rating } => rating_cell(&rating),
+        Strength::Score {
+            elo: Some(e),
+            elo_error: Some(err),
+        } => format!("{} ± {}", signed(e), err.round()),
+        Strength::Score { elo: Some(e), .. } => format!("{} ± {UNDEFINED_INTERVAL}", signed(e)),
+        Strength::Score { elo: None, .. } if r.wins == r.games => "won all".to_string(),
+        Strength::Score { elo: None, .. } => "lost all".to_string(),
     }
+}
+
+/// A fitted rating as a cell: `+35 ± 34` (the interval is symmetric);
+/// with a side the games leave open, the bound on the other side: `>
+/// +612` (won every game against the rest), `< -540`; `unbounded` when
+/// neither side is bounded.
+pub(crate) fn rating_cell(r: &Rating) -> String {
+    match (r.open(), r.low, r.high) {
+        (Open::None, _, Some(high)) => format!("{} ± {}", signed(r.elo), (high - r.elo).round()),
+        (Open::Above, Some(low), _) => format!("> {}", signed(low)),
+        (Open::Below, _, Some(high)) => format!("< {}", signed(high)),
+        _ => "unbounded".to_string(),
+    }
+}
+
+/// The line under a table of fitted ratings: the model, the anchor, and
+/// what an open interval means when there is one.
+pub(crate) fn rating_note(ratings: &Ratings, names: &[(String, String)]) -> String {
+    let zero = match ratings.anchor {
+        Anchor::Agent(a) => names[a].0.clone(),
+        Anchor::Mean if ratings.prior => "the mean of the largest group the games pin together".to_string(),
+        Anchor::Mean => "the field's mean".to_string(),
+    };
+    let mut s =
+        format!("Elo: fitted to every game (Bradley-Terry, draws half a win each way), 95 % intervals; 0 = {zero}.");
+    if ratings.prior {
+        s.push_str(
+            " Some results are one-sided (an agent or group won, or lost, every game against the rest), so one virtual draw per agent keeps the fit finite; `> X` / `< X`: the games bound that rating on one side only.",
+        );
+    }
+    s + "\n"
 }
 
 /// What stands for the half-width of an Elo interval that is not defined.
@@ -193,7 +230,7 @@ mod tests {
             GameRecord::for_test("y/g0001", ["y", "base"], Some(0), None),
             GameRecord::for_test("y/g0002", ["base", "y"], Some(0), None),
         ];
-        let rows = gauntlet("base", &ids, &recs);
+        let rows = gauntlet("base", &ids, &recs, None);
         assert_eq!(rows.len(), 2);
         assert_eq!(
             (rows[0].name.as_str(), rows[0].wins, rows[0].losses, rows[0].draws),

@@ -14,8 +14,9 @@ use std::path::PathBuf;
 pub(crate) struct Live<'a> {
     /// The run's kind, game and agents.
     pub view: RunView<'a>,
-    /// Its schedule (numbers the games in the log).
-    pub rr: &'a RoundRobin,
+    /// Its schedule, which numbers the games in the log (a Swiss's are
+    /// numbered as they finish).
+    pub rr: Option<&'a RoundRobin>,
     /// Games planned (this shard's).
     pub total: u64,
     /// Games recorded, those of a resumed run first.
@@ -42,6 +43,8 @@ pub(crate) struct Live<'a> {
     pub varied_starts: bool,
     /// Why the run was stopped before its end, if it was refused.
     pub refused: Option<String>,
+    /// When the results file is next rewritten (`None`: after the next game).
+    pub results_due: Option<std::time::Instant>,
 }
 
 impl Live<'_> {
@@ -55,11 +58,10 @@ impl Live<'_> {
         let wanted = self.sprt_test.is_some() || self.results.is_some();
         let recs = if wanted { self.recs.records() } else { Vec::new() };
         // Games are numbered from 1 in schedule order.
-        let number = self
-            .rr
-            .job_of(&rec.key)
-            .map(|j| j.pair * 2 + j.number % 2 + 1)
-            .unwrap_or(0);
+        let number = match self.rr {
+            Some(rr) => rr.job_of(&rec.key).map(|j| j.pair * 2 + j.number % 2 + 1).unwrap_or(0),
+            None => self.recs.len() as u64,
+        };
         self.progress.game_finished(
             &progress::finished_line(number, rec, rec.run.opening.as_deref()),
             &self.recs.status(self.view.ids),
@@ -76,11 +78,16 @@ impl Live<'_> {
             self.sprt = Some(rep);
             d
         });
-        if let Some(path) = &self.results {
+        let now = std::time::Instant::now();
+        if let (Some(path), true) = (&self.results, self.results_due.is_none_or(|due| now >= due)) {
             let res = self.results_now(&recs);
             if let Err(e) = results::write(path, &res) {
                 self.results_error.get_or_insert(e);
             }
+            // Fitting the ratings of a field of hundreds takes a while: the
+            // file is then rewritten at most once per ten times that, so
+            // the games keep at least nine tenths of the referee's time.
+            self.results_due = Some(now + now.elapsed() * 9);
         }
         decided
     }

@@ -198,6 +198,9 @@ pub(crate) fn run(a: &MergeArgs) -> Result<i32, String> {
         game: m.manifest.get("game").and_then(|g| g.as_str()).unwrap_or(""),
         ids: &ids,
         gauntlet: m.manifest.get("gauntlet").and_then(|g| g.as_bool()).unwrap_or(false),
+        anchor: m.manifest.get("anchor").and_then(|g| g.as_str()),
+        // A Swiss cannot be sharded (--shard is refused with it).
+        swiss: None,
     };
     let records = a.out.join("records.jsonl");
     println!(

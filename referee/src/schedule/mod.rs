@@ -1,5 +1,6 @@
 //! The games of a run: which are played ([`roundrobin`]: the lazy list of
-//! pairings; [`shard`]: one machine's share), from where ([`starts`],
+//! pairings; [`swiss`]: rounds paired from the results so far; [`shard`]:
+//! one machine's share), from where ([`starts`],
 //! [`openings`]), and running them several at a time (here: seat
 //! assignment, working directories, records, stopping).
 
@@ -7,6 +8,7 @@ pub(crate) mod openings;
 pub(crate) mod roundrobin;
 pub(crate) mod shard;
 pub(crate) mod starts;
+pub(crate) mod swiss;
 
 use crate::game::{play_game, Contestant, GameError, GameSetup, Rules, SeatKind};
 use crate::output::record::{self, GameRecord, RunInfo, REFEREE_VERSION};

@@ -12,6 +12,9 @@ pub(crate) struct RoundRobin {
     pairings: Vec<(usize, usize, String)>,
     /// Games per pairing.
     games: u64,
+    /// Index of the first game pair (a schedule after other games: a
+    /// Swiss final).
+    first_pair: u64,
 }
 
 impl RoundRobin {
@@ -23,7 +26,28 @@ impl RoundRobin {
                 pairings.push((i, j, format!("{}-vs-{}", names[i], names[j])));
             }
         }
-        RoundRobin { pairings, games }
+        RoundRobin {
+            pairings,
+            games,
+            first_pair: 0,
+        }
+    }
+
+    /// Every pair of `members` (contestant index and name, in order) plays
+    /// `games` games, keyed `PREFIX-A-vs-B-gNNNN`, its game pairs numbered
+    /// from `first_pair` on.
+    pub(crate) fn among(members: &[(usize, &str)], games: u64, prefix: &str, first_pair: u64) -> RoundRobin {
+        let mut pairings = Vec::new();
+        for (i, (a, na)) in members.iter().enumerate() {
+            for (b, nb) in &members[i + 1..] {
+                pairings.push((*a, *b, format!("{prefix}-{na}-vs-{nb}")));
+            }
+        }
+        RoundRobin {
+            pairings,
+            games,
+            first_pair,
+        }
     }
 
     /// A gauntlet: the first of `names` plays `games` games against each other.
@@ -31,7 +55,11 @@ impl RoundRobin {
         let pairings = (1..names.len())
             .map(|j| (0, j, format!("{}-vs-{}", names[0], names[j])))
             .collect();
-        RoundRobin { pairings, games }
+        RoundRobin {
+            pairings,
+            games,
+            first_pair: 0,
+        }
     }
 
     /// Game pairs per pairing (the last one has a single game when `games` is odd).
@@ -76,7 +104,10 @@ impl RoundRobin {
                 a: *a,
                 b: *b,
                 number,
-                pair: (i as u64).wrapping_mul(per).wrapping_add(number / 2),
+                pair: (i as u64)
+                    .wrapping_mul(per)
+                    .wrapping_add(number / 2)
+                    .wrapping_add(self.first_pair),
             })
         })
     }
@@ -97,7 +128,8 @@ impl RoundRobin {
             number,
             pair: (i as u64)
                 .wrapping_mul(self.pairs_per_pairing())
-                .wrapping_add(number / 2),
+                .wrapping_add(number / 2)
+                .wrapping_add(self.first_pair),
         })
     }
 }

@@ -2,6 +2,7 @@
 //! and the game-pair counts of the SPRT (their tables: [`crate::report::tables`]).
 
 use crate::output::record::GameRecord;
+use crate::stats::fit::{self, Anchor, Rating, Ratings};
 use crate::stats::rating::{self, Wdl};
 use crate::stats::sprt::{Sprt, SprtDecision};
 use serde::Serialize;
@@ -26,11 +27,9 @@ pub(crate) struct AgentSummary {
     pub score_pct: f64,
     /// Draws in percent of games (0 with no games).
     pub draw_pct: f64,
-    /// Elo difference against the field (the opponent in a match); null
-    /// when the score is 0 % or 100 % (the estimate is unbounded).
-    pub elo: Option<f64>,
-    /// 95% half-width of `elo` (null when undetermined).
-    pub elo_error: Option<f64>,
+    /// How strong: from the score (a match) or fitted (a tournament).
+    #[serde(flatten)]
+    pub strength: Strength,
     /// Likelihood of superiority over the field.
     pub los: f64,
     /// Losses by forfeit, by reason.
@@ -39,6 +38,36 @@ pub(crate) struct AgentSummary {
     pub wins_by_forfeit: BTreeMap<String, u32>,
     /// Games this agent moved first in.
     pub moved_first: u32,
+}
+
+/// An agent's strength as a run reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub(crate) enum Strength {
+    /// A two-agent match: Elo over the opponent from the score, and the
+    /// 95 % half-width (`elo` null when the score is 0 % or 100 %, where
+    /// the estimate is unbounded; `elo_error` null when undetermined).
+    Score {
+        /// Elo over the opponent.
+        elo: Option<f64>,
+        /// 95 % half-width.
+        elo_error: Option<f64>,
+    },
+    /// A tournament: the rating fitted to every game of the run
+    /// ([`crate::stats::fit`]), with its 95 % interval.
+    Fitted {
+        /// Elo from the anchor and its interval.
+        rating: Rating,
+    },
+}
+
+impl Default for Strength {
+    fn default() -> Strength {
+        Strength::Score {
+            elo: None,
+            elo_error: None,
+        }
+    }
 }
 
 impl AgentSummary {
@@ -52,6 +81,47 @@ impl AgentSummary {
     }
 }
 
+/// The games of `records` between agents of `names` for the rating fit.
+pub(crate) fn fit_games<'a>(
+    names: &'a [(String, String)],
+    records: &'a [GameRecord],
+) -> impl Iterator<Item = fit::Game> + 'a {
+    let index = |n: &str| names.iter().position(|(m, _)| m == n);
+    records.iter().filter_map(move |r| {
+        let half_a = match r.winner {
+            None => 1,
+            Some(0) => 2,
+            Some(_) => 0,
+        };
+        Some(fit::Game {
+            a: index(&r.agents[0])?,
+            b: index(&r.agents[1])?,
+            half_a,
+        })
+    })
+}
+
+/// The ratings of `names` fitted to `records`, anchored to the agent
+/// named `anchor` (else the field's mean).
+pub(crate) fn ratings(names: &[(String, String)], records: &[GameRecord], anchor: Option<&str>) -> Ratings {
+    let anchor = anchor
+        .and_then(|a| names.iter().position(|(n, _)| n == a))
+        .map_or(Anchor::Mean, Anchor::Agent);
+    fit::fit(names.len(), fit_games(names, records), anchor)
+}
+
+/// Tournament standings: per-agent summaries (in the order of `names`)
+/// whose strength is the rating in `ratings`.
+pub(crate) fn standings(names: &[(String, String)], records: &[GameRecord], ratings: &Ratings) -> Vec<AgentSummary> {
+    let mut rows = summarize(names, records);
+    for (i, row) in rows.iter_mut().enumerate() {
+        row.strength = Strength::Fitted {
+            rating: ratings.rating(i),
+        };
+    }
+    rows
+}
+
 /// Per-agent summaries, in the order of `names`.
 pub(crate) fn summarize(names: &[(String, String)], records: &[GameRecord]) -> Vec<AgentSummary> {
     names.iter().map(|(n, c)| summarize_one(n, c, records.iter())).collect()
@@ -59,8 +129,15 @@ pub(crate) fn summarize(names: &[(String, String)], records: &[GameRecord]) -> V
 
 /// Gauntlet standings: one row per opponent of `base` (in the order of
 /// `names`, `base` itself left out), holding `base`'s results against that
-/// opponent, so each row's Elo and LOS are `base`'s over it.
-pub(crate) fn gauntlet(base: &str, names: &[(String, String)], records: &[GameRecord]) -> Vec<AgentSummary> {
+/// opponent, so each row's LOS is `base`'s over it, and its rating how much
+/// stronger `base` is (from `ratings`, when given; else from the score).
+pub(crate) fn gauntlet(
+    base: &str,
+    names: &[(String, String)],
+    records: &[GameRecord],
+    ratings: Option<&Ratings>,
+) -> Vec<AgentSummary> {
+    let base_ix = names.iter().position(|(n, _)| n == base);
     let base_cmd = names
         .iter()
         .find(|(n, _)| n == base)
@@ -68,15 +145,22 @@ pub(crate) fn gauntlet(base: &str, names: &[(String, String)], records: &[GameRe
         .unwrap_or("");
     names
         .iter()
-        .filter(|(n, _)| n != base)
-        .map(|(opp, _)| {
+        .enumerate()
+        .filter(|(_, (n, _))| n != base)
+        .map(|(k, (opp, _))| {
             let games = records
                 .iter()
                 .filter(|r| r.score_of(base).is_some() && r.score_of(opp).is_some());
-            AgentSummary {
+            let mut row = AgentSummary {
                 name: opp.clone(),
                 ..summarize_one(base, base_cmd, games)
+            };
+            if let (Some(r), Some(b)) = (ratings, base_ix) {
+                row.strength = Strength::Fitted {
+                    rating: r.difference(b, k),
+                };
             }
+            row
         })
         .collect()
 }
@@ -125,8 +209,10 @@ pub(crate) fn summarize_one<'a>(
     };
     let e = rating::elo(wdl);
     let sc = wdl.score();
-    s.elo = (wdl.n() > 0 && sc > 0.0 && sc < 1.0).then_some(e.elo);
-    s.elo_error = e.error.is_finite().then_some(e.error);
+    s.strength = Strength::Score {
+        elo: (wdl.n() > 0 && sc > 0.0 && sc < 1.0).then_some(e.elo),
+        elo_error: e.error.is_finite().then_some(e.error),
+    };
     s.los = rating::los(wdl);
     s
 }

@@ -30,6 +30,15 @@ struct Manifest {
     gauntlet: bool,
     #[serde(default)]
     shard: Option<Shard>,
+    /// `--anchor` (absent in older manifests and when not given).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    anchor: Option<String>,
+    /// A Swiss's `--rounds` (absent for a round robin).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    rounds: Option<u32>,
+    /// A Swiss's `--final` (absent without one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    finalists: Option<usize>,
 }
 
 impl RunPlan {
@@ -44,6 +53,9 @@ impl RunPlan {
             openings: self.openings.clone(),
             gauntlet: self.gauntlet,
             shard: self.shard,
+            anchor: self.anchor.clone(),
+            rounds: self.swiss.map(|s| s.rounds),
+            finalists: self.swiss.map(|s| s.finalists).filter(|&k| k > 0),
         }
     }
 
@@ -120,6 +132,19 @@ pub(super) fn open_out(plan: &RunPlan) -> Result<Vec<GameRecord>, String> {
                 old.agents.iter().map(|(n, c)| format!("{n}={c}")).collect::<Vec<_>>().join(", ")
             ));
         }
+        if (old.rounds, old.finalists) != (manifest.rounds, manifest.finalists) {
+            let shown = |r: Option<u32>, f: Option<usize>| match (r, f) {
+                (None, _) => "a round robin".to_string(),
+                (Some(r), None) => format!("a Swiss of {r} rounds"),
+                (Some(r), Some(k)) => format!("a Swiss of {r} rounds and a final of {k}"),
+            };
+            return Err(format!(
+                "--resume: {} holds {}, not {}; rerun with the original --format, --rounds and --final",
+                out.display(),
+                shown(old.rounds, old.finalists),
+                shown(manifest.rounds, manifest.finalists)
+            ));
+        }
         return record::load(&records_path, true);
     }
     if std::fs::metadata(&records_path).map(|m| m.len() > 0).unwrap_or(false) {
@@ -138,6 +163,17 @@ pub(super) fn open_out(plan: &RunPlan) -> Result<Vec<GameRecord>, String> {
 /// Every recorded game belongs to the schedule, once; returns their keys.
 pub(super) fn check_records(
     rr: &RoundRobin,
+    recs: &[GameRecord],
+    path: &Path,
+    game: &str,
+) -> Result<HashSet<String>, String> {
+    check_records_by(|key| rr.job_of(key).is_some(), recs, path, game)
+}
+
+/// Every recorded game is of `game`, replays by its rules, is one that
+/// `belongs` says the run plays, and is recorded once; returns their keys.
+pub(super) fn check_records_by(
+    belongs: impl Fn(&str) -> bool,
     recs: &[GameRecord],
     path: &Path,
     game: &str,
@@ -161,18 +197,22 @@ pub(super) fn check_records(
                 r.key
             )
         })?;
-        if rr.job_of(&r.key).is_none() {
-            return Err(format!(
-                "{} holds a game {:?} that is not part of this run",
-                path.display(),
-                r.key
-            ));
+        if !belongs(&r.key) {
+            return Err(not_of_this_run(path, &r.key));
         }
         if !seen.insert(r.key.clone()) {
             return Err(format!("{} holds game {:?} twice", path.display(), r.key));
         }
     }
     Ok(seen)
+}
+
+/// The refusal of a recorded game the run does not play.
+pub(super) fn not_of_this_run(path: &Path, key: &str) -> String {
+    format!(
+        "{} holds a game {key:?} that is not part of this run; move that file aside or start a new --out",
+        path.display()
+    )
 }
 
 /// This process's command line with `--resume` (and `--out`) added.

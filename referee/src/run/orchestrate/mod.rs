@@ -5,6 +5,7 @@
 //! `manifest`.
 
 mod manifest;
+mod swiss;
 
 pub(crate) use crate::cli::plan::RunPlan;
 use crate::for_game;
@@ -51,6 +52,8 @@ impl RunPlan {
             game: &self.game,
             ids,
             gauntlet: self.gauntlet,
+            anchor: self.anchor.as_deref(),
+            swiss: None,
         }
     }
 }
@@ -75,6 +78,12 @@ fn headline(plan: &RunPlan) -> String {
     let names: Vec<&str> = plan.contestants.iter().map(|c| c.name.as_str()).collect();
     let who = if plan.gauntlet {
         format!("gauntlet: {} plays each of {}", names[0], names[1..].join(", "))
+    } else if let Some(sw) = plan.swiss {
+        let fin = match sw.finalists {
+            0 => String::new(),
+            k => format!(", then a round robin of the top {k}"),
+        };
+        format!("a Swiss of {} agents over {} rounds{fin}", names.len(), sw.rounds)
     } else {
         names.join(" vs ")
     };
@@ -107,6 +116,10 @@ pub(crate) fn run(plan: RunPlan) -> Result<i32, String> {
 /// [`run`] for the game `G`.
 fn run_game<G: FileGame>(mut plan: RunPlan) -> Result<i32, String> {
     signals::install();
+    plan.starts.check::<G>()?;
+    if let Some(sw) = plan.swiss {
+        return swiss::run::<G>(plan, sw);
+    }
     let rr = plan.schedule();
     let total = rr.total_in(plan.shard).ok_or_else(|| {
         format!(
@@ -115,47 +128,26 @@ fn run_game<G: FileGame>(mut plan: RunPlan) -> Result<i32, String> {
             plan.contestants.len()
         )
     })?;
-    plan.starts.check::<G>()?;
     // Held until the run ends: a second referee on this --out is refused.
     let _lock = crate::run::outdir::lock(&plan.out)?;
     let recs = open_out(&plan)?;
     let seen = check_records(&rr, &recs, &plan.records_path(), &plan.game)?;
     let left = total.saturating_sub(recs.len() as u64);
-    if plan.resume {
-        eprintln!("referee: resuming: {} of {total} games already played", recs.len());
-    }
-    eprintln!("referee: {}", headline(&plan));
-    plan.rules.sandbox = crate::process::sandbox::install(&plan.sandbox, &plan.out)?;
+    announce(&plan, recs.len(), total);
     let shard = plan.shard;
     let mut jobs = rr
         .jobs()
         .filter(move |j| shard.is_none_or(|s| s.has_pair(j.pair as usize)))
         .filter(|j| !seen.contains(&j.key))
         .peekable();
-    if let (true, Some(first)) = (plan.calibrate, jobs.peek().cloned()) {
-        calibrate::<G>(&mut plan, &first)?;
-    }
-    if let Some(first) = jobs.peek().cloned() {
-        check_before_games::<G>(&plan, &first)?;
-    }
-    let cfg = RunConfig {
-        contestants: &plan.contestants,
-        time: plan.time.clone(),
-        rules: Rules {
-            keep_dirs: plan.keep_dirs,
-            ..plan.rules.clone()
-        },
-        starts: plan.starts.clone(),
-        out: plan.out.clone(),
-        concurrency: concurrency(plan.concurrency, left),
-        keep_dirs: plan.keep_dirs,
-        kept: Kept::new(&plan.out.join("games"), plan.keep_forfeits),
-    };
+    let first = jobs.peek().cloned();
+    prepare::<G>(&mut plan, first.as_ref())?;
+    let cfg = config(&plan, concurrency(plan.concurrency, left));
     let id = plan.ids();
     let mut live = Live {
         progress: Progress::new(total, recs.len() as u64),
         view: plan.view(&id),
-        rr: &rr,
+        rr: Some(&rr),
         total,
         recs: recs.into(),
         played: 0,
@@ -167,19 +159,63 @@ fn run_game<G: FileGame>(mut plan: RunPlan) -> Result<i32, String> {
         results_error: None,
         varied_starts: plan.starts.openings.is_some() || plan.starts.varies::<G>(),
         refused: None,
+        results_due: None,
     };
     let outcome = schedule::run_jobs::<G>(&cfg, &mut jobs, &signals::STOP, &mut |rec| live.on_game(rec));
+    let shard = plan.shard.map(|s| format!(", shard {s}")).unwrap_or_default();
+    finish(&mut live, outcome.map(|_| ()), &shard, &plan.out)
+}
+
+/// The lines before the first game: how far a resumed run is, and the
+/// headline.
+fn announce(plan: &RunPlan, recorded: usize, total: u64) {
+    if plan.resume {
+        eprintln!("referee: resuming: {recorded} of {total} games already played");
+    }
+    eprintln!("referee: {}", headline(plan));
+}
+
+/// Before the first game: the sandbox, and when a game is left to play
+/// (`first`), the calibration and the pre-flight from its start.
+fn prepare<G: FileGame>(plan: &mut RunPlan, first: Option<&Job>) -> Result<(), String> {
+    plan.rules.sandbox = crate::process::sandbox::install(&plan.sandbox, &plan.out)?;
+    let Some(first) = first else { return Ok(()) };
+    if plan.calibrate {
+        calibrate::<G>(plan, first)?;
+    }
+    check_before_games::<G>(plan, first)
+}
+
+/// The settings every game of the run shares, `concurrency` at once.
+fn config(plan: &RunPlan, concurrency: usize) -> RunConfig<'_> {
+    RunConfig {
+        contestants: &plan.contestants,
+        time: plan.time.clone(),
+        rules: Rules {
+            keep_dirs: plan.keep_dirs,
+            ..plan.rules.clone()
+        },
+        starts: plan.starts.clone(),
+        out: plan.out.clone(),
+        concurrency,
+        keep_dirs: plan.keep_dirs,
+        kept: Kept::new(&plan.out.join("games"), plan.keep_forfeits),
+    }
+}
+
+/// After the last game (or a stop): the tables and results, and the
+/// command that resumes an interrupted run (exit code 130).
+fn finish(live: &mut Live<'_>, outcome: Result<(), String>, note: &str, out: &std::path::Path) -> Result<i32, String> {
     live.progress.finish();
     outcome?;
     if let Some(why) = live.refused.take() {
         return Err(why);
     }
-    let shard = plan.shard.map(|s| format!(", shard {s}")).unwrap_or_default();
-    live.report(&shard)?;
+    live.report(note)?;
     if signals::stopped() {
         eprintln!(
             "referee: interrupted; games in progress were discarded. To resume:\n  {}",
-            resume_command(&plan.out)
+            resume_command(out)
         );
         return Ok(130);
     }
