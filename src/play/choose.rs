@@ -54,7 +54,8 @@ pub struct Choice<M> {
     /// game's own solver.
     pub score: Option<i32>,
     /// Bytes asked of the alpha-beta transposition table (0 when no
-    /// alpha-beta search ran), so that `-v` shows what a calibration buys.
+    /// alpha-beta search ran, a probe included), so that `-v` shows what a
+    /// calibration buys.
     pub table_bytes: usize,
 }
 
@@ -159,10 +160,10 @@ fn alpha_beta<G: FileGame>(
 
 /// The alpha-beta searcher for a move of `state` with `hard` CPU seconds
 /// left, scoring positions with `eval`, and the bytes asked of its table:
-/// the one place a search the agent plays is built. The table holds what the search can visit in that time
-/// at the calibrated speed, else at the game's assumed one. Reaching a
-/// position the game has already been through scores the game's
-/// `REPEAT_SCORE`.
+/// the one place a search the agent plays is built. The table holds what
+/// the search can visit in that time at the calibrated speed, else at the
+/// game's assumed one. Reaching a position the game has already been
+/// through scores the game's `REPEAT_SCORE`.
 fn searcher<G: FileGame>(state: &G, eval: G::Eval, hard: f64, opts: &ChooseOptions) -> (Searcher<G>, usize) {
     let table_bytes = timing::tt_bytes(hard, opts.nodes_per_second.unwrap_or(G::NODES_PER_SECOND));
     let mut searcher = Searcher::with_evaluator(table_bytes, eval);
@@ -214,14 +215,19 @@ fn best<G: FileGame>(
         let hard = limits.after(timer.elapsed()).hard;
         probed = search.run(hard, Limits::time(probe, probe), on_improve).best;
     }
+    // A move not the search's still reports the table a probe built.
+    let unsearched = |mv, search: &Search<G>| Choice {
+        table_bytes: search.table_bytes,
+        ..Choice::unsearched(mv)
+    };
     let settle = match state.solver_move(&limits.after(timer.elapsed()), on_improve) {
-        Solved::Play(mv) => return Choice::unsearched(mv),
+        Solved::Play(mv) => return unsearched(mv, &search),
         Solved::AfterSearch(settle) => Some(settle),
         Solved::Unsolved => None,
     };
     let rest = limits.after(timer.elapsed() + G::CLOCK_SLACK);
     if rest.hard < 2.0 * G::CLOCK_SLACK {
-        return Choice::unsearched(probed.or_else(|| greedy::choose(state)).unwrap_or(first));
+        return unsearched(probed.or_else(|| greedy::choose(state)).unwrap_or(first), &search);
     }
     let r = search.run(rest.hard, rest, on_improve);
     let searched = r.best.map_or(first, |m| state.safety_net(m));
