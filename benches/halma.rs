@@ -1,6 +1,7 @@
 //! Criterion benches for Halma move generation and evaluation on the
 //! fixed positions of `samples/halma/`.
 
+use agent::games::halma::eval::HalmaEval;
 use agent::games::halma::simple::to_simple;
 use agent::games::halma::{perft, Halma, Reading};
 use agent::search::Evaluator;
@@ -37,7 +38,7 @@ fn evaluation(c: &mut Criterion) {
     for name in ["midgame_1.txt", "late_black.txt", "endgame_1.txt"] {
         let pos = sample(name);
         c.bench_function(&format!("halma evaluate {name}"), |b| {
-            b.iter(|| black_box(&pos).evaluate())
+            b.iter(|| HalmaEval.evaluate(black_box(&pos)))
         });
         c.bench_function(&format!("halma outcome {name}"), |b| {
             b.iter(|| black_box(&pos).outcome())

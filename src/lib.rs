@@ -2,8 +2,9 @@
 //!
 //! Layout, from the bottom up:
 //! - [`search`]: the game-independent search core (the [`search::Game`],
-//!   [`search::Evaluator`] and [`search::SearchHints`] traits and the
-//!   strategies that depend only on them: alpha-beta, minimax, MCTS, greedy).
+//!   [`search::SearchHints`] and [`search::Searchable`] traits, the
+//!   [`search::Evaluator`] values they name, and the strategies that depend
+//!   only on them: alpha-beta, minimax, MCTS, greedy).
 //! - [`protocol`]: the shared `input.txt`/`output.txt` plumbing (the
 //!   file-side traits every game implements, [`protocol::FileGame`] being
 //!   their umbrella; line-aware parsing errors, atomic output).

@@ -21,7 +21,7 @@ use crate::protocol::{
     format_time, parse_header, BoardView, CellView, GenOptions, Ground, Input, LegendEntry, Lines, Mode, MoveError,
     MoveView, Notation, ParseError, Player, Policy, Setup, View,
 };
-use crate::search::{Evaluator, Game, Outcome, SearchHints};
+use crate::search::{Evaluator, Game, Outcome, SearchHints, Searchable};
 
 /// A TESTNIM position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,13 +63,17 @@ impl Game for TestNim {
     }
 }
 
-impl Evaluator for TestNim {
+/// The test game's evaluation (the agent's and the reference's).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NimEval;
+
+impl Evaluator<TestNim> for NimEval {
     type Context = ();
 
-    fn evaluate(&self) -> i32 {
+    fn evaluate(&self, pos: &TestNim) -> i32 {
         // The exact value's sign (a multiple of 4 loses for the mover), so
         // that shallow searches and greedy play well in referee tests.
-        if self.pile.is_multiple_of(4) {
+        if pos.pile.is_multiple_of(4) {
             -100
         } else {
             100
@@ -78,6 +82,11 @@ impl Evaluator for TestNim {
 }
 
 impl SearchHints for TestNim {}
+
+impl Searchable for TestNim {
+    type Eval = NimEval;
+    type Reference = NimEval;
+}
 
 impl Notation for TestNim {
     const NAME: &'static str = "testnim";

@@ -54,7 +54,8 @@ pub struct Choice<M> {
     /// game's own solver.
     pub score: Option<i32>,
     /// Bytes asked of the alpha-beta transposition table (0 when no
-    /// alpha-beta search ran), so that `-v` shows what a calibration buys.
+    /// alpha-beta search ran, a probe included), so that `-v` shows what a
+    /// calibration buys.
     pub table_bytes: usize,
 }
 
@@ -142,7 +143,7 @@ fn alpha_beta<G: FileGame>(
     first: G::Move,
     on_improve: &mut dyn FnMut(G::Move),
 ) -> Choice<G::Move> {
-    let (mut searcher, table_bytes) = searcher(state, limits.hard, opts);
+    let (mut searcher, table_bytes) = searcher(state, G::Eval::default(), limits.hard, opts);
     let limits = Limits {
         max_depth: depth,
         ..*limits
@@ -158,14 +159,14 @@ fn alpha_beta<G: FileGame>(
 }
 
 /// The alpha-beta searcher for a move of `state` with `hard` CPU seconds
-/// left, and the bytes asked of its table: the one place a search the agent
-/// plays is built. The table holds what the search can visit in that time
-/// at the calibrated speed, else at the game's assumed one. Reaching a
-/// position the game has already been through scores the game's
-/// `REPEAT_SCORE`.
-fn searcher<G: FileGame>(state: &G, hard: f64, opts: &ChooseOptions) -> (Searcher<G>, usize) {
+/// left, scoring positions with `eval`, and the bytes asked of its table:
+/// the one place a search the agent plays is built. The table holds what
+/// the search can visit in that time at the calibrated speed, else at the
+/// game's assumed one. Reaching a position the game has already been
+/// through scores the game's `REPEAT_SCORE`.
+fn searcher<G: FileGame>(state: &G, eval: G::Eval, hard: f64, opts: &ChooseOptions) -> (Searcher<G>, usize) {
     let table_bytes = timing::tt_bytes(hard, opts.nodes_per_second.unwrap_or(G::NODES_PER_SECOND));
-    let mut searcher = Searcher::<G>::new(table_bytes);
+    let mut searcher = Searcher::with_evaluator(table_bytes, eval);
     if let Some(seen) = &opts.seen {
         let mut seen = seen.clone();
         seen.insert(state.hash());
@@ -214,14 +215,19 @@ fn best<G: FileGame>(
         let hard = limits.after(timer.elapsed()).hard;
         probed = search.run(hard, Limits::time(probe, probe), on_improve).best;
     }
+    // A move not the search's still reports the table a probe built.
+    let unsearched = |mv, search: &Search<G>| Choice {
+        table_bytes: search.table_bytes,
+        ..Choice::unsearched(mv)
+    };
     let settle = match state.solver_move(&limits.after(timer.elapsed()), on_improve) {
-        Solved::Play(mv) => return Choice::unsearched(mv),
+        Solved::Play(mv) => return unsearched(mv, &search),
         Solved::AfterSearch(settle) => Some(settle),
         Solved::Unsolved => None,
     };
     let rest = limits.after(timer.elapsed() + G::CLOCK_SLACK);
     if rest.hard < 2.0 * G::CLOCK_SLACK {
-        return Choice::unsearched(probed.or_else(|| greedy::choose(state)).unwrap_or(first));
+        return unsearched(probed.or_else(|| greedy::choose(state)).unwrap_or(first), &search);
     }
     let r = search.run(rest.hard, rest, on_improve);
     let searched = r.best.map_or(first, |m| state.safety_net(m));
@@ -239,13 +245,12 @@ fn best<G: FileGame>(
     }
 }
 
-/// The searches of one move: the game's search root and the searcher,
-/// built when the first search starts.
+/// The searches of one move: the searcher, built when the first search
+/// starts, with the evaluation the game asks for
+/// ([`Policy::search_evaluator`](crate::protocol::Policy::search_evaluator)).
 struct Search<'a, G: FileGame> {
     state: &'a G,
     opts: &'a ChooseOptions,
-    /// The position searched ([`Policy::search_root`](crate::protocol::Policy::search_root)).
-    root: G,
     searcher: Option<Searcher<G>>,
     /// Bytes asked of the searcher's table (0 until it is built).
     table_bytes: usize,
@@ -256,7 +261,6 @@ impl<'a, G: FileGame> Search<'a, G> {
         Search {
             state,
             opts,
-            root: state.search_root(),
             searcher: None,
             table_bytes: 0,
         }
@@ -268,11 +272,11 @@ impl<'a, G: FileGame> Search<'a, G> {
     fn run(&mut self, hard: f64, limits: Limits, on_improve: &mut dyn FnMut(G::Move)) -> SearchResult<G::Move> {
         let state = self.state;
         let searcher = self.searcher.get_or_insert_with(|| {
-            let (searcher, bytes) = searcher(state, hard, self.opts);
+            let (searcher, bytes) = searcher(state, state.search_evaluator(), hard, self.opts);
             self.table_bytes = bytes;
             searcher
         });
-        searcher.search(&self.root, limits, |info| {
+        searcher.search(state, limits, |info| {
             log::debug!(
                 "depth {} score {} best {:?} nodes {} ({:.3}s)",
                 info.depth,

@@ -312,7 +312,7 @@ pub trait View: Notation {
 /// won, how time is shared out, the game's own steps of the default
 /// strategy (which `play::choose` composes with its one search), and the
 /// rules of the contest around the board.
-pub trait Policy: Notation {
+pub trait Policy: Notation + Searchable {
     /// `None` while the game goes on; `Some(Some(p))` when `p` has won;
     /// `Some(None)` for a draw or an end to be settled by the referee (e.g.
     /// Halma with no legal move). Default: [`Game::outcome`] seen from the
@@ -377,11 +377,11 @@ pub trait Policy: Notation {
         mv
     }
 
-    /// The default strategy: the position its search starts from
-    /// (Connect Square marks the agent's seat as the ambitious one, an
-    /// evaluation setting its state carries). Default: this position.
-    fn search_root(&self) -> Self {
-        self.clone()
+    /// The default strategy: the evaluation its search scores positions
+    /// with (Connect Square weighs the agent's own chances up). Default:
+    /// the game's own, as every other search uses it.
+    fn search_evaluator(&self) -> <Self as Searchable>::Eval {
+        Default::default()
     }
 
     /// The default strategy: CPU seconds the search after the solver keeps

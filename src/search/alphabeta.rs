@@ -2,7 +2,7 @@
 //! a transposition table, TT-move-first ordering, killers and history, and a
 //! CPU-time check every thousand nodes.
 //!
-//! Games that need more plug in through the [`Evaluator`](super::Evaluator) and
+//! Games that need more plug in through the [`Evaluator`] and
 //! [`SearchHints`](super::SearchHints) hooks, all no-ops by
 //! default: plies on which the same side moves again (the score keeps its
 //! sign), exact leaf values, a known game length (depth is capped by it and a
@@ -11,7 +11,7 @@
 
 use super::pace::{self, Pace};
 use super::tt::{from_tt, to_tt, Bound, Tt};
-use super::{outcome_score, Limits, Pacing, SearchInfo, Searchable, WIN, WIN_THRESHOLD};
+use super::{outcome_score, Evaluator, Limits, Pacing, SearchInfo, Searchable, WIN, WIN_THRESHOLD};
 use crate::clock::CpuTimer;
 use fxhash::FxHashSet;
 
@@ -78,8 +78,9 @@ pub struct SearchResult<M> {
 }
 
 /// The searcher: owns the transposition table and ordering tables, so that
-/// consecutive searches (e.g. in a bench) can reuse them.
-pub(crate) struct Searcher<G: Searchable> {
+/// consecutive searches (e.g. in a bench) can reuse them, and the evaluator
+/// it scores positions with (the game's own by default).
+pub(crate) struct Searcher<G: Searchable, E: Evaluator<G> = <G as Searchable>::Eval> {
     tt: Tt<G::Move>,
     history: Vec<i32>,
     killers: Vec<[Option<G::Move>; 2]>,
@@ -99,15 +100,26 @@ pub(crate) struct Searcher<G: Searchable> {
     /// ([`SearchHints::LATE_MOVE_PRUNING`]) and no test turned it off
     /// (`search_pruning`).
     late_move_pruning: bool,
+    /// The evaluation.
+    eval: E,
     /// The evaluator's per-search state ([`Evaluator::Context`]).
-    ctx: G::Context,
+    ctx: E::Context,
     /// Whether the game's exact values are used ([`Searcher::set_exact_values`]).
     exact_values: bool,
 }
 
 impl<G: Searchable> Searcher<G> {
-    /// A searcher with a transposition table of about `tt_bytes` bytes.
+    /// A searcher with a transposition table of about `tt_bytes` bytes and
+    /// the game's own evaluation.
     pub fn new(tt_bytes: usize) -> Self {
+        Searcher::with_evaluator(tt_bytes, G::Eval::default())
+    }
+}
+
+impl<G: Searchable, E: Evaluator<G>> Searcher<G, E> {
+    /// A searcher with a transposition table of about `tt_bytes` bytes that
+    /// scores positions with `eval`.
+    pub fn with_evaluator(tt_bytes: usize, eval: E) -> Self {
         Searcher {
             tt: Tt::with_bytes(tt_bytes),
             history: vec![0; G::HISTORY_SIZE.max(1)],
@@ -129,7 +141,8 @@ impl<G: Searchable> Searcher<G> {
                 Vec::new()
             },
             late_move_pruning: G::LATE_MOVE_PRUNING,
-            ctx: G::Context::default(),
+            eval,
+            ctx: E::Context::default(),
             exact_values: true,
         }
     }
@@ -178,7 +191,7 @@ impl<G: Searchable> Searcher<G> {
         mut on_best: impl FnMut(&SearchInfo<G::Move>),
     ) -> SearchResult<G::Move> {
         self.start(limits);
-        root.begin_search(&mut self.ctx, &limits);
+        self.eval.begin_search(root, &mut self.ctx, &limits);
         let mut root_moves = Self::ordered_root_moves(root);
         let mut result = SearchResult {
             best: root_moves.first().copied(),
@@ -197,8 +210,8 @@ impl<G: Searchable> Searcher<G> {
 
         let game_length = root.plies_left();
         let (first_depth, max_depth) = Self::depth_range(&limits, game_length, first_depth);
-        let pacing = pace::effective::<G>(limits.pacing);
-        let mut pace = G::TIME_SCORES.filter(|_| pacing == Pacing::Adaptive).map(Pace::new);
+        let pacing = pace::effective::<G, E>(limits.pacing);
+        let mut pace = E::TIME_SCORES.filter(|_| pacing == Pacing::Adaptive).map(Pace::new);
         // Full pacing searches until the hard limit stops it.
         let mut soft = if pacing == Pacing::Full {
             f64::INFINITY
@@ -382,7 +395,7 @@ impl<G: Searchable> Searcher<G> {
         if let Some(o) = pos.outcome() {
             return outcome_score(o, ply);
         }
-        let stand = pos.evaluate();
+        let stand = self.eval.evaluate(pos);
         if stand >= beta || left == 0 || ply as usize >= MAX_PLY - 1 {
             return stand;
         }
@@ -390,7 +403,7 @@ impl<G: Searchable> Searcher<G> {
         let p = ply as usize;
         let mut buf = std::mem::take(&mut self.bufs[p]);
         buf.clear();
-        pos.noisy_moves(&mut buf);
+        self.eval.noisy_moves(pos, &mut buf);
         let mut scored = std::mem::take(&mut self.scored[p]);
         scored.clear();
         scored.extend(buf.iter().map(|&m| (pos.order_hint(m), m)));
@@ -434,10 +447,10 @@ impl<G: Searchable> Searcher<G> {
         // serves every deeper search.
         let depth = pos.plies_left().map_or(depth, |left| depth.min(left));
         if depth == 0 || ply as usize >= MAX_PLY - 1 {
-            if G::QUIESCENCE_PLIES > 0 {
-                return self.quiesce(pos, alpha, beta, ply, G::QUIESCENCE_PLIES);
+            if E::QUIESCENCE_PLIES > 0 {
+                return self.quiesce(pos, alpha, beta, ply, E::QUIESCENCE_PLIES);
             }
-            return pos.evaluate();
+            return self.eval.evaluate(pos);
         }
 
         let (key, frame) = pos.tt_key();
@@ -512,7 +525,7 @@ impl<G: Searchable> Searcher<G> {
         if depth != 1 {
             return None;
         }
-        let (score, mv) = pos.frontier_value(beta)?;
+        let (score, mv) = self.eval.frontier_value(pos, beta)?;
         let p = ply as usize;
         self.pv[p].clear();
         self.pv[p].push(mv);
@@ -526,7 +539,7 @@ impl<G: Searchable> Searcher<G> {
     #[inline]
     fn exact_value(&mut self, pos: &G) -> Option<i32> {
         if self.exact_values {
-            pos.exact_value(&mut self.ctx)
+            self.eval.exact_value(pos, &mut self.ctx)
         } else {
             None
         }
@@ -889,11 +902,11 @@ pub(crate) mod tests {
 
         /// [`SkipTree::reference`], with or without the exact values.
         fn reference_with(&self, depth: u32, exact: bool) -> i32 {
-            if let Some(v) = self.exact_value(&mut ()).filter(|_| exact) {
+            if let Some(v) = SkipEval.exact_value(self, &mut ()).filter(|_| exact) {
                 return v;
             }
             if depth.min(SKIP_LEN - self.ply) == 0 {
-                return self.quiescence(Self::QUIESCENCE_PLIES, exact);
+                return self.quiescence(SkipEval::QUIESCENCE_PLIES, exact);
             }
             (0..self.moves())
                 .map(|m| self.signed(m, |c| c.reference_with(depth - 1, exact)))
@@ -902,15 +915,15 @@ pub(crate) mod tests {
         }
 
         fn quiescence(&self, left: u32, exact: bool) -> i32 {
-            if let Some(v) = self.exact_value(&mut ()).filter(|_| exact) {
+            if let Some(v) = SkipEval.exact_value(self, &mut ()).filter(|_| exact) {
                 return v;
             }
-            let stand = self.evaluate();
+            let stand = SkipEval.evaluate(self);
             if left == 0 {
                 return stand;
             }
             let mut noisy = Vec::new();
-            self.noisy_moves(&mut noisy);
+            SkipEval.noisy_moves(self, &mut noisy);
             noisy
                 .into_iter()
                 .map(|m| self.signed(m, |c| c.quiescence(left - 1, exact)))
@@ -962,19 +975,24 @@ pub(crate) mod tests {
         }
     }
 
-    impl Evaluator for SkipTree {
+    /// The skip tree's evaluation: random leaves, exact at the end, the
+    /// even moves noisy.
+    #[derive(Default)]
+    struct SkipEval;
+
+    impl Evaluator<SkipTree> for SkipEval {
         type Context = ();
 
         const QUIESCENCE_PLIES: u32 = 2;
 
-        fn evaluate(&self) -> i32 {
-            (mix(self.id ^ 0x1234) % 201) as i32 - 100
+        fn evaluate(&self, pos: &SkipTree) -> i32 {
+            (mix(pos.id ^ 0x1234) % 201) as i32 - 100
         }
 
-        fn exact_value(&self, _ctx: &mut ()) -> Option<i32> {
-            (self.ply == SKIP_LEN).then(|| {
-                let v = (mix(self.id ^ 0x99) % 201) as i32 - 100;
-                if self.side == 0 {
+        fn exact_value(&self, pos: &SkipTree, _ctx: &mut ()) -> Option<i32> {
+            (pos.ply == SKIP_LEN).then(|| {
+                let v = (mix(pos.id ^ 0x99) % 201) as i32 - 100;
+                if pos.side == 0 {
                     v
                 } else {
                     -v
@@ -982,12 +1000,17 @@ pub(crate) mod tests {
             })
         }
 
-        fn noisy_moves(&self, out: &mut Vec<u8>) {
-            out.extend((0..self.moves()).filter(|m| m % 2 == 0));
+        fn noisy_moves(&self, pos: &SkipTree, out: &mut Vec<u8>) {
+            out.extend((0..pos.moves()).filter(|m| m % 2 == 0));
         }
     }
 
     impl SearchHints for SkipTree {}
+
+    impl Searchable for SkipTree {
+        type Eval = SkipEval;
+        type Reference = SkipEval;
+    }
 
     #[test]
     fn skipped_turns_exact_leaves_and_quiescence_match_plain_negamax() {

@@ -1,17 +1,19 @@
 //! One-ply greedy play: the move whose resulting position evaluates best for
 //! the mover (an immediate win first). Ties go to the earliest generated move.
 
-use super::{Evaluator, Outcome, WIN};
+use super::{Evaluator, Outcome, Searchable, WIN};
 
-/// The greedy choice, or None without legal moves.
-pub fn choose<G: Evaluator>(pos: &G) -> Option<G::Move> {
+/// The greedy choice by the game's own evaluation, or None without legal
+/// moves.
+pub fn choose<G: Searchable>(pos: &G) -> Option<G::Move> {
     choose_scored(pos).map(|(m, _)| m)
 }
 
 /// The greedy choice and its one-ply score from the mover's view, in the
 /// searches' units (an immediate win is `WIN - 1`, as a search scores a win
 /// one ply away), or None without legal moves.
-pub(crate) fn choose_scored<G: Evaluator>(pos: &G) -> Option<(G::Move, i32)> {
+pub(crate) fn choose_scored<G: Searchable>(pos: &G) -> Option<(G::Move, i32)> {
+    let eval = G::Eval::default();
     let mut moves = Vec::new();
     pos.legal_moves(&mut moves);
     let mut best: Option<(G::Move, i64)> = None;
@@ -24,7 +26,7 @@ pub(crate) fn choose_scored<G: Evaluator>(pos: &G) -> Option<(G::Move, i32)> {
             Some(Outcome::Loss) => -i64::MAX, // the side to move there has lost
             Some(Outcome::Win) => i64::MAX,
             Some(Outcome::Draw) => 0,
-            None => child.evaluate() as i64,
+            None => eval.evaluate(&child) as i64,
         };
         let v = if child.mover_changes(pos) { -theirs } else { theirs };
         if best.is_none_or(|(_, b)| v > b) {

@@ -1,9 +1,9 @@
-//! Monte-Carlo tree search (UCT) with random playouts, for any [`Game`](super::Game).
+//! Monte-Carlo tree search (UCT) with random playouts, for any [`Game`].
 //!
 //! Playouts longer than a cap are scored by the sign of the evaluation, so
 //! games without a natural end in reach (Halma) still get a signal.
 
-use super::{Evaluator, Limits, Outcome};
+use super::{Evaluator, Game, Limits, Outcome, Searchable};
 use crate::clock::CpuTimer;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -42,9 +42,11 @@ impl Default for MctsOptions {
     }
 }
 
-/// Returns the most visited root move and the number of iterations run.
-pub fn search<G: Evaluator>(root: &G, opts: MctsOptions) -> (Option<G::Move>, u64) {
+/// Returns the most visited root move and the number of iterations run;
+/// playouts cut short are scored by the game's own evaluation.
+pub fn search<G: Searchable>(root: &G, opts: MctsOptions) -> (Option<G::Move>, u64) {
     let timer = CpuTimer::start();
+    let eval = G::Eval::default();
     let mut rng = SmallRng::seed_from_u64(opts.seed);
     let mut root_moves = Vec::new();
     if root.outcome().is_none() {
@@ -72,7 +74,7 @@ pub fn search<G: Evaluator>(root: &G, opts: MctsOptions) -> (Option<G::Move>, u6
         let mut state = root.clone();
         let n = select(&nodes, &mut state, opts.c);
         let n = expand(&mut nodes, n, &mut state, &mut rng);
-        let leaf_reward = playout(state, opts.playout_cap, &mut rng, &mut buf);
+        let leaf_reward = playout(state, &eval, opts.playout_cap, &mut rng, &mut buf);
         backpropagate(&mut nodes, n, leaf_reward);
     }
     let best = nodes[0]
@@ -86,7 +88,7 @@ pub fn search<G: Evaluator>(root: &G, opts: MctsOptions) -> (Option<G::Move>, u6
 /// Selection: from the root, follows the child with the best UCT value while
 /// the node is fully expanded, playing the moves on `state`; returns the node
 /// reached.
-fn select<G: Evaluator>(nodes: &[Node<G::Move>], state: &mut G, c: f64) -> usize {
+fn select<G: Game>(nodes: &[Node<G::Move>], state: &mut G, c: f64) -> usize {
     let mut n = 0usize;
     while nodes[n].untried.is_empty() && !nodes[n].children.is_empty() {
         let ln = (nodes[n].visits.max(1) as f64).ln();
@@ -112,7 +114,7 @@ fn select<G: Evaluator>(nodes: &[Node<G::Move>], state: &mut G, c: f64) -> usize
 
 /// Expansion: plays one random untried move of node `n` (if any) on `state`
 /// and returns the new child, else `n` itself.
-fn expand<G: Evaluator>(nodes: &mut Vec<Node<G::Move>>, n: usize, state: &mut G, rng: &mut SmallRng) -> usize {
+fn expand<G: Game>(nodes: &mut Vec<Node<G::Move>>, n: usize, state: &mut G, rng: &mut SmallRng) -> usize {
     if nodes[n].untried.is_empty() {
         return n;
     }
@@ -138,7 +140,7 @@ fn expand<G: Evaluator>(nodes: &mut Vec<Node<G::Move>>, n: usize, state: &mut G,
 
 /// Playout: random moves from `sim` for at most `cap` plies; the reward for
 /// the side to move at the leaf (the evaluation's sign when no end is reached).
-fn playout<G: Evaluator>(mut sim: G, cap: u32, rng: &mut SmallRng, buf: &mut Vec<G::Move>) -> f64 {
+fn playout<G: Game>(mut sim: G, eval: &impl Evaluator<G>, cap: u32, rng: &mut SmallRng, buf: &mut Vec<G::Move>) -> f64 {
     let mut sign = 1.0;
     for _ in 0..cap {
         match sim.outcome() {
@@ -157,7 +159,7 @@ fn playout<G: Evaluator>(mut sim: G, cap: u32, rng: &mut SmallRng, buf: &mut Vec
     if let Some(o) = sim.outcome() {
         sign * outcome_reward(o)
     } else {
-        sign * (sim.evaluate() as f64 / 200.0).tanh()
+        sign * (eval.evaluate(&sim) as f64 / 200.0).tanh()
     }
 }
 

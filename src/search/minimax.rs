@@ -1,20 +1,21 @@
 //! The reference opponent: plain full-width minimax (no pruning) with the
 //! game's simple evaluation, as the contest's reference agent plays.
 
-use super::{outcome_score, Evaluator, Limits, SearchInfo};
+use super::{outcome_score, Evaluator, Limits, SearchInfo, Searchable};
 use crate::clock::CpuTimer;
 
 #[cfg(test)]
-/// Plain negamax value of `pos` to `depth` plies with `reference_eval`,
-/// counting visited nodes in `nodes`.
-pub(crate) fn minimax_value<G: Evaluator>(pos: &G, depth: u32, nodes: &mut u64) -> i32 {
+/// Plain negamax value of `pos` to `depth` plies with the game's reference
+/// evaluation, counting visited nodes in `nodes`.
+pub(crate) fn minimax_value<G: Searchable>(pos: &G, depth: u32, nodes: &mut u64) -> i32 {
     let mut bufs: Vec<Vec<G::Move>> = (0..=depth).map(|_| Vec::new()).collect();
-    value(pos, depth, 0, nodes, &mut bufs, None).unwrap_or(0)
+    value(pos, &G::Reference::default(), depth, 0, nodes, &mut bufs, None).unwrap_or(0)
 }
 
 /// Returns None when the deadline passed (the value is then unknown).
-fn value<G: Evaluator>(
+fn value<G: Searchable>(
     pos: &G,
+    eval: &G::Reference,
     depth: u32,
     ply: u32,
     nodes: &mut u64,
@@ -31,7 +32,7 @@ fn value<G: Evaluator>(
         return Some(outcome_score(o, ply));
     }
     if depth == 0 {
-        return Some(pos.reference_eval());
+        return Some(eval.evaluate(pos));
     }
     let (head, rest) = bufs.split_first_mut().expect("buffer per ply");
     head.clear();
@@ -43,7 +44,7 @@ fn value<G: Evaluator>(
     for &mv in head.iter() {
         let mut child = pos.clone();
         child.play(mv);
-        let v = value(&child, depth - 1, ply + 1, nodes, rest, deadline)?;
+        let v = value(&child, eval, depth - 1, ply + 1, nodes, rest, deadline)?;
         // A skipped turn (the same side moves again) keeps the sign.
         best = best.max(if child.mover_changes(pos) { -v } else { v });
     }
@@ -67,12 +68,15 @@ pub struct MinimaxResult<M> {
 /// depth when the hard CPU limit cannot cover the full one: depths 1, 2, ...
 /// are searched in turn, a depth is started only if the node count growth so
 /// far predicts it fits, and a depth cut short by the limit is discarded.
-pub fn search<G: Evaluator>(
+/// Positions are scored by the game's reference evaluation
+/// ([`Searchable::Reference`]).
+pub fn search<G: Searchable>(
     root: &G,
     limits: &Limits,
     mut on_best: impl FnMut(&SearchInfo<G::Move>),
 ) -> MinimaxResult<G::Move> {
     let timer = CpuTimer::start();
+    let eval = G::Reference::default();
     let (depth, budget) = (limits.max_depth, limits.hard);
     let mut moves = Vec::new();
     if root.outcome().is_none() {
@@ -106,7 +110,7 @@ pub fn search<G: Evaluator>(
         for &mv in &moves {
             let mut child = root.clone();
             child.play(mv);
-            match value(&child, d - 1, 1, &mut nodes, &mut bufs, Some((&timer, budget))) {
+            match value(&child, &eval, d - 1, 1, &mut nodes, &mut bufs, Some((&timer, budget))) {
                 Some(v) => {
                     let v = if child.mover_changes(root) { -v } else { v };
                     if best.is_none_or(|(_, b)| v > b) {

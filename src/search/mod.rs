@@ -2,9 +2,11 @@
 //!
 //! Every game plugs in through three traits: [`Game`] (the rules: a
 //! cheap-to-clone state, legal moves into a caller-owned buffer, copy-make
-//! play, an outcome, a hash), [`Evaluator`] (scores from the side to move,
-//! exact values, quiescence) and [`SearchHints`] (ordering, reductions,
-//! table symmetry; all defaulted). Nothing in this module knows any game.
+//! play, an outcome, a hash), [`SearchHints`] (ordering, reductions, table
+//! symmetry; all defaulted) and [`Searchable`], which names the game's
+//! [`Evaluator`]s: values apart from the position that score it from the
+//! side to move (exact values, quiescence). Nothing in this module knows
+//! any game.
 
 pub mod alphabeta;
 pub mod greedy;
@@ -75,41 +77,40 @@ pub trait Game: Clone + Send + Sync + 'static {
     }
 }
 
-/// How the search scores positions of a [`Game`]: the heuristic, the exact
+/// How the search scores positions of a game `G`: the heuristic, the exact
 /// values it may know without searching, and what is searched past the
-/// depth limit.
-pub trait Evaluator: Game {
+/// depth limit. A value apart from the position, so that one game can be
+/// searched with several evaluations (the agent's and the reference
+/// agent's, [`Searchable`]) and an evaluation's settings travel with the
+/// search, not in the state.
+pub trait Evaluator<G: Game> {
     /// State one search keeps for [`Evaluator::exact_value`] (a solver and
     /// its cache, the share of the move's time it may use), owned by the
     /// search and prepared by [`Evaluator::begin_search`]: a game's
     /// per-search inputs travel in it, not in globals. `()` for most games.
     type Context: Default + Send;
 
-    /// Heuristic value for the side to move; positive is good for it. Must
-    /// stay well inside `±WIN_THRESHOLD`.
-    fn evaluate(&self) -> i32;
+    /// Heuristic value of `pos` for its side to move; positive is good for
+    /// it. Must stay well inside `±WIN_THRESHOLD`.
+    fn evaluate(&self, pos: &G) -> i32;
 
-    /// The deliberately simple evaluation of the reference (minimax) agent.
-    fn reference_eval(&self) -> i32 {
-        self.evaluate()
-    }
+    /// Prepares `ctx` for a search of the root `pos` within `limits` (CPU
+    /// seconds from now). Called once at the start of every search.
+    /// Default: nothing.
+    fn begin_search(&self, _pos: &G, _ctx: &mut Self::Context, _limits: &Limits) {}
 
-    /// Prepares `ctx` for a search of this root within `limits` (CPU seconds
-    /// from now). Called once at the start of every search. Default: nothing.
-    fn begin_search(&self, _ctx: &mut Self::Context, _limits: &Limits) {}
-
-    /// The exact value (same scale as [`Evaluator::evaluate`], side to move's
-    /// view) when it is known without searching deeper, e.g. a finished game
-    /// scored by its margin or a last move that can be settled directly.
-    /// Checked before [`Game::outcome`]. Default: never.
-    fn exact_value(&self, _ctx: &mut Self::Context) -> Option<i32> {
+    /// The exact value of `pos` (same scale as [`Evaluator::evaluate`], side
+    /// to move's view) when it is known without searching deeper, e.g. a
+    /// finished game scored by its margin or a last move that can be
+    /// settled directly. Checked before [`Game::outcome`]. Default: never.
+    fn exact_value(&self, _pos: &G, _ctx: &mut Self::Context) -> Option<i32> {
         None
     }
 
-    /// The value of a one-ply search of this position for the side to move
-    /// (the best over its moves of the negated [`Evaluator::evaluate`] of the
-    /// child) and a move that reaches it, when the game can compute that
-    /// without playing the moves: no child may be finished, have an
+    /// The value of a one-ply search of `pos` for the side to move (the best
+    /// over its moves of the negated [`Evaluator::evaluate`] of the child)
+    /// and a move that reaches it, when the game can compute that without
+    /// playing the moves: no child may be finished, have an
     /// [`Evaluator::exact_value`], or be evaluated otherwise than by the
     /// incremental formula the game uses here. Fail-soft against `beta`:
     /// the game may stop at the first move worth `beta` or more and return
@@ -118,7 +119,7 @@ pub trait Evaluator: Game {
     /// visiting the children, so the children's repetition check (a game's
     /// `REPEAT_SCORE`) is not made there. Default: never (the children are
     /// searched).
-    fn frontier_value(&self, _beta: i32) -> Option<(i32, Self::Move)> {
+    fn frontier_value(&self, _pos: &G, _beta: i32) -> Option<(i32, G::Move)> {
         None
     }
 
@@ -127,14 +128,14 @@ pub trait Evaluator: Game {
     /// statically).
     const QUIESCENCE_PLIES: u32 = 0;
 
-    /// Appends the moves worth searching past the depth limit (captures and
-    /// the like) to `out`; the side to move may also stand on its static
-    /// evaluation. Only called when `QUIESCENCE_PLIES > 0`.
-    fn noisy_moves(&self, _out: &mut Vec<Self::Move>) {}
+    /// Appends the moves of `pos` worth searching past the depth limit
+    /// (captures and the like) to `out`; the side to move may also stand on
+    /// its static evaluation. Only called when `QUIESCENCE_PLIES > 0`.
+    fn noisy_moves(&self, _pos: &G, _out: &mut Vec<G::Move>) {}
 
-    /// The score scale for [`Pacing::Adaptive`]; games that give it also
-    /// search to the hard limit under [`Pacing::Full`]. Without it every
-    /// timed search of the game paces steadily. Default: none.
+    /// The score scale for [`Pacing::Adaptive`]; evaluations that give it
+    /// also search to the hard limit under [`Pacing::Full`]. Without it
+    /// every timed search paces steadily. Default: none.
     const TIME_SCORES: Option<TimeScores> = None;
 }
 
@@ -191,11 +192,17 @@ pub trait SearchHints: Game {
     }
 }
 
-/// A game the whole search core can play: its rules, its evaluator and its
-/// hints. Implemented for every type that has the three.
-pub trait Searchable: Evaluator + SearchHints {}
+/// A game the whole search core can play: its rules, its hints and its two
+/// evaluators, the agent's and the reference agent's.
+pub trait Searchable: SearchHints {
+    /// The agent's evaluation; its default value is the one every search
+    /// uses unless its caller gives another (Connect Square's default
+    /// strategy weighs its own seat's chances up).
+    type Eval: Evaluator<Self> + Default;
 
-impl<T: Evaluator + SearchHints> Searchable for T {}
+    /// The deliberately simple evaluation of the reference (minimax) agent.
+    type Reference: Evaluator<Self> + Default;
+}
 
 /// Terminal score for `outcome` at distance `ply` from the root, side-to-move view.
 #[inline]

@@ -2,12 +2,13 @@
 //! the spirit of Stockfish's time manager: after every iteration the soft
 //! limit is scaled by how settled the search is.
 
-use super::{Evaluator, Pacing, TimeScores};
+use super::{Evaluator, Game, Pacing, TimeScores};
 
-/// The pacing a search of game `G` follows when asked for `pacing`: games
-/// without [`Evaluator::TIME_SCORES`] always pace steadily.
-pub(crate) fn effective<G: Evaluator>(pacing: Pacing) -> Pacing {
-    if G::TIME_SCORES.is_some() {
+/// The pacing a search of game `G` with the evaluation `E` follows when
+/// asked for `pacing`: evaluations without [`Evaluator::TIME_SCORES`] always
+/// pace steadily.
+pub(crate) fn effective<G: Game, E: Evaluator<G>>(pacing: Pacing) -> Pacing {
+    if E::TIME_SCORES.is_some() {
         pacing
     } else {
         Pacing::Steady
@@ -97,9 +98,9 @@ mod tests {
     }
 
     #[test]
-    fn only_games_with_time_scores_pace() {
-        use crate::games::testnim::TestNim;
-        assert_eq!(effective::<TestNim>(Pacing::Adaptive), Pacing::Steady);
-        assert_eq!(effective::<TestNim>(Pacing::Full), Pacing::Steady);
+    fn only_evaluations_with_time_scores_pace() {
+        use crate::games::testnim::{NimEval, TestNim};
+        assert_eq!(effective::<TestNim, NimEval>(Pacing::Adaptive), Pacing::Steady);
+        assert_eq!(effective::<TestNim, NimEval>(Pacing::Full), Pacing::Steady);
     }
 }

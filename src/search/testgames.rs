@@ -1,7 +1,7 @@
 //! A pseudo-random game tree for testing the search core against plain
 //! minimax (Nim, the other test game, is [`crate::games::testnim`]).
 
-use super::{Evaluator, Game, Outcome, SearchHints};
+use super::{Evaluator, Game, Outcome, SearchHints, Searchable};
 
 /// A pseudo-random tree: 1-5 children per node, leaves valued by a hash.
 #[derive(Clone, Copy, Debug)]
@@ -54,12 +54,21 @@ impl Game for RandomTree {
     }
 }
 
-impl Evaluator for RandomTree {
+/// A random tree's evaluation: a pseudo-random value per node.
+#[derive(Default)]
+pub(crate) struct RandomTreeEval;
+
+impl Evaluator<RandomTree> for RandomTreeEval {
     type Context = ();
 
-    fn evaluate(&self) -> i32 {
-        (mix(self.id ^ 0x1234) % 2001) as i32 - 1000
+    fn evaluate(&self, pos: &RandomTree) -> i32 {
+        (mix(pos.id ^ 0x1234) % 2001) as i32 - 1000
     }
 }
 
 impl SearchHints for RandomTree {}
+
+impl Searchable for RandomTree {
+    type Eval = RandomTreeEval;
+    type Reference = RandomTreeEval;
+}

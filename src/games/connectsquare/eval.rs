@@ -7,7 +7,8 @@
 //! boolean sums over the whole board at once.
 
 use super::{ConnectSquare, Move, MAX_BITS};
-use crate::search::{Evaluator, SearchHints};
+use crate::protocol::Player;
+use crate::search::{Evaluator, SearchHints, Searchable};
 
 /// Per-window own-coin counts of `p` in windows free of `q`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -109,8 +110,10 @@ fn side_terms(pos: &ConnectSquare, p: u128, q: u128, playable: u128) -> i32 {
 /// above it empty too. So threats are not positional assets as in Connect
 /// Four: the side to move with one wins, two opposing ones lose. What is
 /// left to judge is the windows that can still become squares, the ready
-/// pairs, and the forks each side has in hand.
-pub fn evaluate(pos: &ConnectSquare) -> i32 {
+/// pairs, and the forks each side has in hand. An `ambitious` seat weighs
+/// its own chances above the other's (`AMBITION` sixteenths); `None`: the
+/// symmetric evaluation.
+pub fn evaluate(pos: &ConnectSquare, ambitious: Option<Player>) -> i32 {
     let me = pos.current();
     let opp = pos.opponent();
     let playable = pos.playable();
@@ -126,7 +129,7 @@ pub fn evaluate(pos: &ConnectSquare) -> i32 {
     // An ambitious seat counts its own chances at AMBITION/16 of their value,
     // the other side's at par; seen from either side the score stays one
     // zero-sum number, so the search remains consistent.
-    let mut score = match pos.ambitious() {
+    let mut score = match ambitious {
         None => mine - theirs,
         Some(a) if a == pos.side() => mine * AMBITION / 16 - theirs,
         Some(_) => mine - theirs * AMBITION / 16,
@@ -166,11 +169,26 @@ pub fn order_hint(pos: &ConnectSquare, col: usize) -> i32 {
     (after.count_ones() as i32) * 64 + centre
 }
 
-impl Evaluator for ConnectSquare {
+/// Connect Square's evaluation ([`evaluate`]), with the seat whose own
+/// chances it weighs up, if any: the default strategy's search sets the
+/// agent's seat, every other search (and the reference agent) keeps it
+/// symmetric.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ConnectSquareEval {
+    /// The ambitious seat; `None`: symmetric.
+    pub ambitious: Option<Player>,
+}
+
+impl Searchable for ConnectSquare {
+    type Eval = ConnectSquareEval;
+    type Reference = ConnectSquareEval;
+}
+
+impl Evaluator<ConnectSquare> for ConnectSquareEval {
     type Context = ();
 
-    fn evaluate(&self) -> i32 {
-        evaluate(self)
+    fn evaluate(&self, pos: &ConnectSquare) -> i32 {
+        evaluate(pos, self.ambitious)
     }
 }
 
@@ -191,7 +209,6 @@ impl SearchHints for ConnectSquare {
 mod tests {
     use super::*;
     use crate::games::connectsquare::grid::{heuristic, Coin, Grid};
-    use crate::protocol::Player;
 
     fn pos(rows: &[&str], side: Player) -> ConnectSquare {
         ConnectSquare::from_grid(&Grid::from_rows(rows).unwrap(), side).unwrap()
@@ -212,17 +229,17 @@ mod tests {
     fn evaluation_sees_immediate_tactics() {
         // R completes columns 0-1, rows 0-1 from the bottom, in column 1.
         let rows = ["....", "....", "R...", "RRYY"];
-        assert_eq!(evaluate(&pos(&rows, Player::One)), DECIDED);
+        assert_eq!(evaluate(&pos(&rows, Player::One), None), DECIDED);
         // Y to move must block in column 1.
         let p = pos(&rows, Player::Two);
-        assert!(evaluate(&p) < 0);
+        assert!(evaluate(&p, None) < 0);
         assert_eq!(order_hint(&p, 1), 1 << 27);
         assert_eq!(order_hint(&p, 2), -(1 << 27));
         // Two R threats (columns 1 and 2): Y cannot stop both.
         let p = pos(&["....", "....", "R..R", "RRRR"], Player::Two);
-        assert_eq!(evaluate(&p), -DECIDED);
+        assert_eq!(evaluate(&p, None), -DECIDED);
         // The empty board is symmetric: only the tempo is left.
-        assert_eq!(evaluate(&ConnectSquare::new(6, 7, Player::One).unwrap()), TEMPO);
+        assert_eq!(evaluate(&ConnectSquare::new(6, 7, Player::One).unwrap(), None), TEMPO);
     }
 
     #[test]
@@ -234,8 +251,8 @@ mod tests {
         let a = pos(&["......", "......", "......", ".RR...", ".YY.Y."], Player::One);
         // R: c1r1, c2r1 on Y's c1r0, c2r0: a ready pair (rows 1-2 cols 1-2)
         // and R to move.
-        assert!(evaluate(&a) > TEMPO, "{}", evaluate(&a));
+        assert!(evaluate(&a, None) > TEMPO, "{}", evaluate(&a, None));
         let b = pos(&["......", "......", "......", ".YY...", ".RR.R."], Player::Two);
-        assert_eq!(evaluate(&a), evaluate(&b), "colour symmetry");
+        assert_eq!(evaluate(&a, None), evaluate(&b, None), "colour symmetry");
     }
 }

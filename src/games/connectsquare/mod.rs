@@ -109,9 +109,6 @@ pub struct ConnectSquare {
     stones: u8,
     to_move: Player,
     status: Status,
-    /// The seat whose own chances the evaluation weighs above the other's
-    /// (the agent's, set at the root of its search); `None`: symmetric.
-    ambitious: Option<Player>,
 }
 
 impl ConnectSquare {
@@ -136,7 +133,6 @@ impl ConnectSquare {
             stones: 0,
             to_move: first,
             status: Status::Playing,
-            ambitious: None,
         })
     }
 
@@ -262,17 +258,6 @@ impl ConnectSquare {
     /// The seat to move.
     pub fn side(&self) -> Player {
         self.to_move
-    }
-
-    /// Makes the evaluation weigh `seat`'s own open windows above the
-    /// opponent's (see [`eval::evaluate`]); `None` restores the symmetric one.
-    pub(crate) fn set_ambitious(&mut self, seat: Option<Player>) {
-        self.ambitious = seat;
-    }
-
-    /// The seat set by [`ConnectSquare::set_ambitious`].
-    pub(crate) fn ambitious(&self) -> Option<Player> {
-        self.ambitious
     }
 
     /// The cell a coin dropped now in each column would take (one bit per

@@ -3,7 +3,7 @@
 //! probe and the exact solver when it finishes in time; the one-ply safety
 //! net on every searched move; the swindle of a proven draw or loss).
 
-use super::eval::{brief_heuristic_bits, order_hint};
+use super::eval::{brief_heuristic_bits, order_hint, ConnectSquareEval};
 use super::solver::{Solver, Verdict};
 use super::{ConnectSquare, Move, Status};
 use crate::protocol::{Policy, Solved};
@@ -218,10 +218,10 @@ impl Policy for ConnectSquare {
     }
 
     /// The agent's own chances weigh more than the opponent's in its search.
-    fn search_root(&self) -> Self {
-        let mut root = *self;
-        root.set_ambitious(Some(self.side()));
-        root
+    fn search_evaluator(&self) -> ConnectSquareEval {
+        ConnectSquareEval {
+            ambitious: Some(self.side()),
+        }
     }
 }
 
@@ -275,6 +275,21 @@ mod tests {
         let pos = ConnectSquare::from_grid(&g, Player::One).unwrap();
         assert_eq!(pos.own_move(Strategy::Best), Some(1));
         assert_eq!(best_move(&pos, &b), Some(1));
+    }
+
+    #[test]
+    fn the_default_strategy_weighs_the_agents_seat_up_whoever_moves() {
+        use crate::search::Evaluator;
+        // R to move with a ready pair on Y's coins: R's windows count.
+        let g = Grid::from_rows(&["......", "......", "......", ".RR...", ".YY.Y."]).unwrap();
+        let pos = ConnectSquare::from_grid(&g, Player::One).unwrap();
+        let (agent, symmetric) = (pos.search_evaluator(), ConnectSquareEval::default());
+        assert_eq!(agent.ambitious, Some(Player::One));
+        assert!(agent.evaluate(&pos) > symmetric.evaluate(&pos));
+        // After R's move Y is to move, and R's chances still weigh more.
+        let mut child = pos;
+        child.play_col(0);
+        assert!(agent.evaluate(&child) < symmetric.evaluate(&child));
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use super::geo::{geo, value_index, MAX_CELLS, VALUES};
 use super::{Fifteen, Move, LIMIT};
 use crate::protocol::{ByPlayer, Player};
-use crate::search::{Evaluator, SearchHints};
+use crate::search::{Evaluator, SearchHints, Searchable};
 
 /// One point of score margin.
 pub(crate) const POINT: i32 = 16;
@@ -211,25 +211,41 @@ pub(crate) fn move_gain(g: &Fifteen, mv: Move) -> i32 {
     gain * POINT
 }
 
-impl Evaluator for Fifteen {
+/// The agent's evaluation of Fifteen: the fitted weights ([`evaluate`]),
+/// the end of the game exact, a capture quiescence.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FifteenEval;
+
+/// The reference agent's evaluation: the plain score margin ([`simple`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FifteenReference;
+
+impl Searchable for Fifteen {
+    type Eval = FifteenEval;
+    type Reference = FifteenReference;
+}
+
+impl Evaluator<Fifteen> for FifteenReference {
     type Context = ();
 
-    /// The agent's evaluation ([`evaluate`], the fitted weights);
-    /// the reference player keeps the plain margin.
-    fn evaluate(&self) -> i32 {
-        evaluate(self)
+    fn evaluate(&self, pos: &Fifteen) -> i32 {
+        simple(pos)
     }
+}
 
-    fn reference_eval(&self) -> i32 {
-        simple(self)
+impl Evaluator<Fifteen> for FifteenEval {
+    type Context = ();
+
+    fn evaluate(&self, pos: &Fifteen) -> i32 {
+        evaluate(pos)
     }
 
     /// A finished game by its margin and tie-break; the last card of the game
     /// by the best of its placements, computed without playing them.
-    fn exact_value(&self, _ctx: &mut ()) -> Option<i32> {
-        match self.plies_left() {
-            0 => Some(terminal(self)),
-            1 => Some(last_placement_value(self)),
+    fn exact_value(&self, pos: &Fifteen, _ctx: &mut ()) -> Option<i32> {
+        match pos.plies_left() {
+            0 => Some(terminal(pos)),
+            1 => Some(last_placement_value(pos)),
             _ => None,
         }
     }
@@ -238,30 +254,30 @@ impl Evaluator for Fifteen {
 
     /// Placements next to an opponent card that remove some of its cards and
     /// gain more than placing the same card quietly would.
-    fn noisy_moves(&self, out: &mut Vec<Move>) {
-        let me = self.side();
-        let theirs = self.own[me.other()];
-        let geo = self.geo();
+    fn noisy_moves(&self, pos: &Fifteen, out: &mut Vec<Move>) {
+        let me = pos.side();
+        let theirs = pos.own[me.other()];
+        let geo = pos.geo();
         let mut near = 0u64;
         let mut t = theirs;
         while t != 0 {
             near |= geo.block[t.trailing_zeros() as usize];
             t &= t - 1;
         }
-        near &= self.free();
-        let hand = self.hand[me];
+        near &= pos.free();
+        let hand = pos.hand[me];
         while near != 0 {
             let c = near.trailing_zeros() as usize;
             near &= near - 1;
             for vi in 0..5 {
-                if hand[vi] == 0 || self.removals_if(c, VALUES[vi]) & theirs == 0 {
+                if hand[vi] == 0 || pos.removals_if(c, VALUES[vi]) & theirs == 0 {
                     continue;
                 }
                 let mv = Move {
                     cell: c as u8,
                     card: VALUES[vi],
                 };
-                if move_gain(self, mv) > VALUES[vi] as i32 * POINT {
+                if move_gain(pos, mv) > VALUES[vi] as i32 * POINT {
                     out.push(mv);
                 }
             }

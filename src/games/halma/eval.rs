@@ -18,7 +18,7 @@
 use super::bitboard::{col, max_level, min_level, row, Bitboard, CAMP, CELLS, LEVEL_GE, TOP_LEVEL};
 use super::{solver, HMove, Halma, Reading};
 use crate::protocol::Player;
-use crate::search::{Evaluator, Limits, SearchHints, TimeScores};
+use crate::search::{Evaluator, Limits, SearchHints, Searchable, TimeScores};
 
 pub use super::table::{build_table, diag_distance, Weights, FEATURE_NAMES};
 pub(crate) use super::table::{FEATURES, TABLE, WEIGHTS};
@@ -151,12 +151,35 @@ pub fn features(colour: Player, own: Bitboard, occ: Bitboard) -> [i32; FEATURES]
     f
 }
 
-impl Evaluator for Halma {
+/// The agent's evaluation of Halma: the table sums and the straggler and
+/// endgame terms, separated positions settled by their race.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HalmaEval;
+
+/// The reference agent's evaluation: the plain distance sums
+/// (`Halma::simple_eval`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HalmaReference;
+
+impl Searchable for Halma {
+    type Eval = HalmaEval;
+    type Reference = HalmaReference;
+}
+
+impl Evaluator<Halma> for HalmaReference {
+    type Context = ();
+
+    fn evaluate(&self, pos: &Halma) -> i32 {
+        pos.simple_eval()
+    }
+}
+
+impl Evaluator<Halma> for HalmaEval {
     type Context = solver::RaceContext;
 
     /// Every search paces its race solves by its own time.
-    fn begin_search(&self, ctx: &mut solver::RaceContext, limits: &Limits) {
-        ctx.begin(self, limits);
+    fn begin_search(&self, pos: &Halma, ctx: &mut solver::RaceContext, limits: &Limits) {
+        ctx.begin(pos, limits);
     }
 
     // A piece's step is worth ~35 on the table and a long jump chain a few
@@ -168,23 +191,19 @@ impl Evaluator for Halma {
         decided: 3000,
     });
 
-    fn evaluate(&self) -> i32 {
-        let s = self.side;
+    fn evaluate(&self, pos: &Halma) -> i32 {
+        let s = pos.side;
         let o = s.other();
-        let occ = self.occupied();
-        let mine = self.table_sum[s] + extra_terms(s, self.pieces[s], occ);
-        let theirs = self.table_sum[o] + extra_terms(o, self.pieces[o], occ);
+        let occ = pos.occupied();
+        let mine = pos.table_sum[s] + extra_terms(s, pos.pieces[s], occ);
+        let theirs = pos.table_sum[o] + extra_terms(o, pos.pieces[o], occ);
         mine - theirs
-    }
-
-    fn reference_eval(&self) -> i32 {
-        self.simple_eval()
     }
 
     /// Separated positions are leaves: the race value when both races are
     /// solved (see `solver::race_value`).
-    fn exact_value(&self, ctx: &mut solver::RaceContext) -> Option<i32> {
-        solver::race_value(self, ctx)
+    fn exact_value(&self, pos: &Halma, ctx: &mut solver::RaceContext) -> Option<i32> {
+        solver::race_value(pos, ctx)
     }
 
     /// In the middle game every child is scored by the table sums and the
@@ -195,25 +214,25 @@ impl Evaluator for Halma {
     /// the reach sets instead of ~150 children. A position in which the
     /// opponent would have no legal move after some play (never seen in a
     /// game) is scored by those terms like the others.
-    fn frontier_value(&self, beta: i32) -> Option<(i32, HMove)> {
-        let s = self.side;
+    fn frontier_value(&self, pos: &Halma, beta: i32) -> Option<(i32, HMove)> {
+        let s = pos.side;
         let o = s.other();
         let goal = CAMP[o];
-        let occ = self.occupied();
-        let outside = |c: Player| (self.pieces[c] & !CAMP[c.other()]).count();
+        let occ = pos.occupied();
+        let outside = |c: Player| (pos.pieces[c] & !CAMP[c.other()]).count();
         let holes = (goal & !occ).count();
         if outside(s) < ENDGAME_PIECES + 2
             || outside(o) <= ENDGAME_PIECES
             || holes == 1
-            || !solver::no_child_separated(self)
+            || !solver::no_child_separated(pos)
         {
             return None;
         }
-        let here = self.evaluate();
+        let here = self.evaluate(pos);
         let table = &TABLE[s];
-        let straggler = StragglerDelta::new(s, self.pieces[s]);
+        let straggler = StragglerDelta::new(s, pos.pieces[s]);
         let mut best: Option<(i32, HMove)> = None;
-        self.for_each_legal(Reading::Narrow, |from, targets| {
+        pos.for_each_legal(Reading::Narrow, |from, targets| {
             let base = table[from as usize];
             for to in targets.iter() {
                 let gain = table[to as usize] - base + straggler.delta(from, to);
@@ -325,7 +344,8 @@ mod tests {
             // extra weights by up to a half per unit of their features
             // (rearmost <= 30, endgame <= 6 outsiders x 15 cells), both sides.
             let slack = 0.5 * PIECES_BOTH as f64 + 0.5 * 2.0 * (30.0 + 90.0);
-            assert!((pos.evaluate() as f64 - exact).abs() <= slack, "{} vs {exact}", pos.evaluate());
+            let value = HalmaEval.evaluate(&pos);
+            assert!((value as f64 - exact).abs() <= slack, "{value} vs {exact}");
         }
     }
 

@@ -2,6 +2,7 @@
 //! rule tests on hand-made positions.
 
 use super::bitboard::cell;
+use super::eval::HalmaEval;
 use super::perft;
 use super::simple::{to_simple, SimpleBoard};
 use super::*;
@@ -463,7 +464,7 @@ fn frontier_value_is_the_best_child_evaluation() {
         if pos.outcome().is_some() {
             continue;
         }
-        let Some((value, mv)) = pos.frontier_value(i32::MAX) else {
+        let Some((value, mv)) = HalmaEval.frontier_value(&pos, i32::MAX) else {
             declined += 1;
             continue;
         };
@@ -473,8 +474,9 @@ fn frontier_value_is_the_best_child_evaluation() {
         let child_value = |m: HMove| {
             let mut c = pos;
             c.play(m);
-            assert!(c.outcome().is_none() && c.exact_value(&mut Default::default()).is_none(), "{m:?} ends or settles the game");
-            -c.evaluate()
+            let settled = HalmaEval.exact_value(&c, &mut Default::default());
+            assert!(c.outcome().is_none() && settled.is_none(), "{m:?} ends or settles the game");
+            -HalmaEval.evaluate(&c)
         };
         let best = moves.iter().map(|&m| child_value(m)).max().unwrap();
         assert_eq!(value, best, "{pos:?}");
@@ -483,7 +485,7 @@ fn frontier_value_is_the_best_child_evaluation() {
         // Against a beta, the answer is exact below it and a move worth at
         // least beta (a lower bound) at or above it.
         let beta = value - rng.gen_range(-50..200);
-        let (cut, cut_move) = pos.frontier_value(beta).unwrap();
+        let (cut, cut_move) = HalmaEval.frontier_value(&pos, beta).unwrap();
         assert_eq!(child_value(cut_move), cut);
         if value < beta {
             assert_eq!(cut, value);

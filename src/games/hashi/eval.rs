@@ -5,7 +5,7 @@
 //! stopping just before an obvious capture.
 
 use super::{Hashi, HashiMove, MAX_ISLANDS, MAX_PAIRS};
-use crate::search::{Evaluator, SearchHints};
+use crate::search::{Evaluator, SearchHints, Searchable};
 
 /// Weight of one point of score difference.
 pub(crate) const POINT: i32 = 100;
@@ -72,15 +72,32 @@ pub fn order_hint(h: &Hashi, mv: HashiMove) -> i32 {
     }
 }
 
-impl Evaluator for Hashi {
+/// The agent's evaluation of Hashi ([`evaluate`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HashiEval;
+
+/// The reference agent's evaluation ([`reference`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HashiReference;
+
+impl Searchable for Hashi {
+    type Eval = HashiEval;
+    type Reference = HashiReference;
+}
+
+impl Evaluator<Hashi> for HashiEval {
     type Context = ();
 
-    fn evaluate(&self) -> i32 {
-        evaluate(self)
+    fn evaluate(&self, pos: &Hashi) -> i32 {
+        evaluate(pos)
     }
+}
 
-    fn reference_eval(&self) -> i32 {
-        reference(self)
+impl Evaluator<Hashi> for HashiReference {
+    type Context = ();
+
+    fn evaluate(&self, pos: &Hashi) -> i32 {
+        reference(pos)
     }
 }
 

@@ -1,20 +1,33 @@
 //! Hinger's evaluation ([`Evaluator`]) and search hints ([`SearchHints`]).
 
 use super::{Hinger, HingerMove};
-use crate::search::{Evaluator, SearchHints};
+use crate::search::{Evaluator, SearchHints, Searchable};
 
-impl Evaluator for Hinger {
+/// The agent's evaluation of Hinger: safe-move parity.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HingerEval;
+
+/// The reference agent's evaluation: wins and losses only.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HingerReference;
+
+impl Searchable for Hinger {
+    type Eval = HingerEval;
+    type Reference = HingerReference;
+}
+
+impl Evaluator<Hinger> for HingerEval {
     type Context = ();
 
     /// Safe-move parity. With a hinger on the board the mover wins next
     /// move; with no safe move every move hands one over. Otherwise, if the
     /// safe moves did not interfere, they would simply be used up in turn and
     /// the side facing none would lose: an odd number favours the mover.
-    fn evaluate(&self) -> i32 {
-        if self.board.has_hinger() {
+    fn evaluate(&self, pos: &Hinger) -> i32 {
+        if pos.board.has_hinger() {
             return 50_000;
         }
-        let safe = self.board.safe_moves();
+        let safe = pos.board.safe_moves();
         let n = safe.count_ones() as i32;
         if n == 0 {
             return -50_000;
@@ -26,10 +39,15 @@ impl Evaluator for Hinger {
         }
     }
 
+}
+
+impl Evaluator<Hinger> for HingerReference {
+    type Context = ();
+
     /// The reference (minimax) agent knows only wins and losses: depth 2
     /// takes a hinger and avoids handing one over, and is indifferent
     /// otherwise, as a plain textbook minimax on Hinger would be.
-    fn reference_eval(&self) -> i32 {
+    fn evaluate(&self, _pos: &Hinger) -> i32 {
         0
     }
 }

@@ -298,6 +298,7 @@ fn short_race(black_moves: &[(u8, u8)], white_moves: &[(u8, u8)], side: Player) 
 #[test]
 fn race_value_is_the_solved_race_and_the_search_stops_there() {
     use crate::games::halma::bitboard::cell;
+    use crate::games::halma::eval::HalmaEval;
     use crate::search::{Evaluator, Game, Limits, Strategy};
     // Each side's corner piece 3 cells out of its goal.
     let black = [(cell(15, 15), cell(12, 12))];
@@ -311,7 +312,7 @@ fn race_value_is_the_solved_race_and_the_search_stops_there() {
         // positions and scores their races.
         let mut ctx = RaceContext::default();
         ctx.begin(&Halma::start(Player::One), &Limits::depth(3));
-        assert_eq!(pos.exact_value(&mut ctx), Some(race_score(mine, theirs)), "{side:?} to move");
+        assert_eq!(HalmaEval.exact_value(&pos, &mut ctx), Some(race_score(mine, theirs)), "{side:?} to move");
         let opts = crate::play::ChooseOptions::default();
         let mut moves = Vec::new();
         pos.legal_moves(&mut moves);
@@ -320,7 +321,7 @@ fn race_value_is_the_solved_race_and_the_search_stops_there() {
             .map(|&m| {
                 let mut child = pos;
                 child.play(m);
-                -child.exact_value(&mut ctx).expect("every child is a solved race")
+                -HalmaEval.exact_value(&child, &mut ctx).expect("every child is a solved race")
             })
             .max();
         assert!(best.unwrap().abs() >= RACE_WIN);
@@ -335,11 +336,11 @@ fn race_value_is_the_solved_race_and_the_search_stops_there() {
             c.score
         );
         ctx.begin(&pos, &Limits::depth(3));
-        assert_eq!(pos.exact_value(&mut ctx), None);
+        assert_eq!(HalmaEval.exact_value(&pos, &mut ctx), None);
     }
     // Not separated: no value.
     let mut ctx = RaceContext::default();
-    assert_eq!(Halma::start(Player::One).exact_value(&mut ctx), None);
+    assert_eq!(HalmaEval.exact_value(&Halma::start(Player::One), &mut ctx), None);
 }
 
 #[test]
