@@ -138,7 +138,12 @@ fn processes_with(marker: &str) -> Vec<String> {
         let zombie = stat
             .rsplit_once(')')
             .is_some_and(|(_, r)| r.trim_start().starts_with('Z'));
-        if !zombie && String::from_utf8_lossy(&cmdline).contains(marker) {
+        // The referee's own processes name the agents' commands in their
+        // arguments (and, not root, it forks a short-lived probe at start):
+        // only agents count.
+        let argv0 = cmdline.split(|b| *b == 0).next().unwrap_or_default();
+        let referee = argv0 == REFEREE.as_bytes();
+        if !zombie && !referee && String::from_utf8_lossy(&cmdline).contains(marker) {
             found.push(name);
         }
     }
