@@ -270,6 +270,19 @@ fn an_odd_field_of_single_games_gives_each_bye_once_and_keeps_first_moves_even()
     assert!(rows
         .iter()
         .all(|r| r["rating"]["elo"].as_f64().is_some_and(f64::is_finite)));
+    // The report shows every round's pairings, results and bye.
+    let html = report(&out);
+    for (i, bye) in byes.iter().enumerate() {
+        assert!(html.contains(&format!("<h3>Round {}</h3>", i + 1)), "round {}", i + 1);
+        assert!(html.contains(&format!("<p>Bye: {bye} (1 point)</p>")), "bye {bye}");
+    }
+}
+
+/// `referee report OUT`'s page.
+fn report(out: &Path) -> String {
+    let o = Command::new(REFEREE).arg("report").arg(out).output().unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    std::fs::read_to_string(out.join("report.html")).unwrap()
 }
 
 /// Runs the Swiss of `args` and kills it (SIGKILL) once `records.jsonl`
@@ -356,4 +369,22 @@ fn a_swiss_killed_three_times_resumes_game_for_game() {
     };
     let again = Command::new(REFEREE).args(run(&whole, true)).output().unwrap();
     assert_eq!(table(&o), table(&again), "the same standings and final");
+    // The report: standings with tie-breaks and intervals, the rounds with
+    // results linked to their games, the final's crosstable.
+    let html = report(&cut);
+    for part in [
+        "then Buchholz",
+        "<th>Buchholz</th><th>Elo (95 %)</th>",
+        "<h3>Round 4</h3>",
+        "Final: a round robin of the top 3",
+        "class=\"head-to-head\"",
+        "href=\"#g30/p0\"",
+    ] {
+        assert!(html.contains(part), "{part:?} is missing from the report");
+    }
+    assert_eq!(
+        html.matches("<tr><td>1</td><td>").count(),
+        4,
+        "a first board in each round"
+    );
 }
