@@ -9,11 +9,13 @@
 //!   and `merge`: manifest and resume, pre-flight, live output.
 //! - [`cli`]: the subcommands' arguments, agent specifications, and their
 //!   validation into the checked plan.
-//! - [`schedule`]: which games a run plays, from which starts, several at
+//! - [`schedule`]: which games a run plays (a round robin, or a Swiss's
+//!   rounds paired from the results so far), from which starts, several at
 //!   a time; sharding.
 //! - [`report`]: what a run reports: terminal tables, results files, the
 //!   self-contained HTML report.
-//! - [`stats`]: ratings, the SPRT, standings.
+//! - [`stats`]: ratings (fitted to every game of a tournament), the SPRT,
+//!   standings.
 //! - [`game`]: one game, generic over [`agent::protocol::FileGame`]: the
 //!   agents and seats, the loop, the judging of a move, the human seat.
 //! - [`signals`]: the referee's own stop and exit flags.

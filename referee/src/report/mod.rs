@@ -7,12 +7,13 @@
 //! - [`data`]: a record replayed into per-ply board data (from each game's
 //!   `board_view`).
 //! - [`page`]: the HTML around it; the replay itself is drawn by
-//!   `report.js` in the browser.
+//!   `report.js` in the browser. A Swiss's own section: [`swiss_page`].
 
 pub mod data;
 pub(crate) mod page;
 pub(crate) mod results;
 pub(crate) mod swiss;
+pub(crate) mod swiss_page;
 pub(crate) mod tables;
 
 use crate::for_game;
@@ -58,12 +59,21 @@ pub(crate) fn write_report(records: &Path, out: &Path) -> Result<(), String> {
     if recs.is_empty() {
         return Err(format!("{} holds no game records", records.display()));
     }
-    write_report_of(&recs, &records.display().to_string(), out)
+    let swiss = match records.parent() {
+        Some(dir) => swiss_page::load(dir)?.map(|p| swiss_page::section(&p, &recs)),
+        None => None,
+    };
+    write_report_with(&recs, &records.display().to_string(), out, swiss.as_deref())
 }
 
 /// Writes the report of `recs` to `out`, naming `source` as where they are
 /// recorded.
 pub(crate) fn write_report_of(recs: &[GameRecord], source: &str, out: &Path) -> Result<(), String> {
+    write_report_with(recs, source, out, None)
+}
+
+/// [`write_report_of`] with a Swiss's section.
+fn write_report_with(recs: &[GameRecord], source: &str, out: &Path, swiss: Option<&str>) -> Result<(), String> {
     let games = games_data(recs)?;
     let mut kinds: Vec<&str> = Vec::new();
     for r in recs {
@@ -72,7 +82,7 @@ pub(crate) fn write_report_of(recs: &[GameRecord], source: &str, out: &Path) -> 
         }
     }
     let title = format!("{} report: {} game(s)", kinds.join(", "), recs.len());
-    let html = page::page(&title, source, recs, &games)?;
+    let html = page::page(&title, source, recs, &games, swiss)?;
     std::fs::write(out, html).map_err(|e| format!("cannot write {}: {e}", out.display()))
 }
 

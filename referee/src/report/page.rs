@@ -96,7 +96,8 @@ fn standings(recs: &[GameRecord], names: &[(String, String)]) -> String {
     s
 }
 
-fn head_to_head(recs: &[GameRecord], names: &[(String, String)]) -> String {
+/// The head-to-head table of `names` over `recs`.
+pub(super) fn head_to_head(recs: &[GameRecord], names: &[(String, String)]) -> String {
     let mut s = String::from(
         "<p>Head to head: the row agent's wins-losses-draws and score against the column agent.</p>\n\
          <table class=\"head-to-head\"><tr><th></th>",
@@ -280,8 +281,16 @@ fn sections(recs: &[GameRecord]) -> String {
     s
 }
 
-/// The whole report page for `recs` (in file order), whose replay data is `games`.
-pub(crate) fn page(title: &str, source: &str, recs: &[GameRecord], games: &[GameData]) -> Result<String, String> {
+/// The whole report page for `recs` (in file order), whose replay data is
+/// `games`; `swiss`: the section of a Swiss, shown instead of the round
+/// robin's standings.
+pub(crate) fn page(
+    title: &str,
+    source: &str,
+    recs: &[GameRecord],
+    games: &[GameData],
+    swiss: Option<&str>,
+) -> Result<String, String> {
     #[derive(serde::Serialize)]
     struct Data<'a> {
         games: &'a [GameData],
@@ -311,8 +320,10 @@ pub(crate) fn page(title: &str, source: &str, recs: &[GameRecord], games: &[Game
          <div id=\"moves-box\"><table><thead><tr><th>Ply</th><th>Seat</th><th>Move</th><th>CPU s</th><th>Left s</th><th title=\"the agent's own report: info depth D score S\">Depth</th><th title=\"the agent's own report, from its view, in its units; a forced result in plies\">Score</th></tr></thead>\
          <tbody id=\"moves-body\"></tbody></table></div></div>\n</div>\n",
     );
-    if recs.len() > 1 {
-        s.push_str(&sections(recs));
+    match swiss {
+        Some(section) => s.push_str(section),
+        None if recs.len() > 1 => s.push_str(&sections(recs)),
+        None => {}
     }
     s.push_str(&game_list(recs));
     let _ = write!(

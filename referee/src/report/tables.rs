@@ -94,8 +94,9 @@ pub(crate) fn rating_note(ratings: &Ratings, names: &[(String, String)]) -> Stri
         Anchor::Mean if ratings.prior => "the mean of the largest group the games pin together".to_string(),
         Anchor::Mean => "the field's mean".to_string(),
     };
-    let mut s =
-        format!("Elo: fitted to every game (Bradley-Terry, draws half a win each way), 95 % intervals; 0 = {zero}.");
+    let mut s = format!(
+        "Elo: one Bradley-Terry fit to all these games (draws half a win each way), 95 % intervals; 0 = {zero}."
+    );
     if ratings.prior {
         s.push_str(
             " Some results are one-sided (an agent or group won, or lost, every game against the rest), so one virtual draw per agent keeps the fit finite; `> X` / `< X`: the games bound that rating on one side only.",
