@@ -107,3 +107,5 @@ pub use play::{best_finish, race_move, race_score, race_value, RaceContext, Race
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_bounds;
