@@ -136,12 +136,15 @@ fn program(spec: &RunSpec<'_>) -> std::io::Result<Exec> {
         .iter()
         .find(|(k, _)| k == "PATH")
         .map(|(_, v)| v.as_str());
-    if let Some((prog, words)) = crate::process::command::direct(&cmd, path) {
-        return Exec::direct(&prog, &words);
-    }
+    let direct = crate::process::command::direct(&cmd, path);
     let script = CString::new(cmd)
         .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidInput, "the command contains a NUL byte"))?;
-    Ok(Exec::shell(script))
+    match direct {
+        // sh -c the same command if the program cannot be executed in the
+        // agent's view (not shown there, a script without #!).
+        Some((prog, words)) => Exec::direct(&prog, &words, script),
+        None => Ok(Exec::shell(script)),
+    }
 }
 
 /// The full sandbox's mounts for a move: the agent's programs, its home and

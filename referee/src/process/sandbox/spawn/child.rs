@@ -140,6 +140,10 @@ fn exec_agent(l: &Launch<'_>, err: RawFd, envp: &[*const c_char]) -> ! {
         libc::close_range(3, libc::c_uint::MAX, CLOSE_RANGE_CLOEXEC as libc::c_int);
         let (path, argv) = l.exec.raw();
         libc::execve(path, argv, envp.as_ptr());
+        if let Some(f) = &l.exec.fallback {
+            let (path, argv) = f.raw();
+            libc::execve(path, argv, envp.as_ptr());
+        }
         report(err, Stage::Exec, 0)
     }
 }

@@ -118,6 +118,10 @@ pub(crate) struct Exec {
     /// Owns the strings `ptrs` points into (their bytes never move).
     _argv: Vec<CString>,
     ptrs: Vec<*const c_char>,
+    /// What to execute if this cannot be (a direct program the agent's view
+    /// does not hold, a script without `#!`): the same command through
+    /// `sh -c`, which then fails, if it fails, as the agent's own error.
+    pub(crate) fallback: Option<Box<Exec>>,
 }
 
 impl Exec {
@@ -131,6 +135,7 @@ impl Exec {
             path,
             _argv: argv,
             ptrs,
+            fallback: None,
         }
     }
 
@@ -139,12 +144,15 @@ impl Exec {
         Exec::new(c"/bin/sh".into(), vec![c"sh".into(), c"-c".into(), script])
     }
 
-    /// `path` run with `words` (its own name first), no shell in between.
-    pub(crate) fn direct(path: &std::path::Path, words: &[String]) -> std::io::Result<Exec> {
+    /// `path` run with `words` (its own name first), no shell in between;
+    /// `sh -c script` if that cannot be executed.
+    pub(crate) fn direct(path: &std::path::Path, words: &[String], script: CString) -> std::io::Result<Exec> {
         let c =
             |s: &[u8]| CString::new(s).map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidInput, "a NUL byte"));
         let argv = words.iter().map(|w| c(w.as_bytes())).collect::<Result<_, _>>()?;
-        Ok(Exec::new(c(path.as_os_str().as_encoded_bytes())?, argv))
+        let mut e = Exec::new(c(path.as_os_str().as_encoded_bytes())?, argv);
+        e.fallback = Some(Box::new(Exec::shell(script)));
+        Ok(e)
     }
 
     /// The program's path and the argv array, null-terminated.
