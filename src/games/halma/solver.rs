@@ -107,5 +107,3 @@ pub use play::{best_finish, race_move, race_score, race_value, RaceContext, Race
 
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod tests_bounds;

@@ -17,6 +17,8 @@ use fxhash::FxHashSet;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 
+mod bounds;
+
 /// A black-only position with black to move (the opponent left out).
 pub(super) fn alone(pieces: Bitboard) -> Halma {
     Halma::from_pieces(pieces, Bitboard::EMPTY, Player::One)

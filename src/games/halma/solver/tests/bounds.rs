@@ -1,23 +1,23 @@
 //! The race solver's bounds and their parts (the goal database, stuck
 //! pieces, packing and isolation, the memos) against breadth-first search
 //! and against the solver without them; the shared helpers are in
-//! `tests.rs`.
+//! the parent `tests` module.
 
-use super::bound::*;
-use super::frame::*;
-use super::ida::*;
-use super::memo::*;
-use super::moves::*;
-use super::stuck::*;
-use super::tight::*;
-use super::*;
+use crate::games::halma::solver::bound::*;
+use crate::games::halma::solver::frame::*;
+use crate::games::halma::solver::ida::*;
+use crate::games::halma::solver::memo::*;
+use crate::games::halma::solver::moves::*;
+use crate::games::halma::solver::stuck::*;
+use crate::games::halma::solver::tight::*;
+use crate::games::halma::solver::*;
 use crate::games::halma::bitboard::{level, min_level, Bitboard, CAMP, LEVEL_GE};
 use crate::games::halma::HMove;
 use crate::protocol::{Player, View};
 use rand::Rng;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
-use super::tests::*;
+use super::*;
 
 #[test]
 fn stuck_plays_hold_against_breadth_first_search() {
