@@ -83,8 +83,10 @@ sinfo -h -o '%t' 2>/dev/null | grep -qE '^(idle|mix|alloc)' || {
     exit 1
 }
 
+# Fixed-depth and one-ply agents: the same games in every run, so the
+# sharded tables must equal the unsharded ones exactly.
 args=(--game connectsquare --time 2 --games 4 --seed 3 --openings random:2
-      --agent "name=best,cmd=$agent" --agent "name=greedy,cmd=$agent --strategy greedy"
+      --agent "name=best,cmd=$agent --strategy alphabeta --depth 4" --agent "name=greedy,cmd=$agent --strategy greedy"
       --agent "name=random,cmd=$agent --strategy random")
 cd "$work"
 # The recipe as its header shows it: the array, then the merge after it.
