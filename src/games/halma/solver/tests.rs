@@ -358,9 +358,8 @@ fn a_bound_decides_the_race_only_when_it_is_enough() {
     assert_eq!(decided(Finish::AtLeast(2), Finish::AtLeast(9)), None);
 }
 
-/// The goal with `holes` random cells empty and a cluster of as many
-/// outsiders: a random cell at levels `lo..=22` and the rest next to it.
-pub(super) fn far_cluster(rng: &mut SmallRng, holes: u32, lo: u32) -> Bitboard {
+/// The goal with `holes` random cells empty.
+pub(super) fn goal_with_holes(rng: &mut SmallRng, holes: u32) -> Bitboard {
     let goal: Vec<u8> = GOAL.iter().collect();
     let mut b = GOAL;
     let mut emptied = 0;
@@ -371,6 +370,13 @@ pub(super) fn far_cluster(rng: &mut SmallRng, holes: u32, lo: u32) -> Bitboard {
             emptied += 1;
         }
     }
+    b
+}
+
+/// The goal with `holes` random cells empty and a cluster of as many
+/// outsiders: a random cell at levels `lo..=22` and the rest next to it.
+pub(super) fn far_cluster(rng: &mut SmallRng, holes: u32, lo: u32) -> Bitboard {
+    let mut b = goal_with_holes(rng, holes);
     let first = loop {
         let c: u8 = rng.gen();
         if !GOAL.has(c) && (lo..=22).contains(&level(c)) {

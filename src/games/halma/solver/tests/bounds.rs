@@ -62,16 +62,7 @@ fn the_embedded_goal_database_is_the_one_built_today() {
 /// cells of levels `lo..=24`, each with no other piece next to it, except
 /// with `pair` the second, which stands next to the first.
 fn scattered(rng: &mut SmallRng, holes: u32, lo: u32, pair: bool) -> Bitboard {
-    let goal: Vec<u8> = GOAL.iter().collect();
-    let mut b = GOAL;
-    let mut emptied = 0;
-    while emptied < holes {
-        let c = goal[rng.gen_range(0..goal.len())];
-        if b.has(c) {
-            b.clear(c);
-            emptied += 1;
-        }
-    }
+    let mut b = goal_with_holes(rng, holes);
     let mut placed = 0;
     while placed < holes {
         let c: u8 = rng.gen();
