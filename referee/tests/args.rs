@@ -312,3 +312,21 @@ fn limits_no_agent_can_run_under_and_revealing_read_only_dirs_are_refused() {
     }
     std::fs::remove_dir_all(out).unwrap();
 }
+
+#[test]
+fn two_programs_started_from_one_directory_are_refused_naming_dir() {
+    // Two different scripts in one directory, no dir=: each agent's moves
+    // would be shown the other's code there.
+    let d = tmp("shared-start");
+    for f in ["mine.sh", "theirs.sh"] {
+        std::fs::write(d.join(f), "exit 0\n").unwrap();
+    }
+    let (a, b) = (
+        format!("sh {}", d.join("mine.sh").display()),
+        format!("sh {}", d.join("theirs.sh").display()),
+    );
+    let out = d.join("out").display().to_string();
+    refused(&strs(&nim_match(&["--out", &out, &a, &b])), "both run files from");
+    refused(&strs(&nim_match(&["--out", &out, &a, &b])), "dir=");
+    std::fs::remove_dir_all(&d).unwrap();
+}

@@ -49,16 +49,20 @@ impl Arena {
     }
 
     /// An agent command running `body` with `sh`; `$1` is the mock agent,
-    /// `$2` the records directory, `$3` this arena's scripts directory.
+    /// `$2` the records directory, `$3` the script's own directory (each
+    /// agent's files in a directory of their own, as the referee requires
+    /// of two different programs).
     fn agent(&self, name: &str, body: &str) -> String {
-        let path = self.scripts.join(format!("{name}.sh"));
+        let dir = self.scripts.join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(format!("{name}.sh"));
         std::fs::write(&path, body).unwrap();
         format!(
             "sh {} {} {} {}",
             path.display(),
             *MOCK,
             self.out.display(),
-            self.scripts.display()
+            dir.display()
         )
     }
 
@@ -248,7 +252,7 @@ echo changed > "$3/tamper.sh"
 exec "$1" play
 "#,
     );
-    let script = std::fs::read_to_string(a.scripts.join("tamper.sh")).unwrap();
+    let script = std::fs::read_to_string(a.scripts.join("tamper/tamper.sh")).unwrap();
     let good = format!("{} play", *MOCK);
     let (o, recs) = a.run(&[
         "match", &bad, &good, "--games", "4", "--time", "10", "--names", "bad,good",
@@ -256,7 +260,7 @@ exec "$1" play
     assert_finished(&o, &recs, 4);
     assert!(forfeits_of(&recs, "bad").is_empty(), "{}", recs[0].reason);
     assert_eq!(
-        std::fs::read_to_string(a.scripts.join("tamper.sh")).unwrap(),
+        std::fs::read_to_string(a.scripts.join("tamper/tamper.sh")).unwrap(),
         script,
         "its program is read-only"
     );
@@ -281,7 +285,7 @@ exec "$1" play
     let child = a.spawn(&[
         "match", &bad, &good, "--games", "2", "--time", "10", "--names", "bad,good",
     ]);
-    std::fs::write(a.scripts.join("referee.pid"), child.id().to_string()).unwrap();
+    std::fs::write(a.scripts.join("signals/referee.pid"), child.id().to_string()).unwrap();
     let o = finish(child, Duration::from_secs(120));
     let recs = record::load(&a.out.join("records.jsonl"), false).unwrap();
     assert_finished(&o, &recs, 2);

@@ -267,11 +267,18 @@ fn preflight_stops_a_broken_agent_with_its_stderr() {
 fn halma_preflight(name: &str, wrapper: &str) -> Output {
     need("python3");
     let home = tmp(name);
-    // Beside the wrapper: the sandbox shows the command's own directory.
-    let template = home.join("halma_agent.py");
-    std::fs::copy(repo().join("samples/agents/python/halma_agent.py"), &template).unwrap();
-    let t = format!("python3 {}", template.display());
-    std::fs::write(home.join("agent.sh"), format!("T=\"{t}\"\n{wrapper}\n")).unwrap();
+    // Each program in a directory of its own (the referee refuses two
+    // different programs started from one); the wrapper's copy of the
+    // template sits beside it, where the sandbox shows it.
+    let sample = repo().join("samples/agents/python/halma_agent.py");
+    let (wrapped, plain) = (home.join("wrapped"), home.join("plain"));
+    for d in [&wrapped, &plain] {
+        std::fs::create_dir_all(d).unwrap();
+        std::fs::copy(&sample, d.join("halma_agent.py")).unwrap();
+    }
+    let inner = format!("python3 {}", wrapped.join("halma_agent.py").display());
+    let t = format!("python3 {}", plain.join("halma_agent.py").display());
+    std::fs::write(wrapped.join("agent.sh"), format!("T=\"{inner}\"\n{wrapper}\n")).unwrap();
     let out = home.join("out");
     let o = referee_in(
         &home,
@@ -284,7 +291,7 @@ fn halma_preflight(name: &str, wrapper: &str) -> Output {
             "--time",
             "5",
             "--agent",
-            &format!("name={name},cmd=sh {}", home.join("agent.sh").display()),
+            &format!("name={name},cmd=sh {}", wrapped.join("agent.sh").display()),
             "--agent",
             &format!("name=template,cmd={t}"),
             "--out",

@@ -4,6 +4,7 @@
 //! only reads ([`plan`]). Nothing here runs a game.
 
 pub(crate) mod agentspec;
+mod homes;
 pub(crate) mod options;
 pub(crate) mod plan;
 pub(crate) mod tournament;

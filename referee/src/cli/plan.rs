@@ -2,6 +2,7 @@
 //! with: every refusal names the option and what it expects.
 
 use crate::cli::agentspec::{AgentCommand, AgentSpec};
+use crate::cli::homes::{check_private_homes, check_shared_start_dirs};
 use crate::cli::options::positive_seconds;
 use crate::cli::{in_order, GameOpts, MatchArgs, RunOpts, TimeOpts};
 use crate::game::{Contestant, Rules, SeatKind};
@@ -10,7 +11,7 @@ use crate::schedule::openings::{self, OpeningSpec, RandomSuite};
 use crate::schedule::shard::Shard;
 use crate::schedule::starts::{Openings, Starts};
 use crate::stats::sprt::Sprt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 /// Games an SPRT without `--games` may play before it stops undecided (as
@@ -138,39 +139,6 @@ pub(super) fn agent_entries(specs: &[String]) -> Result<Vec<(Contestant, Option<
     Ok(entries)
 }
 
-/// Two agents may share a home (`dir=`) only when they run the same files
-/// of it (one program under different options): otherwise each would see
-/// the other's code and data.
-fn check_private_homes(entries: &[(Contestant, Option<f64>)]) -> Result<(), String> {
-    // The words of a command that name files in its home.
-    let program = |c: &Contestant| {
-        let home = c.home.as_deref().unwrap_or(Path::new("/"));
-        let mut files: Vec<PathBuf> = crate::process::command::words(c.kind.command())
-            .unwrap_or_default()
-            .into_iter()
-            .map(|w| home.join(w))
-            .filter(|p| p.starts_with(home) && p.is_file())
-            .collect();
-        files.sort();
-        files
-    };
-    for (i, (a, _)) in entries.iter().enumerate() {
-        for (b, _) in &entries[i + 1..] {
-            if let (Some(h), Some(hb)) = (&a.home, &b.home) {
-                if h == hb && program(a) != program(b) {
-                    return Err(format!(
-                        "agents {} and {} share the home {}: each would see the other's files; give each agent a directory of its own (dir=)",
-                        a.name,
-                        b.name,
-                        h.display()
-                    ));
-                }
-            }
-        }
-    }
-    Ok(())
-}
-
 /// The checks and conversions `match` and `tournament` share.
 pub(super) fn plan(
     kind: RunKind,
@@ -181,6 +149,7 @@ pub(super) fn plan(
     times: Vec<f64>,
     out: PathBuf,
 ) -> Result<RunPlan, String> {
+    check_shared_start_dirs(&contestants)?;
     let rules = time.rules(times.iter().copied().fold(0.0, f64::max))?;
     let mut starts = game.starts()?;
     if let Some(spec) = &run.openings {
