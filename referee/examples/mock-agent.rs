@@ -12,7 +12,11 @@
 //! `count.txt`), `handicap PCT [DEPTH]` (our agent, at its default
 //! strategy or at fixed-depth alpha-beta, except on about PCT % of
 //! positions, picked by the position's hash, a legal move picked by the
-//! same hash: an agent of a chosen strength, deterministic with a DEPTH).
+//! same hash: an agent of a chosen strength, deterministic with a DEPTH),
+//! `hold MIB S` (touch MIB MiB and hold them S seconds, no move),
+//! `memfd MIB` and `shm MIB` (the same in memfds of 16 MiB or in one SysV
+//! shared memory segment, unmapped, held 3 s, then a move; exit 3 with
+//! the error if the call is refused).
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -208,6 +212,61 @@ fn hog(mib: usize) {
     legal_move();
 }
 
+/// Touches `mib` MiB of anonymous memory and holds it `secs` seconds.
+fn hold(mib: usize, secs: f64) {
+    let v = vec![1u8; mib << 20];
+    std::hint::black_box(&v);
+    std::thread::sleep(Duration::from_secs_f64(secs));
+}
+
+/// Exits 3 with `what` and the OS error (a refused system call).
+fn refused(what: &str) -> ! {
+    eprintln!("mock-agent: {what} refused: {}", std::io::Error::last_os_error());
+    std::process::exit(3)
+}
+
+/// Fills memfds of 16 MiB (the default --file-size) with `mib` MiB in all,
+/// keeps them open but unmapped 3 s, then plays.
+fn memfd(mib: usize) {
+    let chunk = vec![7u8; 16 << 20];
+    let mut fds = Vec::new();
+    for _ in 0..mib.div_ceil(16) {
+        // SAFETY: a NUL-terminated name; the result is checked.
+        let fd = unsafe { libc::memfd_create(c"hold".as_ptr(), 0) };
+        if fd < 0 {
+            refused("memfd_create");
+        }
+        // SAFETY: writes from our own buffer to our own descriptor.
+        if unsafe { libc::write(fd, chunk.as_ptr().cast(), chunk.len()) } < 0 {
+            refused("writing a memfd");
+        }
+        fds.push(fd);
+    }
+    std::thread::sleep(Duration::from_secs(3));
+    legal_move();
+}
+
+/// Fills one SysV shared memory segment of `mib` MiB, detaches it (so no
+/// process maps it) and holds it 3 s, then plays.
+fn shm(mib: usize) {
+    let size = mib << 20;
+    // SAFETY: plain System V calls; every result is checked before use.
+    unsafe {
+        let id = libc::shmget(libc::IPC_PRIVATE, size, libc::IPC_CREAT | 0o600);
+        if id < 0 {
+            refused("shmget");
+        }
+        let p = libc::shmat(id, std::ptr::null(), 0);
+        if p as isize == -1 {
+            refused("shmat");
+        }
+        std::ptr::write_bytes(p.cast::<u8>(), 1, size);
+        libc::shmdt(p);
+    }
+    std::thread::sleep(Duration::from_secs(3));
+    legal_move();
+}
+
 /// Legal moves for the first `n` calls in this directory, then garbage.
 fn fail_after(n: u32) {
     let done: u32 = std::fs::read_to_string("count.txt")
@@ -287,6 +346,12 @@ fn main() {
         "escape" => escape(),
         "keyring" => keyring_note(),
         "hog" => hog(args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1024)),
+        "hold" => hold(
+            args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1024),
+            arg_f64(&args, 3),
+        ),
+        "memfd" => memfd(args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1024)),
+        "shm" => shm(args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1024)),
         "check-calibration" => {
             // Loses (no output) unless the referee copied calibration.txt in.
             if Path::new("calibration.txt").exists() {

@@ -3,7 +3,7 @@
 //! root is needed where unprivileged user namespaces work) whose kept
 //! directories fill it; the run stops cleanly with whole records, no agent
 //! blamed, and is resumed on a larger disk. (An agent filling its own
-//! working directory is that agent's loss: `hostile_disk.rs`.)
+//! working directory is that agent's loss: `hostile_bounds.rs`.)
 
 use referee::output::record::{self, GameRecord};
 use std::path::{Path, PathBuf};

@@ -641,6 +641,7 @@ fn agents_see_a_clean_environment_and_what_env_adds() {
         file_size: 16 << 20,
         max_procs: 256,
         disk: 64 << 20,
+        allow: Vec::new(),
         read_only: Vec::new(),
         env: vec!["JAVA_TOOL_OPTIONS=-Xmx64m".into(), "LANG=en_GB.UTF-8".into()],
     };

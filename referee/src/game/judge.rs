@@ -206,6 +206,12 @@ fn judge<G: FileGame>(
                 "killed for writing more into its working directory than --disk allows".into(),
             )
         }
+        Some(Killed::Memory) => {
+            return Judged::Loss(
+                LossReason::Memory,
+                "killed for holding more memory than --memory allows (all its processes together)".into(),
+            )
+        }
         None => {}
     }
     if r.cpu > offered {

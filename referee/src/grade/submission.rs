@@ -129,6 +129,7 @@ fn compile(cmd: &str, home: &Path, sandbox: &Sandbox, cpu: f64, stop: &AtomicBoo
         (Some(Killed::Cpu | Killed::Wall), _) => format!("the build took longer than {cpu:.0} s"),
         (Some(Killed::Interrupted), _) => "the grading was interrupted".into(),
         (Some(Killed::Disk), _) => "the build wrote more than --disk allows".into(),
+        (Some(Killed::Memory), _) => "the build held more memory than --memory allows".into(),
         (None, Exit::Code(0)) => return Ok(()),
         (None, e) => format!("the build failed ({e})"),
     };

@@ -71,6 +71,10 @@ fn check<G: FileGame>(
         (Some(Killed::Interrupted), _, _) => return Err("interrupted during the pre-flight move".into()),
         (Some(Killed::Cpu), _, _) => format!("it used more than {:.1} CPU seconds", time + grace),
         (Some(Killed::Wall), _, _) => format!("it was still running after {:.0} s of wall-clock time", spec.wall_kill),
+        (Some(Killed::Memory), _, _) => format!(
+            "its processes together held more memory than --memory allows ({} MiB)",
+            spec.sandbox.limits.memory >> 20
+        ),
         (Some(Killed::Disk), _, _) => format!(
             "it wrote more than --disk allows ({} MiB) into its working directory",
             spec.sandbox.limits.disk >> 20

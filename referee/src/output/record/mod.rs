@@ -25,6 +25,8 @@ pub enum LossReason {
     Resigned,
     /// Left more in its working directory than `--disk` allows.
     Disk,
+    /// Its processes together held more memory than `--memory` allows.
+    Memory,
 }
 
 impl LossReason {
@@ -38,6 +40,7 @@ impl LossReason {
             LossReason::OverTime => "over time",
             LossReason::Resigned => "resigned",
             LossReason::Disk => "disk use",
+            LossReason::Memory => "memory",
         }
     }
 }

@@ -74,6 +74,10 @@ pub enum Killed {
     Interrupted,
     /// Its working directory grew past `--disk` during the move.
     Disk,
+    /// Its processes together held more memory than `--memory` (the
+    /// kernel's memory cgroup ended it, or the referee's count of the
+    /// move's resident memory did).
+    Memory,
 }
 
 /// How the agent's main process ended.
@@ -173,7 +177,12 @@ fn mount_plan(root: &Path, spec: &RunSpec<'_>, dir: &Path) -> MountPlan {
 /// move's own, who then owns the working directory and what earlier moves
 /// left there; rootless, the referee's own user seen as
 /// [`spawn::INNER_ID`]) and its cgroup.
-fn confinement<'a>(j: &Jail, leaf: Option<&'a Leaf>, plan: &'a MountPlan, dir: &Path) -> std::io::Result<Confine<'a>> {
+fn confinement<'a>(
+    j: &'a Jail,
+    leaf: Option<&'a Leaf>,
+    plan: &'a MountPlan,
+    dir: &Path,
+) -> std::io::Result<Confine<'a>> {
     let identity = match &j.ids {
         Some(ids) => {
             let id = ids.take();
@@ -184,6 +193,8 @@ fn confinement<'a>(j: &Jail, leaf: Option<&'a Leaf>, plan: &'a MountPlan, dir: &
     };
     Ok(Confine {
         cgroup: leaf.map(Leaf::fd),
+        join: leaf.map(|l| l.v1_procs().collect()).unwrap_or_default(),
+        filter: j.filter.as_ref(),
         plan,
         identity,
     })
@@ -301,6 +312,9 @@ pub fn run(spec: &RunSpec<'_>, stop: &AtomicBool) -> std::io::Result<RunResult> 
         0.0
     };
     let cpu = w.polled_max.max(acct.finish()).max(waited);
+    if w.killed.is_none() && acct.oom_killed() {
+        w.killed = Some(Killed::Memory);
+    }
     out.finish();
     err.finish();
     let output = agent_files::read_capped(&dir, "output.txt", spec.output_cap);

@@ -29,6 +29,21 @@ impl Accounting {
         }
     }
 
+    /// Whether the move's processes together hold more than `limit`
+    /// bytes, where the referee counts it (a memory cgroup, where there
+    /// is one, stops the move itself: see [`Accounting::oom_killed`]).
+    fn over_memory(&mut self, limit: u64) -> bool {
+        match self {
+            Accounting::Cgroup(..) => false,
+            Accounting::Group(t, _) => t.over_memory(limit),
+        }
+    }
+
+    /// Whether the kernel's memory cgroup ended a process of the move.
+    pub(super) fn oom_killed(&self) -> bool {
+        matches!(self, Accounting::Cgroup(l, _) if l.oom_killed())
+    }
+
     pub(super) fn kill(&self) {
         match self {
             Accounting::Cgroup(l, _) => l.kill(),
@@ -104,6 +119,8 @@ pub(super) fn watch(
                 Some(Killed::Interrupted)
             } else if over_disk(spec, polls) {
                 Some(Killed::Disk)
+            } else if spec.sandbox.level != Level::None && acct.over_memory(spec.sandbox.limits.memory) {
+                Some(Killed::Memory)
             } else {
                 None
             };

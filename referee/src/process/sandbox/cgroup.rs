@@ -4,7 +4,10 @@
 //! runs and keeps it after the task exits), and a child created with
 //! CLONE_INTO_CGROUP cannot leave it: setsid, double forks and daemons stay
 //! in the leaf, are charged to the move and die with `cgroup.kill`.
+//! Memory and process limits come from the v2 controllers where they are
+//! delegated, otherwise from the v1 hierarchies ([`super::cgroup_v1`]).
 
+use super::cgroup_v1::{Controller, V1Leaf, V1Parent};
 use std::fs::File;
 use std::io::Write;
 use std::os::unix::fs::FileExt;
@@ -69,10 +72,12 @@ fn sweep_stale(own: &Path) {
 pub(crate) struct Parent {
     dir: PathBuf,
     next: AtomicU64,
-    /// `memory.max` can be set on leaves.
+    /// A move's memory is limited as a whole (v2 `memory.max` or v1).
     pub memory: bool,
-    /// `pids.max` can be set on leaves.
-    pub pids: bool,
+    /// The v2 controllers themselves are delegated.
+    v2: [bool; 2],
+    /// The v1 hierarchies that stand in for missing v2 controllers.
+    v1: Option<V1Parent>,
 }
 
 impl Parent {
@@ -99,14 +104,32 @@ impl Parent {
             offered.split_whitespace().any(|o| o == c)
                 && std::fs::write(dir.join("cgroup.subtree_control"), format!("+{c}")).is_ok()
         };
-        let memory = enable("memory");
-        let pids = enable("pids");
+        let v2 = [enable("memory"), enable("pids")];
+        let wanted: Vec<Controller> = [(v2[0], Controller::Memory), (v2[1], Controller::Pids)]
+            .iter()
+            .filter(|(has, _)| !has)
+            .map(|&(_, c)| c)
+            .collect();
+        let v1 = V1Parent::create(&wanted);
+        let in_v1 = |c| v1.as_ref().is_some_and(|p| p.has(c));
         Ok(Parent {
             dir,
             next: AtomicU64::new(0),
-            memory,
-            pids,
+            memory: v2[0] || in_v1(Controller::Memory),
+            v2,
+            v1,
         })
+    }
+
+    /// Where each whole-move limit comes from, for `doctor` and the run's
+    /// first line: `(memory, pids)`, each "cgroup v2", "cgroup v1" or
+    /// `None`.
+    pub(crate) fn mechanisms(&self) -> [Option<&'static str>; 2] {
+        let v1 = |c| self.v1.as_ref().is_some_and(|p| p.has(c)).then_some("cgroup v1");
+        [
+            self.v2[0].then_some("cgroup v2").or_else(|| v1(Controller::Memory)),
+            self.v2[1].then_some("cgroup v2").or_else(|| v1(Controller::Pids)),
+        ]
     }
 
     /// The parent's directory.
@@ -123,13 +146,15 @@ impl Parent {
             dir_fd: File::open(&dir)?,
             cpu_stat: File::open(dir.join("cpu.stat"))?,
             dir,
+            v2_memory: self.v2[0],
+            v1: self.v1.as_ref().map(|p| p.leaf(memory, pids)).transpose()?,
         };
-        if self.memory {
+        if self.v2[0] {
             std::fs::write(leaf.dir.join("memory.max"), memory.to_string())?;
             // Swap would let a move exceed its memory; absent without swap accounting.
             let _ = std::fs::write(leaf.dir.join("memory.swap.max"), "0");
         }
-        if self.pids {
+        if self.v2[1] {
             std::fs::write(leaf.dir.join("pids.max"), pids.to_string())?;
         }
         Ok(leaf)
@@ -148,12 +173,31 @@ pub(crate) struct Leaf {
     dir: PathBuf,
     dir_fd: File,
     cpu_stat: File,
+    /// `memory.max` is set on it (else the v1 leaf holds the limit).
+    v2_memory: bool,
+    /// The move's v1 leaves, removed after the v2 leaf has ended them.
+    v1: Option<V1Leaf>,
 }
 
 impl Leaf {
     /// The open directory, for CLONE_INTO_CGROUP.
     pub(crate) fn fd(&self) -> &File {
         &self.dir_fd
+    }
+
+    /// The `cgroup.procs` of the move's v1 leaves, which the child joins.
+    pub(crate) fn v1_procs(&self) -> impl Iterator<Item = std::os::fd::RawFd> + '_ {
+        self.v1.iter().flat_map(V1Leaf::procs)
+    }
+
+    /// Whether the kernel's memory limit ended a process of the move.
+    pub(crate) fn oom_killed(&self) -> bool {
+        let v2 = self.v2_memory
+            && std::fs::read_to_string(self.dir.join("memory.events")).is_ok_and(|s| {
+                s.lines()
+                    .any(|l| l.strip_prefix("oom_kill ").is_some_and(|n| n.trim() != "0"))
+            });
+        v2 || self.v1.as_ref().is_some_and(V1Leaf::oom_killed)
     }
 
     /// CPU seconds used by every process that has been in the leaf.

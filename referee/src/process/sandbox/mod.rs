@@ -29,11 +29,13 @@
 //! `HOME` (its working directory), `TMPDIR`, and what `--env` adds.
 
 pub(crate) mod cgroup;
+pub(crate) mod cgroup_v1;
 pub(crate) mod limits;
 pub(crate) mod namespaces;
 mod opts;
 pub(crate) mod pgroup;
 mod probe;
+pub(crate) mod seccomp;
 pub(crate) mod spawn;
 
 use opts::base_env;
@@ -82,6 +84,8 @@ pub struct Jail {
     /// The moves' user and group ids (`full`; rootless the agent is
     /// [`spawn::INNER_ID`] in a user namespace of its own).
     pub(crate) ids: Option<Ids>,
+    /// The system calls refused where no memory cgroup charges a move.
+    pub(crate) filter: Option<seccomp::Filter>,
 }
 
 impl Jail {
@@ -93,7 +97,22 @@ impl Jail {
         sweep_stale_roots();
         let root = std::env::temp_dir().join(format!("referee-root-{}-{n}", std::process::id()));
         std::fs::create_dir_all(&root).map_err(|e| format!("cannot create {}: {e}", root.display()))?;
-        Ok(Jail { cgroup, root, ids })
+        let mut jail = Jail {
+            cgroup,
+            root,
+            ids,
+            filter: None,
+        };
+        jail.allow_calls(&[])?;
+        Ok(jail)
+    }
+
+    /// Sets the seccomp filter, without the groups in `allow`: needed only
+    /// where no memory cgroup charges the move (rootless, or no controller).
+    pub(crate) fn allow_calls(&mut self, allow: &[seccomp::Allow]) -> Result<(), String> {
+        let charged = self.cgroup.as_ref().is_some_and(|c| c.memory);
+        self.filter = if charged { None } else { seccomp::Filter::new(allow)? };
+        Ok(())
     }
 }
 
@@ -250,12 +269,15 @@ impl Sandbox {
         let (mib, procs) = (l.memory >> 20, l.max_procs);
         match (&self.level, &self.jail) {
             (Level::Full, Some(j)) => {
-                let whole = j.cgroup.as_ref().is_some_and(|c| c.memory && c.pids);
-                let per = if whole { "a move" } else { "a process" };
-                format!("sandbox: full (namespaces, cgroup; {mib} MiB {per}, {procs} procs)")
+                let [m, p] = j.cgroup.as_ref().map_or([None, None], |c| c.mechanisms());
+                match (m, p) {
+                    (Some(m), Some(p)) if m == p => format!("sandbox: full ({m}: {mib} MiB, {procs} procs a move)"),
+                    (Some(m), _) => format!("sandbox: full ({m}: {mib} MiB a move; {procs} procs)"),
+                    (None, _) => format!("sandbox: full (cgroup; {mib} MiB a process, {procs} procs)"),
+                }
             }
             (Level::FullRootless, Some(_)) => {
-                format!("sandbox: full-rootless (user namespace; {mib} MiB a process, {procs} procs)")
+                format!("sandbox: full-rootless (user namespace, seccomp; {mib} MiB a move, {procs} procs)")
             }
             (Level::None, _) => "sandbox: none (agents trusted; nothing enforced)".into(),
             _ => format!("sandbox: rlimits ({mib} MiB, {procs} procs; agents NOT confined: see doctor)"),

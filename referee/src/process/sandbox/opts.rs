@@ -24,6 +24,12 @@ pub struct SandboxOpts {
     /// Processes and threads per agent move.
     #[arg(long, default_value_t = 256)]
     pub max_procs: u64,
+    /// System calls given back to agents where the sandbox refuses them
+    /// (no memory cgroup charges the move): memfd, sysv-shm, userns
+    /// (comma-separated or repeated). Memory held through them is then not
+    /// counted.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "CALLS")]
+    pub allow: Vec<super::seccomp::Allow>,
     /// Extra directory an agent may read at the full levels (repeatable).
     #[arg(long = "sandbox-ro", value_name = "DIR")]
     pub read_only: Vec<PathBuf>,
@@ -87,6 +93,9 @@ impl SandboxOpts {
         }
         let extra = self.env.iter().map(|e| env_entry(e)).collect::<Result<Vec<_>, _>>()?;
         let mut sb = Sandbox::new(self.sandbox, limits, ro, vec![out])?;
+        if let Some(j) = &mut sb.jail {
+            j.allow_calls(&self.allow)?;
+        }
         for (k, v) in extra {
             sb.env.retain(|(name, _)| *name != k);
             sb.env.push((k, v));

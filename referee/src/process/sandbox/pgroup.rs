@@ -42,6 +42,8 @@ struct ProcStat {
     pgid: i32,
     /// utime + stime + cutime + cstime, in clock ticks.
     ticks: u64,
+    /// Resident set size, in pages.
+    rss: u64,
 }
 
 fn read_stat(pid: i32, buf: &mut String) -> Option<ProcStat> {
@@ -51,8 +53,8 @@ fn read_stat(pid: i32, buf: &mut String) -> Option<ProcStat> {
     // parse from the last ')'.
     let rest = &buf[buf.rfind(')')? + 1..];
     let f: Vec<&str> = rest.split_whitespace().collect();
-    // rest fields: 0 state, 1 ppid, 2 pgrp, ..., 11 utime, 12 stime, 13 cutime, 14 cstime
-    if f.len() < 15 {
+    // rest fields: 0 state, 1 ppid, 2 pgrp, ..., 11 utime, 12 stime, 13 cutime, 14 cstime, ..., 21 rss
+    if f.len() < 22 {
         return None;
     }
     let n = |i: usize| f[i].parse::<i64>().ok();
@@ -61,6 +63,7 @@ fn read_stat(pid: i32, buf: &mut String) -> Option<ProcStat> {
         ppid: n(1)? as i32,
         pgid: n(2)? as i32,
         ticks,
+        rss: n(21).unwrap_or(0).max(0) as u64,
     })
 }
 
@@ -75,6 +78,8 @@ pub(crate) struct Tracker {
     /// The group is a PID namespace whose init is `pgid` (see
     /// [`Tracker::in_namespace`]).
     namespace: bool,
+    /// Each live member's resident pages at the last scan.
+    rss_pages: Vec<(i32, u64)>,
 }
 
 /// Every this many scans, all of `/proc` is read to find new descendants.
@@ -91,6 +96,7 @@ impl Tracker {
             tick: clock_ticks(),
             polls: 0,
             namespace: false,
+            rss_pages: Vec::new(),
         }
     }
 
@@ -162,9 +168,42 @@ impl Tracker {
             .filter(|(p, _)| live.contains(p))
             .map(|(_, st)| st.ticks)
             .sum();
+        // The rootless init is a copy of the referee, not the agent's.
+        self.rss_pages.clear();
+        self.rss_pages.extend(
+            stats
+                .iter()
+                .filter(|(p, _)| live.contains(p) && !(self.namespace && *p == self.pgid))
+                .map(|&(p, st)| (p, st.rss)),
+        );
         // Forget members that are gone so a recycled pid is not adopted.
         self.members.retain(|p| live.contains(p));
         ticks as f64 / self.tick
+    }
+
+    /// Whether the move's processes together hold more than `limit` bytes:
+    /// their resident sets as of the last scan, confirmed (when over) by
+    /// their proportional sets, so pages a fork shares are counted once.
+    pub(crate) fn over_memory(&mut self, limit: u64) -> bool {
+        let page = rustix::param::page_size() as u64;
+        let rss: u64 = self.rss_pages.iter().map(|&(_, n)| n).sum();
+        if rss.saturating_mul(page) <= limit {
+            return false;
+        }
+        let mut bytes = 0u64;
+        for &(pid, pages) in &self.rss_pages {
+            self.buf.clear();
+            let read =
+                File::open(format!("/proc/{pid}/smaps_rollup")).and_then(|mut f| f.read_to_string(&mut self.buf));
+            bytes += match read {
+                Ok(_) => rollup_pss_kib(&self.buf) * 1024,
+                // Gone since the scan: nothing; not ours to read in
+                // detail (made undumpable): its whole resident set.
+                Err(_) if !std::path::Path::new(&format!("/proc/{pid}")).exists() => 0,
+                Err(_) => pages * page,
+            };
+        }
+        bytes > limit
     }
 
     /// SIGKILLs the group and every known descendant outside it.
@@ -198,6 +237,14 @@ impl Tracker {
         }
         cpu
     }
+}
+
+/// The `Pss:` figure of a `/proc/PID/smaps_rollup`, in KiB.
+fn rollup_pss_kib(text: &str) -> u64 {
+    text.lines()
+        .find_map(|l| l.strip_prefix("Pss:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
 }
 
 /// Reaps members of process group `pgid` that are our children, returning
@@ -247,5 +294,6 @@ mod tests {
         let mut buf = String::new();
         let st = read_stat(std::process::id() as i32, &mut buf).expect("own stat");
         assert!(st.pgid > 0 && st.ppid >= 0);
+        assert!(st.rss > 0, "a running test holds resident pages");
     }
 }

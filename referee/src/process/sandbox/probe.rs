@@ -84,6 +84,8 @@ fn try_rootless(root: &Path, work: &Path) -> Result<(), String> {
         limits: None,
         confine: Some(spawn::Confine {
             cgroup: None,
+            join: Vec::new(),
+            filter: None,
             plan: &plan,
             identity: spawn::Identity::Mapped(spawn::UserMaps::for_self()),
         }),
@@ -120,6 +122,19 @@ fn probe_namespaces() -> Result<(), String> {
     }
 }
 
+/// What holds a move's memory and process count at the level `auto` picks.
+fn bounds(s: &Support) -> String {
+    match (&s.cgroup, s.full_missing(), s.rootless_missing()) {
+        (Ok(p), None, _) => match p.mechanisms() {
+            [Some(m), Some(n)] => format!("per move at full: memory by {m}, processes by {n}"),
+            [Some(m), None] => format!("per move at full: memory by {m}; processes per user (RLIMIT_NPROC)"),
+            _ => "per process at full (no memory controller in cgroup v2 or v1)".into(),
+        },
+        (_, _, None) => "per move at full-rootless: the referee sums the resident memory of the move's processes; seccomp refuses memfd, SysV shared memory and nested user namespaces (--allow gives them back)".into(),
+        _ => "per process (rlimits)".into(),
+    }
+}
+
 /// The report of `referee doctor`.
 pub(crate) fn doctor() -> String {
     let s = Support::probe();
@@ -130,11 +145,12 @@ pub(crate) fn doctor() -> String {
         Ok(p) => format!(
             "cgroup v2 (writable):      yes, {} (memory.max: {}, pids.max: {})\n",
             p.dir().parent().unwrap_or(p.dir()).display(),
-            yes(p.memory),
-            yes(p.pids)
+            yes(p.mechanisms()[0] == Some("cgroup v2")),
+            yes(p.mechanisms()[1] == Some("cgroup v2"))
         ),
         Err(e) => format!("cgroup v2 (writable):      no: {e}\n"),
     };
+    out += &format!("memory and processes:      {}\n", bounds(&s));
     out += &match &s.namespaces {
         Ok(()) => "namespaces (mnt/pid/net/ipc/uts): yes\n".to_string(),
         Err(e) => format!("namespaces (mnt/pid/net/ipc/uts): no: {e}\n"),
@@ -148,7 +164,7 @@ pub(crate) fn doctor() -> String {
     out += &match (s.full_missing(), s.rootless_missing()) {
         (None, _) => "--sandbox auto will use:   full\n".to_string(),
         (Some(_), None) => {
-            "--sandbox auto will use:   full-rootless (memory and processes limited per process)\n".to_string()
+            "--sandbox auto will use:   full-rootless (memory summed over the move's processes)\n".to_string()
         }
         (Some(why), Some(rl)) => {
             format!("--sandbox auto will use:   rlimits (full needs: {why}; full-rootless: {rl})\n")

@@ -21,6 +21,8 @@ pub(super) enum Stage {
     Exec,
     UserMap,
     Reaper,
+    Cgroup,
+    Seccomp,
 }
 
 fn report(fd: RawFd, stage: Stage, step: usize) -> ! {
@@ -88,6 +90,13 @@ pub(super) fn child(l: &Launch<'_>, err: RawFd, envp: &[*const c_char], status: 
         // Its own process group, so the whole agent can be found and signalled.
         libc::setpgid(0, 0);
         if let Some(c) = &l.confine {
+            // Still root and nothing of the agent has run: from here on
+            // every page and task of the move is charged to its v1 leaves.
+            for &fd in &c.join {
+                if libc::write(fd, b"0".as_ptr().cast(), 1) != 1 {
+                    report(err, Stage::Cgroup, 0);
+                }
+            }
             if let Identity::Mapped(m) = &c.identity {
                 if !write_file(c"/proc/self/setgroups", b"deny")
                     || !write_file(c"/proc/self/uid_map", m.uid_map.as_bytes())
@@ -138,6 +147,12 @@ fn exec_agent(l: &Launch<'_>, err: RawFd, envp: &[*const c_char]) -> ! {
         // Descriptors the referee opened for other moves must not leak in
         // (they would hold their pipes open); the error pipe closes on exec.
         libc::close_range(3, libc::c_uint::MAX, CLOSE_RANGE_CLOEXEC as libc::c_int);
+        // Last, after no_new_privs: nothing of the set-up needs these calls.
+        if let Some(f) = l.confine.as_ref().and_then(|c| c.filter) {
+            if !f.apply() {
+                report(err, Stage::Seccomp, 0);
+            }
+        }
         let (path, argv) = l.exec.raw();
         libc::execve(path, argv, envp.as_ptr());
         if let Some(f) = &l.exec.fallback {

@@ -89,6 +89,11 @@ impl UserMaps {
 pub(crate) struct Confine<'a> {
     /// Open cgroup directory to start in (`full`).
     pub cgroup: Option<&'a File>,
+    /// System calls refused to the agent (installed just before exec).
+    pub filter: Option<&'a super::seccomp::Filter>,
+    /// `cgroup.procs` files of cgroup v1 leaves, open for writing, that
+    /// the child joins (writing `0`, itself) before anything else.
+    pub join: Vec<RawFd>,
     /// The file-system view.
     pub plan: &'a MountPlan,
     /// The agent's identity.
@@ -308,6 +313,8 @@ fn start_error(l: &Launch<'_>, msg: &[u8; 12]) -> std::io::Error {
         5 => "entering the working directory".into(),
         7 => "mapping the agent's user in its user namespace".into(),
         8 => "starting the move's init process".into(),
+        9 => "joining the move's cgroup v1 memory and pids limits".into(),
+        10 => "installing the seccomp filter".into(),
         _ => "starting /bin/sh".into(),
     };
     std::io::Error::new(

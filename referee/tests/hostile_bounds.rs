@@ -1,9 +1,11 @@
-//! Agents that attack the disk: a tree deeper than PATH_MAX, a directory
-//! filled to the brim or preallocated past `--disk` with `fallocate`, a
-//! directory closed to its owner, more entries than allowed. None may stop
-//! a run or void a game: each is that agent's loss (or no loss at all),
-//! every game is recorded, a killed run resumes past it, and nothing of it
-//! stays on disk. Each runs the real `referee` at the level the tests run
+//! Agents that attack the bounds the kernel keeps. The disk: a tree deeper
+//! than PATH_MAX, a directory filled to the brim or preallocated past
+//! `--disk` with `fallocate`, a directory closed to its owner, more entries
+//! than allowed. None may stop a run or void a game: each is that agent's
+//! loss (or no loss at all), every game is recorded, a killed run resumes
+//! past it, and nothing of it stays on disk. Memory: several processes
+//! that together hold more than `--memory`, and memory held outside any
+//! process (memfds, SysV shared memory), each lose or are refused. Each runs the real `referee` at the level the tests run
 //! at (`full` as root), and again as the user `nobody` (`full-rootless`).
 
 mod common;
@@ -218,6 +220,59 @@ fn a_path_deeper_than_path_max_neither_stops_a_tournament_nor_its_resume() {
     // Every game's directories went with the game (none was forfeited).
     let left: Vec<_> = std::fs::read_dir(a.out.join("games")).unwrap().flatten().collect();
     assert!(left.is_empty(), "left in games/: {left:?}");
+}
+
+/// Two games of `bad` against a good agent under `--memory 2G`: every game
+/// recorded, and the reasons `bad` lost for.
+fn two_games_under_2g(a: &Arena, bad: &str) -> Vec<(Option<LossReason>, String)> {
+    let good = format!("{} play", *MOCK);
+    let args = [
+        "match", bad, &good, "--games", "2", "--time", "20", "--names", "bad,good", "--memory", "2G",
+    ];
+    let (o, recs) = a.run(&args);
+    assert_finished(&o, &recs, 2);
+    let lost: Vec<_> = recs
+        .iter()
+        .filter(|r| r.winner.is_some_and(|w| r.agents[1 - w] == "bad"))
+        .map(|r| (r.loss, r.reason.clone()))
+        .collect();
+    assert_eq!(lost.len(), 2, "bad loses both games: {lost:?}");
+    lost
+}
+
+#[test]
+fn four_processes_of_1_5_gib_under_2g_lose_for_memory() {
+    // Each process keeps under the per-process limit; together 6 GiB.
+    let a = Arena::new("four-hogs");
+    let bad = a.agent(
+        "hogs",
+        "for i in 1 2 3 4; do \"$1\" hold 1536 4 & done\nwait\nexec \"$1\" play\n",
+    );
+    for (loss, why) in two_games_under_2g(&a, &bad) {
+        assert_eq!(loss, Some(LossReason::Memory), "{why}");
+        assert!(why.contains("--memory"), "{why}");
+    }
+}
+
+#[test]
+fn memory_held_outside_any_process_is_charged_or_refused() {
+    // 3 GiB in memfds or in a detached SysV segment: no process maps it,
+    // so no count of processes sees it. A memory cgroup charges it to the
+    // move (full); without one the calls are refused (seccomp).
+    let a = Arena::new("unmapped");
+    for kind in ["memfd", "shm"] {
+        let bad = format!("{} {kind} 3072", *MOCK);
+        for (loss, why) in two_games_under_2g(&a, &bad) {
+            match level() {
+                "full" => assert_eq!(loss, Some(LossReason::Memory), "{kind}: {why}"),
+                _ => {
+                    assert_eq!(loss, Some(LossReason::Crash), "{kind}: {why}");
+                    assert!(why.contains("refused"), "{kind}: {why}");
+                }
+            }
+        }
+        let _ = std::fs::remove_dir_all(&a.out);
+    }
 }
 
 #[test]

@@ -1,0 +1,187 @@
+//! cgroup v1 `memory` and `pids` hierarchies, as isolate uses them: on a
+//! hybrid machine whose cgroup v2 offers no memory or pids controller (the
+//! v1 hierarchies hold them), each move also gets a leaf in each v1
+//! hierarchy. The move's child joins them itself, as root, before anything
+//! of the agent runs (v1 has no CLONE_INTO_CGROUP), so every page the move
+//! touches (anonymous memory, memfd, SysV shared memory, tmpfs files) and
+//! every task it starts is charged to the leaf from the first instruction.
+
+use std::fs::File;
+use std::os::fd::{AsRawFd, RawFd};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// A v1 controller the referee uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Controller {
+    /// `memory.limit_in_bytes` per move.
+    Memory,
+    /// `pids.max` per move.
+    Pids,
+}
+
+impl Controller {
+    fn name(self) -> &'static str {
+        match self {
+            Controller::Memory => "memory",
+            Controller::Pids => "pids",
+        }
+    }
+}
+
+/// This process's cgroup directory in the v1 hierarchy of `c`, if one is
+/// mounted and this process is in it.
+fn own_dir(c: Controller) -> Option<PathBuf> {
+    let info = std::fs::read_to_string("/proc/self/mountinfo").ok()?;
+    // mountinfo: id parent major:minor root mountpoint opts ... - fstype source superopts
+    let (root, mount) = info.lines().find_map(|l| {
+        let (left, right) = l.split_once(" - ")?;
+        let r: Vec<&str> = right.split_whitespace().collect();
+        if r.first() != Some(&"cgroup") || !r.get(2)?.split(',').any(|o| o == c.name()) {
+            return None;
+        }
+        let f: Vec<&str> = left.split_whitespace().collect();
+        Some((f.get(3)?.to_string(), PathBuf::from(f.get(4)?)))
+    })?;
+    let own = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    // Lines: id:controller[,controller...]:path
+    let path = own.lines().find_map(|l| {
+        let mut parts = l.splitn(3, ':');
+        let (_, ctl, path) = (parts.next()?, parts.next()?, parts.next()?);
+        ctl.split(',').any(|x| x == c.name()).then(|| path.to_string())
+    })?;
+    let rel = Path::new(&path).strip_prefix(&root).unwrap_or(Path::new(&path));
+    let rel = rel.strip_prefix("/").unwrap_or(rel);
+    Some(mount.join(rel))
+}
+
+/// Removes the v1 cgroups of referees that no longer run (their moves'
+/// processes died with them: the agents have a parent-death signal).
+fn sweep_stale(own: &Path) {
+    for e in std::fs::read_dir(own).into_iter().flatten().flatten() {
+        let name = e.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("referee-")?.split('-').next())
+        else {
+            continue;
+        };
+        if Path::new("/proc").join(pid).exists() {
+            continue;
+        }
+        for leaf in std::fs::read_dir(e.path()).into_iter().flatten().flatten() {
+            let _ = std::fs::remove_dir(leaf.path());
+        }
+        let _ = std::fs::remove_dir(e.path());
+    }
+}
+
+/// The run's parents in the v1 hierarchies it could write to.
+#[derive(Debug)]
+pub(crate) struct V1Parent {
+    dirs: Vec<(Controller, PathBuf)>,
+    next: AtomicU64,
+}
+
+impl V1Parent {
+    /// Creates `referee-<pid>-<n>` in this process's cgroup of each wanted
+    /// controller that has a writable v1 hierarchy; `None` when none has.
+    pub(crate) fn create(wanted: &[Controller]) -> Option<V1Parent> {
+        static SEQ: AtomicU64 = AtomicU64::new(0);
+        let n = SEQ.fetch_add(1, Ordering::Relaxed);
+        let dirs: Vec<(Controller, PathBuf)> = wanted
+            .iter()
+            .filter_map(|&c| {
+                let own = own_dir(c)?;
+                sweep_stale(&own);
+                let dir = own.join(format!("referee-{}-{n}", std::process::id()));
+                std::fs::create_dir(&dir).ok()?;
+                Some((c, dir))
+            })
+            .collect();
+        (!dirs.is_empty()).then(|| V1Parent {
+            dirs,
+            next: AtomicU64::new(0),
+        })
+    }
+
+    /// Whether this parent holds controller `c`.
+    pub(crate) fn has(&self, c: Controller) -> bool {
+        self.dirs.iter().any(|(d, _)| *d == c)
+    }
+
+    /// A new leaf in each hierarchy with the move's limits set.
+    pub(crate) fn leaf(&self, memory: u64, pids: u64) -> std::io::Result<V1Leaf> {
+        let name = format!("m{}", self.next.fetch_add(1, Ordering::Relaxed));
+        let mut leaf = V1Leaf {
+            dirs: Vec::new(),
+            procs: Vec::new(),
+        };
+        for (c, parent) in &self.dirs {
+            let dir = parent.join(&name);
+            std::fs::create_dir(&dir)?;
+            leaf.dirs.push((*c, dir.clone()));
+            match c {
+                Controller::Memory => {
+                    std::fs::write(dir.join("memory.limit_in_bytes"), memory.to_string())?;
+                    // With swap accounting, swap may not stretch the limit.
+                    let _ = std::fs::write(dir.join("memory.memsw.limit_in_bytes"), memory.to_string());
+                }
+                Controller::Pids => std::fs::write(dir.join("pids.max"), pids.to_string())?,
+            }
+            leaf.procs
+                .push(File::options().write(true).open(dir.join("cgroup.procs"))?);
+        }
+        Ok(leaf)
+    }
+}
+
+impl Drop for V1Parent {
+    fn drop(&mut self) {
+        for (_, d) in &self.dirs {
+            let _ = std::fs::remove_dir(d);
+        }
+    }
+}
+
+/// One move's v1 leaves; removed on drop (once the move's processes are
+/// gone: the v2 leaf beside it kills them first).
+#[derive(Debug)]
+pub(crate) struct V1Leaf {
+    dirs: Vec<(Controller, PathBuf)>,
+    /// Each leaf's `cgroup.procs`, open for writing: the child writes `0`
+    /// (itself) into each before it executes the agent.
+    procs: Vec<File>,
+}
+
+impl V1Leaf {
+    /// The descriptors the child joins the leaves through.
+    pub(crate) fn procs(&self) -> impl Iterator<Item = RawFd> + '_ {
+        self.procs.iter().map(|f| f.as_raw_fd())
+    }
+
+    /// Whether the kernel's memory limit ended a process of the move.
+    pub(crate) fn oom_killed(&self) -> bool {
+        self.dirs.iter().any(|(c, d)| {
+            *c == Controller::Memory
+                && std::fs::read_to_string(d.join("memory.oom_control")).is_ok_and(|s| {
+                    s.lines()
+                        .any(|l| l.strip_prefix("oom_kill ").is_some_and(|n| n.trim() != "0"))
+                })
+        })
+    }
+}
+
+impl Drop for V1Leaf {
+    fn drop(&mut self) {
+        for (_, d) in &self.dirs {
+            // Tasks that were just killed may take a moment to leave.
+            for _ in 0..50 {
+                if std::fs::remove_dir(d).is_ok() || !d.exists() {
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(2));
+            }
+        }
+    }
+}
