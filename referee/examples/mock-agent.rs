@@ -16,7 +16,9 @@
 //! `hold MIB S` (touch MIB MiB and hold them S seconds, no move),
 //! `memfd MIB` and `shm MIB` (the same in memfds of 16 MiB or in one SysV
 //! shared memory segment, unmapped, held 3 s, then a move; exit 3 with
-//! the error if the call is refused).
+//! the error if the call is refused), `reaped-burn N MS` (ignores SIGCHLD,
+//! so the kernel reaps its children and their CPU reaches no parent, then
+//! starts N children one after another, each burning MS ms, then plays).
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -219,6 +221,29 @@ fn hold(mib: usize, secs: f64) {
     std::thread::sleep(Duration::from_secs_f64(secs));
 }
 
+/// Children whose CPU no parent's figure ever holds: with SIGCHLD ignored
+/// the kernel reaps them at once; each lives `ms` ms, shorter than the
+/// referee's scans of all processes.
+fn reaped_burn(n: u32, ms: f64) {
+    // SAFETY: signal disposition and fork in this single-threaded program;
+    // the child only burns CPU and exits.
+    unsafe {
+        libc::signal(libc::SIGCHLD, libc::SIG_IGN);
+        for _ in 0..n {
+            let pid = libc::fork();
+            if pid == 0 {
+                burn(ms / 1000.0);
+                libc::_exit(0);
+            }
+            // Reaped by the kernel: gone once kill(pid, 0) fails.
+            while pid > 0 && libc::kill(pid, 0) == 0 {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+    }
+    legal_move();
+}
+
 /// Exits 3 with `what` and the OS error (a refused system call).
 fn refused(what: &str) -> ! {
     eprintln!("mock-agent: {what} refused: {}", std::io::Error::last_os_error());
@@ -351,6 +376,10 @@ fn main() {
             arg_f64(&args, 3),
         ),
         "memfd" => memfd(args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1024)),
+        "reaped-burn" => reaped_burn(
+            args.get(2).and_then(|s| s.parse().ok()).unwrap_or(10),
+            arg_f64(&args, 3),
+        ),
         "shm" => shm(args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1024)),
         "check-calibration" => {
             // Loses (no output) unless the referee copied calibration.txt in.

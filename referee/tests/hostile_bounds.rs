@@ -276,6 +276,40 @@ fn memory_held_outside_any_process_is_charged_or_refused() {
 }
 
 #[test]
+fn cpu_of_children_the_kernel_reaps_is_charged_or_the_run_says_it_is_not() {
+    // SIGCHLD ignored: 40 children of 50 ms each, reaped by the kernel, so
+    // their 2 s reach no parent's figure and each lives less than the
+    // referee's scans of all processes; the clock is 1 s a game.
+    let a = Arena::new("auto-reaped");
+    let bad = format!("{} reaped-burn 40 50", *MOCK);
+    let good = format!("{} play", *MOCK);
+    let args = [
+        "match", &bad, &good, "--games", "2", "--time", "1", "--names", "bad,good",
+    ];
+    let (o, recs) = a.run(&args);
+    assert_finished(&o, &recs, 2);
+    let err = String::from_utf8_lossy(&o.stderr);
+    let charged = level() == "full" || std::env::var_os(common::DELEGATED_VAR).is_some();
+    if charged {
+        assert!(!err.contains("not charged"), "{err}");
+        for r in &recs {
+            assert_eq!(r.winner.map(|w| r.agents[w].as_str()), Some("good"), "{}", r.reason);
+            assert_eq!(r.loss, Some(LossReason::OverTime), "{}", r.reason);
+        }
+    } else {
+        assert!(err.contains("CPU of auto-reaped children is not charged here"), "{err}");
+    }
+}
+
+#[test]
+fn an_unprivileged_referee_in_a_delegated_cgroup_charges_auto_reaped_children() {
+    common::rerun_unprivileged_delegated(
+        &[("REFEREE_TEST_MOCK", &MOCK), ("REFEREE_TEST_REFEREE", &REFEREE)],
+        "cpu_of_children_the_kernel_reaps",
+    );
+}
+
+#[test]
 fn the_disk_attacks_fail_for_an_unprivileged_referee_too() {
     common::rerun_unprivileged(&[("REFEREE_TEST_MOCK", &MOCK), ("REFEREE_TEST_REFEREE", &REFEREE)]);
 }

@@ -101,10 +101,36 @@ const RERUN_VAR: &str = "REFEREE_TEST_UNPRIVILEGED";
 /// them (the checkout may sit in root's home). Unprivileged already, it only
 /// says so: the tests themselves ran without root.
 pub fn rerun_unprivileged(binaries: &[(&str, &str)]) {
-    use std::os::unix::fs::PermissionsExt;
-    use std::os::unix::process::CommandExt;
-    if std::env::var_os(RERUN_VAR).is_some() {
+    if rerun_needed() {
+        rerun(binaries, None);
+    }
+}
+
+/// Set in a rerun inside a cgroup delegated to its user.
+pub const DELEGATED_VAR: &str = "REFEREE_TEST_DELEGATED";
+
+/// Reruns the tests of the calling file that match `filter` as `nobody`
+/// at `full-rootless`, inside a cgroup v2 delegated to `nobody` (what
+/// `systemd-run --user --scope -p Delegate=yes` gives a user), with
+/// [`DELEGATED_VAR`] set; fails unless they pass.
+pub fn rerun_unprivileged_delegated(binaries: &[(&str, &str)], filter: &str) {
+    if !rerun_needed() {
         return;
+    }
+    let cg = delegated_cgroup();
+    rerun(binaries, Some((filter, &cg)));
+    for _ in 0..100 {
+        if std::fs::remove_dir(&cg).is_ok() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// As root and not in a rerun already (else says why not, once).
+fn rerun_needed() -> bool {
+    if std::env::var_os(RERUN_VAR).is_some() {
+        return false;
     }
     // SAFETY: geteuid has no preconditions.
     if unsafe { libc::geteuid() } != 0 {
@@ -113,11 +139,51 @@ pub fn rerun_unprivileged(binaries: &[(&str, &str)]) {
             "NOTE: not root: the tests above ran unprivileged, at {:?}",
             choice()
         );
-        return;
+        return false;
     }
+    true
+}
+
+/// A new cgroup v2 below this process's, owned by `nobody` as systemd
+/// delegates one (the directory, `cgroup.procs`, `cgroup.subtree_control`
+/// and `cgroup.threads`).
+fn delegated_cgroup() -> std::path::PathBuf {
+    let info = std::fs::read_to_string("/proc/self/mountinfo").unwrap();
+    let (root, mount) = info
+        .lines()
+        .find_map(|l| {
+            let (left, right) = l.split_once(" - ")?;
+            (right.split_whitespace().next()? == "cgroup2").then_some(())?;
+            let f: Vec<&str> = left.split_whitespace().collect();
+            Some((f[3].to_string(), Path::new(f[4]).to_path_buf()))
+        })
+        .expect("a cgroup v2 mount");
+    let own = std::fs::read_to_string("/proc/self/cgroup").unwrap();
+    let path = own
+        .lines()
+        .find_map(|l| l.strip_prefix("0::"))
+        .expect("a cgroup v2 membership");
+    let rel = Path::new(path).strip_prefix(&root).unwrap_or(Path::new(path));
+    let dir = mount
+        .join(rel.strip_prefix("/").unwrap_or(rel))
+        .join(format!("delegated-to-nobody-{}", std::process::id()));
+    let _ = std::fs::remove_dir(&dir);
+    std::fs::create_dir(&dir).unwrap();
+    for f in ["", "cgroup.procs", "cgroup.subtree_control", "cgroup.threads"] {
+        std::os::unix::fs::chown(dir.join(f), Some(65534), Some(65534)).unwrap();
+    }
+    dir
+}
+
+/// Runs a copy of this test binary as `nobody` at `full-rootless`: all of
+/// it, or the tests matching a filter inside a delegated cgroup.
+fn rerun(binaries: &[(&str, &str)], delegated: Option<(&str, &Path)>) {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
     let me = std::env::current_exe().unwrap();
     let name = me.file_name().unwrap().to_string_lossy().into_owned();
-    let base = std::env::temp_dir().join(format!("referee-unprivileged-{}-{name}", std::process::id()));
+    let tag = if delegated.is_some() { "-delegated" } else { "" };
+    let base = std::env::temp_dir().join(format!("referee-unprivileged-{}-{name}{tag}", std::process::id()));
     let _ = std::fs::remove_dir_all(&base);
     let tmp = base.join("tmp");
     std::fs::create_dir_all(&tmp).unwrap();
@@ -132,22 +198,44 @@ pub fn rerun_unprivileged(binaries: &[(&str, &str)]) {
     for (var, path) in binaries {
         cmd.env(var, copy(Path::new(path), var));
     }
-    let o = cmd
-        .args(["--test-threads", "2"])
+    cmd.args(["--test-threads", "2"])
         .env_remove(LEVEL_VAR)
         .env("HOME", &tmp)
         .env("TMPDIR", &tmp)
         .env(RERUN_VAR, "1")
         .env(LEVEL_VAR, "full-rootless")
-        .current_dir(&tmp)
-        .uid(65534)
-        .gid(65534)
-        .output()
-        .unwrap();
+        .current_dir(&tmp);
+    match delegated {
+        None => {
+            cmd.uid(65534).gid(65534);
+        }
+        Some((filter, cg)) => {
+            let procs = std::ffi::CString::new(cg.join("cgroup.procs").into_os_string().into_encoded_bytes()).unwrap();
+            cmd.arg(filter).env(DELEGATED_VAR, "1");
+            // SAFETY: only system calls on data prepared before the fork.
+            // Joining needs root (write access to the common ancestor), so
+            // it comes before becoming nobody.
+            unsafe {
+                cmd.pre_exec(move || {
+                    let fd = libc::open(procs.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+                    let joined = fd >= 0 && libc::write(fd, b"0".as_ptr().cast(), 1) == 1;
+                    let dropped = libc::setgroups(0, std::ptr::null()) == 0
+                        && libc::setgid(65534) == 0
+                        && libc::setuid(65534) == 0;
+                    if joined && dropped {
+                        Ok(())
+                    } else {
+                        Err(std::io::Error::last_os_error())
+                    }
+                });
+            }
+        }
+    }
+    let o = cmd.output().unwrap();
     let _ = std::fs::remove_dir_all(&base);
     let (out, err) = (String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
     assert!(
-        o.status.success() && out.contains("test result: ok"),
+        o.status.success() && out.contains("test result: ok") && !out.contains("running 0 tests"),
         "the tests failed for an unprivileged referee at full-rootless:\n{out}\n{err}"
     );
     assert!(!err.contains("SKIPPED"), "every check must run rootless:\n{err}");

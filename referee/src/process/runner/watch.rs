@@ -34,7 +34,7 @@ impl Accounting {
     /// is one, stops the move itself: see [`Accounting::oom_killed`]).
     fn over_memory(&mut self, limit: u64) -> bool {
         match self {
-            Accounting::Cgroup(..) => false,
+            Accounting::Cgroup(l, _) => l.memory_uncharged() && pgroup::pids_over_memory(&l.pids(), limit),
             Accounting::Group(t, _) => t.over_memory(limit),
         }
     }

@@ -51,6 +51,7 @@ fn sweep_stale(own: &Path) {
         let Some(pid) = name
             .to_str()
             .and_then(|n| n.strip_prefix("referee-")?.split('-').next())
+            .filter(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
         else {
             continue;
         };
@@ -198,6 +199,20 @@ impl Leaf {
                     .any(|l| l.strip_prefix("oom_kill ").is_some_and(|n| n.trim() != "0"))
             });
         v2 || self.v1.as_ref().is_some_and(V1Leaf::oom_killed)
+    }
+
+    /// Whether no memory controller limits the leaf (the referee counts).
+    pub(crate) fn memory_uncharged(&self) -> bool {
+        !self.v2_memory && !self.v1.as_ref().is_some_and(V1Leaf::has_memory)
+    }
+
+    /// The processes in the leaf now.
+    pub(crate) fn pids(&self) -> Vec<i32> {
+        std::fs::read_to_string(self.dir.join("cgroup.procs"))
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| l.trim().parse().ok())
+            .collect()
     }
 
     /// CPU seconds used by every process that has been in the leaf.

@@ -63,6 +63,7 @@ fn sweep_stale(own: &Path) {
         let Some(pid) = name
             .to_str()
             .and_then(|n| n.strip_prefix("referee-")?.split('-').next())
+            .filter(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
         else {
             continue;
         };
@@ -158,6 +159,11 @@ impl V1Leaf {
     /// The descriptors the child joins the leaves through.
     pub(crate) fn procs(&self) -> impl Iterator<Item = RawFd> + '_ {
         self.procs.iter().map(|f| f.as_raw_fd())
+    }
+
+    /// Whether a memory leaf is among them.
+    pub(crate) fn has_memory(&self) -> bool {
+        self.dirs.iter().any(|(c, _)| *c == Controller::Memory)
     }
 
     /// Whether the kernel's memory limit ended a process of the move.

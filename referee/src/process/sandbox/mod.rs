@@ -223,8 +223,10 @@ impl Sandbox {
                 let support = Support::probe();
                 let full_missing = support.full_missing();
                 let rootless_missing = support.rootless_missing();
-                if choice != LevelChoice::FullRootless {
-                    if let (None, Ok(cgroup)) = (&full_missing, support.cgroup) {
+                let delegated = support.delegated;
+                let mut cgroup = support.cgroup.ok();
+                if choice != LevelChoice::FullRootless && full_missing.is_none() {
+                    if let Some(cgroup) = cgroup.take() {
                         sb.jail = Some(Jail::new(Some(cgroup), Some(Ids::new()))?);
                         sb.level = Level::Full;
                         sb.env = base_env(true);
@@ -232,7 +234,10 @@ impl Sandbox {
                     }
                 }
                 if choice != LevelChoice::Full && rootless_missing.is_none() {
-                    sb.jail = Some(Jail::new(None, None)?);
+                    // A cgroup delegated to this user charges all CPU,
+                    // that of auto-reaped children too.
+                    let cgroup = if delegated { cgroup } else { None };
+                    sb.jail = Some(Jail::new(cgroup, None)?);
                     sb.level = Level::FullRootless;
                     sb.env = base_env(true);
                     return Ok(sb);
@@ -276,6 +281,9 @@ impl Sandbox {
                     (None, _) => format!("sandbox: full (cgroup; {mib} MiB a process, {procs} procs)"),
                 }
             }
+            (Level::FullRootless, Some(j)) if j.cgroup.is_some() => {
+                format!("sandbox: full-rootless (delegated cgroup; {mib} MiB a move, {procs} procs)")
+            }
             (Level::FullRootless, Some(_)) => {
                 format!("sandbox: full-rootless (user namespace, seccomp; {mib} MiB a move, {procs} procs)")
             }
@@ -290,6 +298,9 @@ impl Sandbox {
 pub(crate) fn install(opts: &SandboxOpts, out: &Path) -> Result<std::sync::Arc<Sandbox>, String> {
     let sb = opts.build(out)?;
     eprintln!("referee: {}", sb.describe());
+    if sb.level == Level::FullRootless && sb.jail.as_ref().is_some_and(|j| j.cgroup.is_none()) {
+        eprintln!("referee: CPU of auto-reaped children is not charged here (no delegated cgroup: see doctor)");
+    }
     if sb.level != Level::None {
         eprintln!("referee: {}", crate::process::workdir::describe());
     }

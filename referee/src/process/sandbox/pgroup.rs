@@ -185,25 +185,7 @@ impl Tracker {
     /// their resident sets as of the last scan, confirmed (when over) by
     /// their proportional sets, so pages a fork shares are counted once.
     pub(crate) fn over_memory(&mut self, limit: u64) -> bool {
-        let page = rustix::param::page_size() as u64;
-        let rss: u64 = self.rss_pages.iter().map(|&(_, n)| n).sum();
-        if rss.saturating_mul(page) <= limit {
-            return false;
-        }
-        let mut bytes = 0u64;
-        for &(pid, pages) in &self.rss_pages {
-            self.buf.clear();
-            let read =
-                File::open(format!("/proc/{pid}/smaps_rollup")).and_then(|mut f| f.read_to_string(&mut self.buf));
-            bytes += match read {
-                Ok(_) => rollup_pss_kib(&self.buf) * 1024,
-                // Gone since the scan: nothing; not ours to read in
-                // detail (made undumpable): its whole resident set.
-                Err(_) if !std::path::Path::new(&format!("/proc/{pid}")).exists() => 0,
-                Err(_) => pages * page,
-            };
-        }
-        bytes > limit
+        over_memory(&self.rss_pages, limit, &mut self.buf)
     }
 
     /// SIGKILLs the group and every known descendant outside it.
@@ -237,6 +219,42 @@ impl Tracker {
         }
         cpu
     }
+}
+
+/// Whether processes `(pid, resident pages)` together hold more than
+/// `limit` bytes: their resident sets, confirmed (when over) by their
+/// proportional sets, so pages a fork shares are counted once.
+fn over_memory(rss_pages: &[(i32, u64)], limit: u64, buf: &mut String) -> bool {
+    let page = rustix::param::page_size() as u64;
+    let rss: u64 = rss_pages.iter().map(|&(_, n)| n).sum();
+    if rss.saturating_mul(page) <= limit {
+        return false;
+    }
+    let mut bytes = 0u64;
+    for &(pid, pages) in rss_pages {
+        buf.clear();
+        let read = File::open(format!("/proc/{pid}/smaps_rollup")).and_then(|mut f| f.read_to_string(buf));
+        bytes += match read {
+            Ok(_) => rollup_pss_kib(buf) * 1024,
+            // Gone since the scan: nothing; not ours to read in detail
+            // (made undumpable): its whole resident set.
+            Err(_) if !std::path::Path::new(&format!("/proc/{pid}")).exists() => 0,
+            Err(_) => pages * page,
+        };
+    }
+    bytes > limit
+}
+
+/// Whether the processes `pids` together hold more than `limit` bytes
+/// (see [`Tracker::over_memory`]): for a cgroup without a memory
+/// controller, whose `cgroup.procs` lists them.
+pub(crate) fn pids_over_memory(pids: &[i32], limit: u64) -> bool {
+    let mut buf = String::new();
+    let rss: Vec<(i32, u64)> = pids
+        .iter()
+        .filter_map(|&p| read_stat(p, &mut buf).map(|st| (p, st.rss)))
+        .collect();
+    over_memory(&rss, limit, &mut buf)
 }
 
 /// The `Pss:` figure of a `/proc/PID/smaps_rollup`, in KiB.

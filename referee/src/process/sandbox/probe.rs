@@ -16,17 +16,24 @@ pub(crate) struct Support {
     pub namespaces: Result<(), String>,
     /// A rootless sandbox started a shell (or why not).
     pub rootless: Result<(), String>,
+    /// Rootless, the cgroup is a subtree delegated to the referee's user
+    /// (by systemd) that a rootless move can be started in.
+    pub delegated: bool,
 }
 
 impl Support {
     /// Probes the machine (creates and removes a cgroup, forks a child).
     pub(crate) fn probe() -> Support {
         let root = rustix::process::geteuid().is_root();
+        let cgroup = cgroup::Parent::create();
+        let rootless = probe_rootless(None);
+        let delegated = rootless.is_ok() && cgroup.as_ref().is_ok_and(|p| probe_rootless(Some(p)).is_ok());
         Support {
             root,
-            cgroup: cgroup::Parent::create(),
+            cgroup,
             namespaces: probe_namespaces(),
-            rootless: probe_rootless(),
+            rootless,
+            delegated,
         }
     }
 
@@ -58,7 +65,7 @@ impl Support {
 
 /// Starts `exit 0` in a rootless sandbox: user namespaces can be switched
 /// off (a sysctl, AppArmor, seccomp in containers), so only trying tells.
-fn probe_rootless() -> Result<(), String> {
+fn probe_rootless(cgroup: Option<&cgroup::Parent>) -> Result<(), String> {
     if rustix::process::geteuid().is_root() {
         return Err("not tried as root".into());
     }
@@ -67,15 +74,19 @@ fn probe_rootless() -> Result<(), String> {
     let made = std::fs::create_dir_all(&root).and_then(|()| std::fs::create_dir_all(&work));
     let result = made
         .map_err(|e| format!("cannot create {}: {e}", base.display()))
-        .and_then(|()| try_rootless(&root, &work));
+        .and_then(|()| try_rootless(&root, &work, cgroup));
     let _ = std::fs::remove_dir_all(&base);
     result
 }
 
-fn try_rootless(root: &Path, work: &Path) -> Result<(), String> {
+fn try_rootless(root: &Path, work: &Path, cgroup: Option<&cgroup::Parent>) -> Result<(), String> {
     use std::os::fd::AsRawFd;
     let null = std::fs::File::open("/dev/null").map_err(|e| format!("cannot open /dev/null: {e}"))?;
     let plan = namespaces::MountPlan::new(root, work, &[], &[], 1 << 20);
+    let leaf = cgroup
+        .map(|p| p.leaf(256 << 20, 64))
+        .transpose()
+        .map_err(|e| format!("cannot create a cgroup for a move: {e}"))?;
     let launch = spawn::Launch {
         exec: spawn::Exec::shell(c"exit 0".into()),
         dir: std::ffi::CString::new(work.as_os_str().as_encoded_bytes()).unwrap_or_default(),
@@ -83,7 +94,7 @@ fn try_rootless(root: &Path, work: &Path) -> Result<(), String> {
         env: vec![c"PATH=/usr/bin:/bin".into()],
         limits: None,
         confine: Some(spawn::Confine {
-            cgroup: None,
+            cgroup: leaf.as_ref().map(cgroup::Leaf::fd),
             join: Vec::new(),
             filter: None,
             plan: &plan,
@@ -130,6 +141,10 @@ fn bounds(s: &Support) -> String {
             [Some(m), None] => format!("per move at full: memory by {m}; processes per user (RLIMIT_NPROC)"),
             _ => "per process at full (no memory controller in cgroup v2 or v1)".into(),
         },
+        (Ok(p), _, None) if s.delegated => match p.mechanisms() {
+            [Some(m), _] => format!("per move at full-rootless: memory by {m} (a delegated cgroup)"),
+            _ => "per move at full-rootless: the referee sums the resident memory of the move's processes (the delegated cgroup has no memory controller)".into(),
+        },
         (_, _, None) => "per move at full-rootless: the referee sums the resident memory of the move's processes; seccomp refuses memfd, SysV shared memory and nested user namespaces (--allow gives them back)".into(),
         _ => "per process (rlimits)".into(),
     }
@@ -156,7 +171,8 @@ pub(crate) fn doctor() -> String {
         Err(e) => format!("namespaces (mnt/pid/net/ipc/uts): no: {e}\n"),
     };
     out += &match s.rootless_missing() {
-        None => "user namespaces (rootless): yes\n".to_string(),
+        None if s.delegated => "user namespaces (rootless): yes, in a delegated cgroup (all CPU charged)\n".to_string(),
+        None => "user namespaces (rootless): yes; CPU of children an agent lets the kernel reap (SIGCHLD ignored) is not charged: run the referee in a cgroup delegated to you, e.g. systemd-run --user --scope -p Delegate=yes referee ...\n".to_string(),
         Some(why) => format!("user namespaces (rootless): no: {why}\n"),
     };
     out += "rlimits:                   yes (always)\n";
