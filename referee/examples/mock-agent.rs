@@ -306,6 +306,18 @@ fn fail_after(n: u32) {
     }
 }
 
+/// The behaviours that hold memory or hide CPU (see the module doc).
+fn resources(what: &str, args: &[String]) {
+    let n = |i: usize, default: usize| args.get(i).and_then(|s| s.parse().ok()).unwrap_or(default);
+    match what {
+        "hog" => hog(n(2, 1024)),
+        "hold" => hold(n(2, 1024), arg_f64(args, 3)),
+        "memfd" => memfd(n(2, 1024)),
+        "shm" => shm(n(2, 1024)),
+        _ => reaped_burn(n(2, 10) as u32, arg_f64(args, 3)),
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     // The referee's `--calibrate` runs `CMD calibrate`: answer it whatever
@@ -370,17 +382,7 @@ fn main() {
         "orphan" => orphan(arg_f64(&args, 2)),
         "escape" => escape(),
         "keyring" => keyring_note(),
-        "hog" => hog(args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1024)),
-        "hold" => hold(
-            args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1024),
-            arg_f64(&args, 3),
-        ),
-        "memfd" => memfd(args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1024)),
-        "reaped-burn" => reaped_burn(
-            args.get(2).and_then(|s| s.parse().ok()).unwrap_or(10),
-            arg_f64(&args, 3),
-        ),
-        "shm" => shm(args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1024)),
+        "hog" | "hold" | "memfd" | "shm" | "reaped-burn" => resources(what, &args),
         "check-calibration" => {
             // Loses (no output) unless the referee copied calibration.txt in.
             if Path::new("calibration.txt").exists() {
