@@ -18,7 +18,9 @@
 //! shared memory segment, unmapped, held 3 s, then a move; exit 3 with
 //! the error if the call is refused), `reaped-burn N MS` (ignores SIGCHLD,
 //! so the kernel reaps its children and their CPU reaches no parent, then
-//! starts N children one after another, each burning MS ms, then plays).
+//! starts N children one after another, each burning MS ms, then plays),
+//! `inotify N S` (opens up to N inotify instances, holds them S seconds,
+//! then plays).
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -244,6 +246,16 @@ fn reaped_burn(n: u32, ms: f64) {
     legal_move();
 }
 
+/// Takes as many of `n` inotify instances as the kernel gives and holds
+/// them `secs` seconds (a per-user count the organiser's user shares).
+fn inotify(n: usize, secs: f64) {
+    // SAFETY: plain system call; the descriptors stay open until exit.
+    let got = (0..n).filter(|_| unsafe { libc::inotify_init1(0) } >= 0).count();
+    eprintln!("mock-agent: {got} inotify instances");
+    std::thread::sleep(Duration::from_secs_f64(secs));
+    legal_move();
+}
+
 /// Exits 3 with `what` and the OS error (a refused system call).
 fn refused(what: &str) -> ! {
     eprintln!("mock-agent: {what} refused: {}", std::io::Error::last_os_error());
@@ -314,6 +326,7 @@ fn resources(what: &str, args: &[String]) {
         "hold" => hold(n(2, 1024), arg_f64(args, 3)),
         "memfd" => memfd(n(2, 1024)),
         "shm" => shm(n(2, 1024)),
+        "inotify" => inotify(n(2, 1000), arg_f64(args, 3)),
         _ => reaped_burn(n(2, 10) as u32, arg_f64(args, 3)),
     }
 }
@@ -382,7 +395,7 @@ fn main() {
         "orphan" => orphan(arg_f64(&args, 2)),
         "escape" => escape(),
         "keyring" => keyring_note(),
-        "hog" | "hold" | "memfd" | "shm" | "reaped-burn" => resources(what, &args),
+        "hog" | "hold" | "memfd" | "shm" | "reaped-burn" | "inotify" => resources(what, &args),
         "check-calibration" => {
             // Loses (no output) unless the referee copied calibration.txt in.
             if Path::new("calibration.txt").exists() {

@@ -220,8 +220,11 @@ for f in ../*/input.txt ../*/output.txt ../*/playdata.txt "$2"/records.jsonl "$2
   case "$f" in ../"$me"/*|"$PWD"/*) continue;; esac
   [ -r "$f" ] && { echo "read $f" >&2; exit 9; }
 done
-# Its own PID namespace: it is process 1, the referee is not there.
-grep -q snoop.sh /proc/1/cmdline || { ls /proc >&2; exit 10; }
+# Its own PID namespace: process 1 is itself (full) or the move's init
+# (rootless), whose command line is blanked: never the referee's, which
+# names the opponent.
+tr '\0' ' ' < /proc/1/cmdline | grep -q -e --names -e 'mock-agent play' && { echo "pid 1 shows the referee's arguments" >&2; exit 10; }
+grep -q snoop.sh /proc/1/cmdline || [ "$(cat /proc/1/comm)" = init ] || { ls /proc >&2; exit 11; }
 exec "$1" play
 "#,
     );

@@ -302,6 +302,34 @@ fn cpu_of_children_the_kernel_reaps_is_charged_or_the_run_says_it_is_not() {
 }
 
 #[test]
+fn an_agent_cannot_use_up_the_organisers_inotify_instances() {
+    // The kernel counts inotify instances per user, a user namespace's
+    // against its owner too: rootless, the agent's are the organiser's.
+    let a = Arena::new("inotify");
+    let bad = format!("{} inotify 1000 4", *MOCK);
+    let good = format!("{} play", *MOCK);
+    let child = a
+        .command(&[
+            "match", &bad, &good, "--games", "1", "--time", "20", "--names", "bad,good",
+        ])
+        .spawn()
+        .unwrap();
+    // Well into the first move (the agent's), which holds them 4 s.
+    std::thread::sleep(Duration::from_millis(1500));
+    // SAFETY: plain system calls on a descriptor of our own.
+    let fd = unsafe { libc::inotify_init1(libc::IN_CLOEXEC) };
+    let err = std::io::Error::last_os_error();
+    let o = child.wait_with_output().unwrap();
+    assert!(
+        fd >= 0,
+        "the organiser could not create an inotify instance during the move: {err}"
+    );
+    // SAFETY: our own descriptor.
+    unsafe { libc::close(fd) };
+    assert_finished(&o, &a.records(), 1);
+}
+
+#[test]
 fn an_unprivileged_referee_in_a_delegated_cgroup_charges_auto_reaped_children() {
     common::rerun_unprivileged_delegated(
         &[("REFEREE_TEST_MOCK", &MOCK), ("REFEREE_TEST_REFEREE", &REFEREE)],

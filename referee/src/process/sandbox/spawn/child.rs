@@ -8,6 +8,31 @@ use crate::process::sandbox::{limits, namespaces};
 use std::ffi::c_char;
 use std::os::fd::RawFd;
 
+/// The referee's own command line and environment in memory, as
+/// `[(start, end); 2]` addresses (the same in the cloned child).
+pub(super) type Wipe = [(usize, usize); 2];
+
+/// [`Wipe`] for this process, from /proc/self/stat (fields 48-51), read
+/// once; zeros where it cannot be read.
+pub(super) fn own_arg_env() -> Wipe {
+    static RANGES: std::sync::OnceLock<Wipe> = std::sync::OnceLock::new();
+    *RANGES.get_or_init(|| {
+        let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+        let rest = stat.rfind(')').map_or("", |i| &stat[i + 1..]);
+        // After the name: field 3 is the first; arg_start is field 48.
+        let f: Vec<usize> = rest
+            .split_whitespace()
+            .skip(45)
+            .take(4)
+            .filter_map(|v| v.parse().ok())
+            .collect();
+        match f[..] {
+            [a, b, c, d] => [(a, b), (c, d)],
+            _ => [(0, 0); 2],
+        }
+    })
+}
+
 /// Where a child failed before exec.
 #[derive(Clone, Copy)]
 #[repr(u32)]
@@ -60,6 +85,17 @@ fn write_file(path: &std::ffi::CStr, text: &[u8]) -> bool {
     }
 }
 
+/// Per-user kernel counts an agent could otherwise exhaust for the
+/// organiser's user (the kernel charges a user namespace's counts to its
+/// owner too), capped in the move's own user namespace. Written through
+/// /proc/sys of the new namespace's view (the counts are the writer's
+/// namespace's); a kernel without one of them keeps its default.
+fn cap_user_quotas() {
+    write_file(c"/proc/sys/user/max_inotify_instances", b"16");
+    write_file(c"/proc/sys/user/max_inotify_watches", b"8192");
+    write_file(c"/proc/sys/user/max_fanotify_groups", b"0");
+}
+
 /// Becomes the agent's user (raw system calls: glibc's wrappers would try
 /// to change every thread of the copied multi-threaded referee and wait
 /// forever), then makes sure no exec can regain privileges and that the
@@ -84,7 +120,7 @@ fn take_identity(identity: &Identity) -> bool {
 }
 
 /// The child's side: never returns.
-pub(super) fn child(l: &Launch<'_>, err: RawFd, envp: &[*const c_char], status: RawFd) -> ! {
+pub(super) fn child(l: &Launch<'_>, err: RawFd, envp: &[*const c_char], status: RawFd, wipe: Wipe) -> ! {
     // SAFETY: raw system calls on prepared data only (see the module doc).
     unsafe {
         // Its own process group, so the whole agent can be found and signalled.
@@ -104,6 +140,7 @@ pub(super) fn child(l: &Launch<'_>, err: RawFd, envp: &[*const c_char], status: 
                 {
                     report(err, Stage::UserMap, 0);
                 }
+                cap_user_quotas();
             }
             if let Err(step) = namespaces::enter(c.plan) {
                 report(err, Stage::Mounts, step);
@@ -129,7 +166,7 @@ pub(super) fn child(l: &Launch<'_>, err: RawFd, envp: &[*const c_char], status: 
         }
         report_ready(err);
         if l.reaper() {
-            init(l, err, envp, status)
+            init(l, err, envp, status, wipe)
         }
         exec_agent(l, err, envp)
     }
@@ -168,7 +205,7 @@ fn exec_agent(l: &Launch<'_>, err: RawFd, envp: &[*const c_char]) -> ! {
 /// process has exited, writes that process's wait status to `status` and
 /// exits. Everything it reaped is in its own rusage, which the referee
 /// gets when it reaps the init.
-fn init(l: &Launch<'_>, err: RawFd, envp: &[*const c_char], status: RawFd) -> ! {
+fn init(l: &Launch<'_>, err: RawFd, envp: &[*const c_char], status: RawFd, wipe: Wipe) -> ! {
     // SAFETY: raw system calls only; the fork is a raw clone, so no atfork
     // handler of the copied referee runs.
     unsafe {
@@ -178,6 +215,15 @@ fn init(l: &Launch<'_>, err: RawFd, envp: &[*const c_char], status: RawFd) -> ! 
         if libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0) != 0 {
             report(err, Stage::Reaper, 1);
         }
+        // Its command line and environment, which anyone may read in
+        // /proc/1/cmdline, are the referee's (the opponent's command among
+        // them): blanked, and it is named `init`.
+        for &(start, end) in &wipe {
+            if start > 0 && end > start {
+                std::ptr::write_bytes(start as *mut u8, 0, end - start);
+            }
+        }
+        libc::prctl(libc::PR_SET_NAME, c"init".as_ptr());
         let agent = libc::syscall(libc::SYS_clone, libc::SIGCHLD as libc::c_long, 0, 0, 0, 0);
         if agent == 0 {
             exec_agent(l, err, envp);

@@ -238,6 +238,7 @@ pub(crate) fn spawn(l: &Launch<'_>) -> std::io::Result<Started> {
     envp.push(std::ptr::null());
     let mut pidfd: RawFd = -1;
     let mut args = clone_args(l, &mut pidfd);
+    let wipe = child::own_arg_env();
     // SAFETY: clone3 with no stack behaves like fork; the child only runs
     // `child`, which never returns.
     let pid = unsafe {
@@ -248,7 +249,7 @@ pub(crate) fn spawn(l: &Launch<'_>) -> std::io::Result<Started> {
         )
     };
     if pid == 0 {
-        child::child(l, wr.as_raw_fd(), &envp, status_wr.as_raw_fd());
+        child::child(l, wr.as_raw_fd(), &envp, status_wr.as_raw_fd(), wipe);
     }
     if pid < 0 {
         return Err(std::io::Error::last_os_error());
