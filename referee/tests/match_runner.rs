@@ -574,8 +574,9 @@ fn gnu_parallel_recipe_runs_shards_on_local_hosts_and_merges() {
     std::fs::remove_dir_all(out).unwrap();
 }
 
-/// The Slurm recipe on a real one-node Slurm (scripts/slurm-check.sh starts
-/// and stops the daemons): the merged table equals the unsharded one.
+/// The Slurm recipes on a real one-node Slurm (scripts/slurm-check.sh
+/// starts and stops the daemons): the merged table equals the unsharded
+/// one, and so does a class's merged grades.csv.
 #[test]
 fn slurm_recipe_runs_as_an_array_job_on_a_one_node_slurm() {
     // SAFETY: geteuid has no preconditions.
@@ -592,32 +593,32 @@ fn slurm_recipe_runs_as_an_array_job_on_a_one_node_slurm() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", text(&o));
-    assert!(
-        String::from_utf8_lossy(&o.stdout).contains("the same table as unsharded"),
-        "{}",
-        text(&o)
-    );
+    for says in ["the same table as unsharded", "the same grades.csv as unsharded"] {
+        assert!(String::from_utf8_lossy(&o.stdout).contains(says), "{}", text(&o));
+    }
 }
 
 #[test]
-fn slurm_script_is_valid_bash_and_refuses_to_run_outside_slurm() {
-    let script = repo().join("scripts/referee-shards.slurm");
-    let st = Command::new("bash").arg("-n").arg(&script).status().unwrap();
-    assert!(st.success());
-    let body = std::fs::read_to_string(&script).unwrap();
-    assert!(body.contains("#SBATCH --array="));
-    let o = Command::new("bash")
-        .arg(&script)
-        .args(["out", "--game", "testnim"])
-        .env_remove("SLURM_ARRAY_TASK_ID")
-        .output()
-        .unwrap();
-    assert!(!o.status.success());
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains("SLURM_ARRAY_TASK_ID"),
-        "{}",
-        text(&o)
-    );
+fn slurm_scripts_are_valid_bash_and_refuse_to_run_outside_slurm() {
+    for name in ["referee-shards.slurm", "grade-shards.slurm"] {
+        let script = repo().join("scripts").join(name);
+        let st = Command::new("bash").arg("-n").arg(&script).status().unwrap();
+        assert!(st.success(), "{name}");
+        let body = std::fs::read_to_string(&script).unwrap();
+        assert!(body.contains("#SBATCH --array="), "{name}");
+        let o = Command::new("bash")
+            .arg(&script)
+            .args(["out", "--game", "testnim"])
+            .env_remove("SLURM_ARRAY_TASK_ID")
+            .output()
+            .unwrap();
+        assert!(!o.status.success(), "{name}");
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains("SLURM_ARRAY_TASK_ID"),
+            "{name}: {}",
+            text(&o)
+        );
+    }
 }
 
 #[test]

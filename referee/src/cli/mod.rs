@@ -334,6 +334,11 @@ pub(crate) struct GradeArgs {
     /// Grade only this student (again: their earlier results are replaced).
     #[arg(long, value_name = "STUDENT")]
     pub only: Option<String>,
+    /// Grade only shard K of N of the class (the students whose place in
+    /// the sorted class is K modulo N); combine the shards' --out
+    /// directories with `referee merge`.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
     /// Sandbox and limits of the submissions (builds and tests).
     #[command(flatten)]
     pub sandbox: crate::process::sandbox::SandboxOpts,

@@ -54,6 +54,17 @@ impl Results {
         })
     }
 
+    /// The records of a finished grading under `out`, to read (`referee
+    /// merge`): nothing is created.
+    pub(crate) fn existing(out: &Path) -> Results {
+        let dir = out.join("records");
+        Results {
+            path: dir.join("results.jsonl"),
+            games: dir.join("games.jsonl"),
+            lock: Mutex::new(()),
+        }
+    }
+
     /// Every result so far (a last line cut short by a kill is dropped
     /// from the file).
     pub(crate) fn all(&self) -> Result<Vec<TestResult>, String> {
@@ -95,9 +106,17 @@ impl Results {
 
     /// Appends one finished test, flushed to disk before it counts.
     pub(crate) fn add(&self, r: &TestResult) -> Result<(), String> {
+        self.add_all(std::slice::from_ref(r))
+    }
+
+    /// Appends finished tests in one write, flushed to disk before they count.
+    pub(crate) fn add_all(&self, rs: &[TestResult]) -> Result<(), String> {
         let _held = self.lock.lock().unwrap_or_else(|p| p.into_inner());
-        let mut line = serde_json::to_string(r).map_err(|e| e.to_string())?;
-        line.push('\n');
+        let mut line = String::new();
+        for r in rs {
+            line += &serde_json::to_string(r).map_err(|e| e.to_string())?;
+            line.push('\n');
+        }
         let mut f = std::fs::OpenOptions::new()
             .create(true)
             .append(true)

@@ -1,6 +1,8 @@
 //! `referee merge OUT...`: the shard directories of one sharded run
 //! (`--shard K/N`) combined into one directory and one table, equal to the
-//! table of the same run played unsharded.
+//! table of the same run played unsharded. Shards of a grading (`referee
+//! grade --shard`) are checked here the same way, then merged by the
+//! grader ([`crate::grade::merge`]).
 
 use crate::cli::MergeArgs;
 use crate::output::record::{self, GameRecord};
@@ -10,19 +12,23 @@ use serde_json::Value;
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
-/// One shard directory, read.
-struct ShardDir {
-    dir: PathBuf,
-    /// `match` or `tournament` (the manifest's file name).
-    kind: String,
+/// What every kind of shard directory holds: its manifest, read.
+pub(crate) struct ShardHead {
+    /// The directory.
+    pub dir: PathBuf,
+    /// `match`, `tournament` or `grading` (the manifest's file name).
+    pub kind: String,
     /// The manifest without its `shard` entry: equal for shards of one run.
-    run: Value,
-    shard: Shard,
-    records: Vec<GameRecord>,
+    pub run: Value,
+    /// Which shard the directory is.
+    pub shard: Shard,
 }
 
-fn read_shard(dir: &Path) -> Result<ShardDir, String> {
-    let found: Vec<&str> = ["match", "tournament"]
+/// The manifests a shard directory may hold, one per kind of run.
+const KINDS: [&str; 3] = ["match", "tournament", "grading"];
+
+pub(crate) fn read_head(dir: &Path) -> Result<ShardHead, String> {
+    let found: Vec<&str> = KINDS
         .into_iter()
         .filter(|k| dir.join(format!("{k}.json")).is_file())
         .collect();
@@ -30,11 +36,11 @@ fn read_shard(dir: &Path) -> Result<ShardDir, String> {
         [k] => k.to_string(),
         [] => {
             return Err(format!(
-                "{} holds no match.json or tournament.json: not the --out directory of a referee run",
+                "{} holds no match.json, tournament.json or grading.json: not the --out directory of a referee run or grading",
                 dir.display()
             ))
         }
-        _ => return Err(format!("{} holds both match.json and tournament.json", dir.display())),
+        _ => return Err(format!("{} holds the manifests of several runs ({})", dir.display(), found.join(", "))),
     };
     let path = dir.join(format!("{kind}.json"));
     let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
@@ -44,54 +50,44 @@ fn read_shard(dir: &Path) -> Result<ShardDir, String> {
         .as_object_mut()
         .and_then(|m| m.remove("shard"))
         .filter(|s| !s.is_null())
-        .ok_or_else(|| {
-            format!(
-                "{} was not played with --shard K/N; only shards are merged",
-                dir.display()
-            )
-        })?;
+        .ok_or_else(|| format!("{} was not run with --shard K/N; only shards are merged", dir.display()))?;
     let shard: Shard =
         serde_json::from_value(shard).map_err(|e| format!("{}: unreadable shard entry: {e}", path.display()))?;
-    let records = record::load(&dir.join("records.jsonl"), false)?;
-    Ok(ShardDir {
+    Ok(ShardHead {
         dir: dir.to_path_buf(),
         kind,
         run,
         shard,
-        records,
     })
 }
 
-/// The settings in which two manifests differ, by name.
+/// The settings in which two manifests differ, by name (`plan.seed` for
+/// an entry inside another).
 fn differences(a: &Value, b: &Value) -> Vec<String> {
     let (Some(a), Some(b)) = (a.as_object(), b.as_object()) else {
         return vec!["the whole manifest".into()];
     };
     let keys: std::collections::BTreeSet<&String> = a.keys().chain(b.keys()).collect();
-    keys.into_iter().filter(|k| a.get(*k) != b.get(*k)).cloned().collect()
-}
-
-/// A merged run: its manifest (without a shard), kind and records.
-pub(crate) struct Merged {
-    /// `match` or `tournament`.
-    pub kind: String,
-    /// The shards' common manifest.
-    pub manifest: Value,
-    /// Every shard's records, by game key.
-    pub records: Vec<GameRecord>,
-    /// Shards merged.
-    pub shards: usize,
-}
-
-/// Reads and checks shard directories: one run (equal manifests apart from
-/// the shard), every shard K/N present once, no game recorded twice.
-pub(crate) fn collect(dirs: &[PathBuf]) -> Result<Merged, String> {
-    if dirs.is_empty() {
-        return Err("referee merge needs the shard directories to merge".into());
+    let mut out = Vec::new();
+    for k in keys {
+        match (a.get(k), b.get(k)) {
+            (Some(x), Some(y)) if x == y => {}
+            (Some(x @ Value::Object(_)), Some(y @ Value::Object(_))) => {
+                out.extend(differences(x, y).into_iter().map(|d| format!("{k}.{d}")));
+            }
+            _ => out.push(k.clone()),
+        }
     }
-    let shards = dirs.iter().map(|d| read_shard(d)).collect::<Result<Vec<_>, _>>()?;
-    let first = &shards[0];
-    for s in &shards[1..] {
+    out
+}
+
+/// Checks that `heads` are every shard of one run, each once: one kind,
+/// equal manifests apart from the shard, every K of N present. Returns N.
+pub(crate) fn check_heads(heads: &[ShardHead]) -> Result<usize, String> {
+    let Some(first) = heads.first() else {
+        return Err("referee merge needs the shard directories to merge".into());
+    };
+    for s in &heads[1..] {
         if s.kind != first.kind {
             return Err(format!(
                 "{} is a {} and {} a {}: not shards of one run",
@@ -113,7 +109,7 @@ pub(crate) fn collect(dirs: &[PathBuf]) -> Result<Merged, String> {
     }
     let n = first.shard.count;
     let mut by_index: BTreeMap<usize, &Path> = BTreeMap::new();
-    for s in &shards {
+    for s in heads {
         if s.shard.count != n {
             return Err(format!(
                 "{} is shard {} but {} is shard {}: different shard counts",
@@ -138,24 +134,48 @@ pub(crate) fn collect(dirs: &[PathBuf]) -> Result<Merged, String> {
         .collect();
     if !missing.is_empty() {
         return Err(format!(
-            "shard {} missing: the merged table would not be the run's; give every shard's directory",
-            missing.join(", ")
+            "shard {} missing: the merged {}; give every shard's directory",
+            missing.join(", "),
+            if first.kind == "grading" {
+                "grades would not be the whole class's"
+            } else {
+                "table would not be the run's"
+            }
         ));
     }
+    Ok(n)
+}
+
+/// A merged run: its manifest (without a shard), kind and records.
+pub(crate) struct Merged {
+    /// `match` or `tournament`.
+    pub kind: String,
+    /// The shards' common manifest.
+    pub manifest: Value,
+    /// Every shard's records, by game key.
+    pub records: Vec<GameRecord>,
+    /// Shards merged.
+    pub shards: usize,
+}
+
+/// Reads and checks the shard directories of a match or tournament: one
+/// run, every shard K/N present once, no game recorded twice.
+fn collect(heads: &[ShardHead]) -> Result<Merged, String> {
+    let n = check_heads(heads)?;
     let mut seen = HashSet::new();
     let mut records = Vec::new();
-    for s in shards.iter() {
-        for r in &s.records {
+    for s in heads {
+        for r in record::load(&s.dir.join("records.jsonl"), false)? {
             if !seen.insert(r.key.clone()) {
                 return Err(format!("game {:?} is recorded in more than one shard", r.key));
             }
-            records.push(r.clone());
+            records.push(r);
         }
     }
     records.sort_by(|a, b| a.key.cmp(&b.key));
     Ok(Merged {
-        kind: first.kind.clone(),
-        manifest: first.run.clone(),
+        kind: heads[0].kind.clone(),
+        manifest: heads[0].run.clone(),
         records,
         shards: n,
     })
@@ -190,7 +210,15 @@ pub(crate) fn agents(manifest: &Value) -> Result<Vec<(String, String)>, String> 
 /// `referee merge`: checks that the directories are the shards of one run,
 /// writes the merged records and manifest, and prints the run's tables.
 pub(crate) fn run(a: &MergeArgs) -> Result<i32, String> {
-    let m = collect(&a.dirs)?;
+    if a.dirs.is_empty() {
+        return Err("referee merge needs the shard directories to merge".into());
+    }
+    let heads = a.dirs.iter().map(|d| read_head(d)).collect::<Result<Vec<_>, _>>()?;
+    if heads.iter().any(|h| h.kind == "grading") {
+        // The grader's own sheets, from the shards' results.
+        return crate::grade::merge::run(&heads, a);
+    }
+    let m = collect(&heads)?;
     write(&m, &a.out)?;
     let ids = agents(&m.manifest)?;
     let view = RunView {
