@@ -7,7 +7,9 @@
 use crate::cli::MergeArgs;
 use crate::output::record::{self, GameRecord};
 use crate::report::results::{self, RunView};
+use crate::report::swiss::{self as swiss_view, RoundView, SwissView};
 use crate::schedule::shard::Shard;
+use crate::schedule::swiss::Stage;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -63,7 +65,7 @@ pub(crate) fn read_head(dir: &Path) -> Result<ShardHead, String> {
 
 /// The settings in which two manifests differ, by name (`plan.seed` for
 /// an entry inside another).
-fn differences(a: &Value, b: &Value) -> Vec<String> {
+pub(crate) fn differences(a: &Value, b: &Value) -> Vec<String> {
     let (Some(a), Some(b)) = (a.as_object(), b.as_object()) else {
         return vec!["the whole manifest".into()];
     };
@@ -159,13 +161,42 @@ pub(crate) struct Merged {
 }
 
 /// Reads and checks the shard directories of a match or tournament: one
-/// run, every shard K/N present once, no game recorded twice.
+/// run, every shard K/N present once, no game recorded twice. The shards
+/// of a Swiss's round N (`--round N`) each hold the games of the rounds
+/// before, copied from where they were played: those are taken once, and
+/// must be the same in every shard.
 fn collect(heads: &[ShardHead]) -> Result<Merged, String> {
     let n = check_heads(heads)?;
+    let round = swiss_round(&heads[0].run);
+    let before = |key: &str| round.is_some_and(|n| matches!(Stage::of(key), Some(Stage::Round(k)) if k < n));
     let mut seen = HashSet::new();
     let mut records = Vec::new();
+    let mut earlier: Option<(&Path, Vec<Value>)> = None;
     for s in heads {
-        for r in record::load(&s.dir.join("records.jsonl"), false)? {
+        let (mut old, new): (Vec<GameRecord>, Vec<GameRecord>) = record::load(&s.dir.join("records.jsonl"), false)?
+            .into_iter()
+            .partition(|r| before(&r.key));
+        old.sort_by(|a, b| a.key.cmp(&b.key));
+        let shown: Vec<Value> = old
+            .iter()
+            .map(|r| serde_json::to_value(r).unwrap_or_default())
+            .collect();
+        match &earlier {
+            None => {
+                records.extend(old);
+                earlier = Some((&s.dir, shown));
+            }
+            Some((first, theirs)) if *theirs != shown => {
+                return Err(format!(
+                    "{} and {} hold different games of the rounds before round {}: they were not started from the same --after directory",
+                    first.display(),
+                    s.dir.display(),
+                    round.unwrap_or(0)
+                ))
+            }
+            Some(_) => {}
+        }
+        for r in new {
             if !seen.insert(r.key.clone()) {
                 return Err(format!("game {:?} is recorded in more than one shard", r.key));
             }
@@ -179,6 +210,47 @@ fn collect(heads: &[ShardHead]) -> Result<Merged, String> {
         records,
         shards: n,
     })
+}
+
+/// The round a Swiss's shards played (`--round N`), if they did.
+fn swiss_round(manifest: &Value) -> Option<u32> {
+    manifest
+        .get("round")
+        .and_then(Value::as_u64)
+        .and_then(|n| u32::try_from(n).ok())
+}
+
+/// A Swiss round's shards: their rounds as paired (equal in every shard,
+/// as each paired them from the same games), written into `out` for the
+/// next round and the report, and the view its tables take.
+fn swiss_rounds(heads: &[ShardHead], manifest: &Value, out: &Path) -> Result<Option<SwissView>, String> {
+    if swiss_round(manifest).is_none() {
+        return Ok(None);
+    }
+    let mut rounds: Option<Vec<RoundView>> = None;
+    for h in heads {
+        let mine = swiss_view::load_rounds(&h.dir.join("rounds.json"))?;
+        match &rounds {
+            Some(r) if *r != mine => {
+                return Err(format!(
+                    "{} and {} paired the rounds differently (rounds.json): not shards of one Swiss round",
+                    heads[0].dir.display(),
+                    h.dir.display()
+                ))
+            }
+            Some(_) => {}
+            None => rounds = Some(mine),
+        }
+    }
+    let rounds = rounds.unwrap_or_default();
+    swiss_view::write_rounds(&out.join("rounds.json"), &rounds)?;
+    let number = |k: &str| manifest.get(k).and_then(Value::as_u64).unwrap_or(0);
+    Ok(Some(SwissView {
+        rounds_planned: number("rounds") as u32,
+        bye_points: number("games") as f64,
+        rounds,
+        finalist_names: Vec::new(),
+    }))
 }
 
 /// Writes a merged run into `out` (refusing a directory that holds
@@ -220,6 +292,7 @@ pub(crate) fn run(a: &MergeArgs) -> Result<i32, String> {
     }
     let m = collect(&heads)?;
     write(&m, &a.out)?;
+    let swiss = swiss_rounds(&heads, &m.manifest, &a.out)?;
     let ids = agents(&m.manifest)?;
     let view = RunView {
         kind: &m.kind,
@@ -227,8 +300,8 @@ pub(crate) fn run(a: &MergeArgs) -> Result<i32, String> {
         ids: &ids,
         gauntlet: m.manifest.get("gauntlet").and_then(|g| g.as_bool()).unwrap_or(false),
         anchor: m.manifest.get("anchor").and_then(|g| g.as_str()),
-        // A Swiss cannot be sharded (--shard is refused with it).
-        swiss: None,
+        // A Swiss is sharded a round at a time (--round N --shard K/M).
+        swiss,
     };
     let records = a.out.join("records.jsonl");
     println!(

@@ -8,7 +8,7 @@
 //! agree, and a record that is not a game of its round is refused. The
 //! first round still short of games is finished first, game for game.
 
-use super::manifest::{check_records_by, not_of_this_run, open_out};
+use super::manifest::{check_records_by, not_of_this_run, open_out, seed_after};
 use super::{announce, concurrency, config, finish, prepare, RunPlan};
 use crate::cli::plan::SwissPlan;
 use crate::output::record::GameRecord;
@@ -16,6 +16,7 @@ use crate::report::results::RunView;
 use crate::report::swiss::{self as view, RoundView, SwissView};
 use crate::run::live::Live;
 use crate::run::progress::Progress;
+use crate::schedule::shard::Shard;
 use crate::schedule::swiss::{Round, Stage, Swiss};
 use crate::schedule::{self, Job, RunConfig};
 use crate::signals;
@@ -36,10 +37,17 @@ pub(super) fn run<G: FileGame>(mut plan: RunPlan, sw: SwissPlan) -> Result<i32, 
         .ok_or_else(|| format!("--games {} is more games than can be counted; choose fewer", plan.games))?;
     // Held until the run ends: a second referee on this --out is refused.
     let _lock = crate::run::outdir::lock(&plan.out)?;
-    let recs = open_out(&plan)?;
+    let recs = open_swiss(&plan, &sw)?;
+    // `--round N` plays up to round N, and N's games of its shard only.
+    let only = sw.round.map(|n| (n, plan.shard));
+    let total = match only {
+        Some((n, shard)) => round_total(&shape, n, shard, &recs)?,
+        None => total,
+    };
+    let last = sw.round.unwrap_or(shape.rounds);
     let belongs = |key: &str| match Stage::of(key) {
-        Some(Stage::Round(r)) => (1..=shape.rounds).contains(&r),
-        Some(Stage::Final) => shape.finalists > 0,
+        Some(Stage::Round(r)) => (1..=last).contains(&r),
+        Some(Stage::Final) => shape.finalists > 0 && only.is_none(),
         None => false,
     };
     let seen = check_records_by(belongs, &recs, &plan.records_path(), &plan.game)?;
@@ -89,9 +97,45 @@ pub(super) fn run<G: FileGame>(mut plan: RunPlan, sw: SwissPlan) -> Result<i32, 
         plan: &plan,
         stored,
         paired: Vec::new(),
+        only,
     };
     let outcome = rounds.play::<G>(&mut cfg, &mut live);
-    finish(&mut live, outcome, "", &plan.out)
+    let note = match only {
+        Some((n, Some(s))) => format!(", round {n}, shard {s}"),
+        Some((n, None)) => format!(", round {n}"),
+        None => String::new(),
+    };
+    finish(&mut live, outcome, &note, &plan.out)
+}
+
+/// The games already recorded in the run directory; a `--round N` run
+/// started afresh records first the rounds before, from where they were
+/// played (`--after`).
+fn open_swiss(plan: &RunPlan, sw: &SwissPlan) -> Result<Vec<GameRecord>, String> {
+    match (sw.round, &sw.after) {
+        (Some(n), Some(prev)) if !plan.resume => {
+            open_out(plan)?;
+            seed_after(plan, prev, n)
+        }
+        _ => open_out(plan),
+    }
+}
+
+/// The games a `--round n` run (of `shard`) records: every game of the
+/// rounds before, and its part of round n.
+fn round_total(shape: &Swiss, n: u32, shard: Option<Shard>, recs: &[GameRecord]) -> Result<u64, String> {
+    let mut paired = Vec::new();
+    let mut total = 0;
+    for number in 1..=n {
+        let round = shape.pair(number, &shape.entrants(&paired, recs))?;
+        let jobs = shape.jobs(&round);
+        total += jobs
+            .iter()
+            .filter(|j| number < n || shard.is_none_or(|s| s.has_pair(j.pair as usize)))
+            .count() as u64;
+        paired.push(round);
+    }
+    Ok(total)
 }
 
 /// Where the rounds are written as they are paired.
@@ -107,6 +151,8 @@ struct Rounds<'a> {
     stored: Vec<RoundView>,
     /// The rounds paired so far.
     paired: Vec<Round>,
+    /// `--round N` (and `--shard`): the run ends with its part of round N.
+    only: Option<(u32, Option<Shard>)>,
 }
 
 impl Rounds<'_> {
@@ -118,8 +164,18 @@ impl Rounds<'_> {
             let round = self.shape.pair(number, &self.shape.entrants(&self.paired, &records))?;
             self.record_round(&round, live)?;
             let jobs = self.shape.jobs(&round);
-            let left = self.left(&jobs, &records, Stage::Round(number))?;
+            let mut left = self.left(&jobs, &records, Stage::Round(number))?;
             self.paired.push(round);
+            if let Some((_, shard)) = self.only.filter(|&(n, _)| number >= n) {
+                left.retain(|j| shard.is_none_or(|s| s.has_pair(j.pair as usize)));
+                return play_batch::<G>(cfg, live, left, self.plan.concurrency).map(|_| ());
+            }
+            if self.only.is_some() && !left.is_empty() {
+                return Err(format!(
+                    "round {number} is unfinished in {}: --round pairs from every game of the rounds before it; merge all of round {number}'s shards (referee merge) and give that directory as --after",
+                    self.plan.records_path().display()
+                ));
+            }
             if !play_batch::<G>(cfg, live, left, self.plan.concurrency)? {
                 return Ok(());
             }
