@@ -6,8 +6,11 @@
 # tournament, the merge as a dependent job, and a check that the merged table
 # equals the table of the same tournament played unsharded; then the same for
 # a class of four graded in two shards: the merged grades.csv must equal the
-# unsharded grading's. Needs root (the daemons) and Debian's slurm-wlm and
-# munge packages (.ci/run installs them).
+# unsharded grading's; and a Swiss played round by round, each round's
+# shards and merge chained by job dependencies
+# (scripts/swiss-shards-slurm.sh), must pair and rank as unsharded. Needs
+# root (the daemons) and Debian's slurm-wlm and munge packages (.ci/run
+# installs them).
 #
 # Usage: scripts/slurm-check.sh [SHARDS]     (default 3)
 set -euo pipefail
@@ -172,3 +175,24 @@ if ! diff <(untimed "$work/whole-grades/grades.csv") <(untimed "$work/grades/mer
 fi
 echo "slurm-check: a class of $(($(wc -l <"$work/grades/merged/grades.csv") - 1)) students graded in $gshards shards as a Slurm array, merged by a dependent job: the same grades.csv as unsharded (but for what measured time decides)"
 cat "$work/grades/merged/grades.csv"
+
+# The Swiss chain (scripts/swiss-shards-slurm.sh): two rounds of two shards
+# each, every round's merge a job that waits for its array and every next
+# array a job that waits for that merge, then the final by a dependent
+# resume. The same fixed-depth and one-ply agents as above: the rounds as
+# paired and the standings must equal those of the same Swiss unsharded.
+sargs=(--format swiss --rounds 2 --final 3 --game connectsquare --time 2 --games 2 --seed 3 --openings random:2
+       --agent "name=best,cmd=$agent --strategy alphabeta --depth 4" --agent "name=d1,cmd=$agent --strategy alphabeta --depth 1"
+       --agent "name=greedy,cmd=$agent --strategy greedy" --agent "name=random,cmd=$agent --strategy random")
+REFEREE=$ref SBATCH_OPTS="--cpus-per-task=1" "$root/scripts/swiss-shards-slurm.sh" 2 "$work/swiss" "${sargs[@]}" >"$work/swiss.jobs"
+wait_job "$(cat "$work/swiss/last-job")"
+"$ref" tournament "${sargs[@]}" --out "$work/swiss-whole" >"$work/swiss-whole.out" 2>/dev/null
+standings() { sed -n '/^Swiss standings/,$p' "$1"; }
+if ! diff <(standings "$work/swiss-whole.out") <(standings "$work/swiss/final.out") >"$work/diff" ||
+    ! diff "$work/swiss-whole/rounds.json" "$work/swiss/round-2/merged/rounds.json" >>"$work/diff"; then
+    echo "slurm-check: the Swiss played round by round in shards differs from the unsharded one:" >&2
+    cat "$work/diff" >&2
+    exit 1
+fi
+echo "slurm-check: a Swiss of 2 rounds in 2 shards each, chained by Slurm dependencies (merge after each round, the final last): the same standings as unsharded"
+standings "$work/swiss/final.out"

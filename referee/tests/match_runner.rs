@@ -576,7 +576,8 @@ fn gnu_parallel_recipe_runs_shards_on_local_hosts_and_merges() {
 
 /// The Slurm recipes on a real one-node Slurm (scripts/slurm-check.sh
 /// starts and stops the daemons): the merged table equals the unsharded
-/// one, and so does a class's merged grades.csv.
+/// one, and so do a class's merged grades.csv and a Swiss's standings
+/// played round by round.
 #[test]
 fn slurm_recipe_runs_as_an_array_job_on_a_one_node_slurm() {
     // SAFETY: geteuid has no preconditions.
@@ -593,7 +594,11 @@ fn slurm_recipe_runs_as_an_array_job_on_a_one_node_slurm() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", text(&o));
-    for says in ["the same table as unsharded", "the same grades.csv as unsharded"] {
+    for says in [
+        "the same table as unsharded",
+        "the same grades.csv as unsharded",
+        "the same standings as unsharded",
+    ] {
         assert!(String::from_utf8_lossy(&o.stdout).contains(says), "{}", text(&o));
     }
 }
@@ -619,6 +624,20 @@ fn slurm_scripts_are_valid_bash_and_refuse_to_run_outside_slurm() {
             text(&o)
         );
     }
+    // The Swiss chain submits nothing without the Swiss's --rounds.
+    let chain = repo().join("scripts/swiss-shards-slurm.sh");
+    assert!(Command::new("bash").arg("-n").arg(&chain).status().unwrap().success());
+    let o = Command::new("bash")
+        .arg(&chain)
+        .args(["2", "out", "--format", "swiss"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("--rounds R"),
+        "{}",
+        text(&o)
+    );
 }
 
 #[test]

@@ -1,8 +1,8 @@
 //! `referee merge OUT...`: the shard directories of one sharded run
 //! (`--shard K/N`) combined into one directory and one table, equal to the
 //! table of the same run played unsharded. Shards of a grading (`referee
-//! grade --shard`) are checked here the same way, then merged by the
-//! grader ([`crate::grade::merge`]).
+//! grade --shard`) are read and checked here the same way, then merged by
+//! the grader (the subcommand sends them there).
 
 use crate::cli::MergeArgs;
 use crate::output::record::{self, GameRecord};
@@ -29,7 +29,15 @@ pub(crate) struct ShardHead {
 /// The manifests a shard directory may hold, one per kind of run.
 const KINDS: [&str; 3] = ["match", "tournament", "grading"];
 
-pub(crate) fn read_head(dir: &Path) -> Result<ShardHead, String> {
+/// The manifests of the directories `referee merge` was given.
+pub(crate) fn read_heads(dirs: &[PathBuf]) -> Result<Vec<ShardHead>, String> {
+    if dirs.is_empty() {
+        return Err("referee merge needs the shard directories to merge".into());
+    }
+    dirs.iter().map(|d| read_head(d)).collect()
+}
+
+fn read_head(dir: &Path) -> Result<ShardHead, String> {
     let found: Vec<&str> = KINDS
         .into_iter()
         .filter(|k| dir.join(format!("{k}.json")).is_file())
@@ -281,18 +289,10 @@ pub(crate) fn agents(manifest: &Value) -> Result<Vec<(String, String)>, String> 
 
 /// `referee merge`: checks that the directories are the shards of one run,
 /// writes the merged records and manifest, and prints the run's tables.
-pub(crate) fn run(a: &MergeArgs) -> Result<i32, String> {
-    if a.dirs.is_empty() {
-        return Err("referee merge needs the shard directories to merge".into());
-    }
-    let heads = a.dirs.iter().map(|d| read_head(d)).collect::<Result<Vec<_>, _>>()?;
-    if heads.iter().any(|h| h.kind == "grading") {
-        // The grader's own sheets, from the shards' results.
-        return crate::grade::merge::run(&heads, a);
-    }
-    let m = collect(&heads)?;
+pub(crate) fn run(heads: &[ShardHead], a: &MergeArgs) -> Result<i32, String> {
+    let m = collect(heads)?;
     write(&m, &a.out)?;
-    let swiss = swiss_rounds(&heads, &m.manifest, &a.out)?;
+    let swiss = swiss_rounds(heads, &m.manifest, &a.out)?;
     let ids = agents(&m.manifest)?;
     let view = RunView {
         kind: &m.kind,

@@ -7,6 +7,10 @@
 //! run directory's `rounds.json` (written as each round is paired) must
 //! agree, and a record that is not a game of its round is refused. The
 //! first round still short of games is finished first, game for game.
+//!
+//! `--round N` (with `--shard K/M`: its shard of the round) ends the run
+//! with round N; the rounds before come from `--after` (a merge of round
+//! N-1's shards), copied in when the run starts, and must be whole.
 
 use super::manifest::{check_records_by, not_of_this_run, open_out, seed_after};
 use super::{announce, concurrency, config, finish, prepare, RunPlan};
