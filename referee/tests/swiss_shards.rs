@@ -171,6 +171,10 @@ fn refusals(base: &Path) {
         ]),
         "round 2 is unfinished",
     );
+    assert!(
+        !base.join("bad3/records.jsonl").exists(),
+        "a refused round records nothing"
+    );
     let merge = |dirs: &[&str]| {
         let mut args = vec!["merge".to_string(), "--out".into(), dir("bad4")];
         args.extend(dirs.iter().map(|d| dir(d)));

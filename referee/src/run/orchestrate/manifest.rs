@@ -186,9 +186,9 @@ fn part(shard: Option<Shard>, round: Option<u32>) -> String {
 }
 
 /// `--round N --after PREV` started afresh: the games of rounds 1 to N-1
-/// that PREV holds (refused unless PREV is the same Swiss), copied into
-/// the new run directory, whose rounds are paired from them.
-pub(super) fn seed_after(plan: &RunPlan, prev: &Path, round: u32) -> Result<Vec<GameRecord>, String> {
+/// that PREV holds (refused unless PREV is the same Swiss), to be copied
+/// into the new run directory, whose rounds are paired from them.
+pub(super) fn read_after(plan: &RunPlan, prev: &Path, round: u32) -> Result<Vec<GameRecord>, String> {
     let path = prev.join(format!("{}.json", plan.kind.label()));
     let text = std::fs::read_to_string(&path).map_err(|e| {
         format!(
@@ -227,10 +227,6 @@ pub(super) fn seed_after(plan: &RunPlan, prev: &Path, round: u32) -> Result<Vec<
             r.key,
             round - 1
         ));
-    }
-    let records_path = plan.records_path();
-    for r in &kept {
-        record::append(&records_path, r).map_err(|e| format!("cannot write {}: {e}", records_path.display()))?;
     }
     Ok(kept)
 }

@@ -12,10 +12,10 @@
 //! with round N; the rounds before come from `--after` (a merge of round
 //! N-1's shards), copied in when the run starts, and must be whole.
 
-use super::manifest::{check_records_by, not_of_this_run, open_out, seed_after};
+use super::manifest::{check_records_by, not_of_this_run, open_out, read_after};
 use super::{announce, concurrency, config, finish, prepare, RunPlan};
 use crate::cli::plan::SwissPlan;
-use crate::output::record::GameRecord;
+use crate::output::record::{self, GameRecord};
 use crate::report::results::RunView;
 use crate::report::swiss::{self as view, RoundView, SwissView};
 use crate::run::live::Live;
@@ -41,7 +41,7 @@ pub(super) fn run<G: FileGame>(mut plan: RunPlan, sw: SwissPlan) -> Result<i32, 
         .ok_or_else(|| format!("--games {} is more games than can be counted; choose fewer", plan.games))?;
     // Held until the run ends: a second referee on this --out is refused.
     let _lock = crate::run::outdir::lock(&plan.out)?;
-    let recs = open_swiss(&plan, &sw)?;
+    let recs = open_swiss(&plan, &sw, &shape)?;
     // `--round N` plays up to round N, and N's games of its shard only.
     let only = sw.round.map(|n| (n, plan.shard));
     let total = match only {
@@ -114,15 +114,39 @@ pub(super) fn run<G: FileGame>(mut plan: RunPlan, sw: SwissPlan) -> Result<i32, 
 
 /// The games already recorded in the run directory; a `--round N` run
 /// started afresh records first the rounds before, from where they were
-/// played (`--after`).
-fn open_swiss(plan: &RunPlan, sw: &SwissPlan) -> Result<Vec<GameRecord>, String> {
-    match (sw.round, &sw.after) {
-        (Some(n), Some(prev)) if !plan.resume => {
-            open_out(plan)?;
-            seed_after(plan, prev, n)
-        }
-        _ => open_out(plan),
+/// played (`--after`), once it is sure they are whole: a refused start
+/// leaves nothing behind.
+fn open_swiss(plan: &RunPlan, sw: &SwissPlan, shape: &Swiss) -> Result<Vec<GameRecord>, String> {
+    let (Some(n), Some(prev), false) = (sw.round, &sw.after, plan.resume) else {
+        return open_out(plan);
+    };
+    let before = read_after(plan, prev, n)?;
+    if let Some(r) = unfinished_round(shape, n, &before)? {
+        return Err(format!(
+            "round {r} is unfinished in {}: --round {n} pairs from every game of the rounds before it; merge all of round {r}'s shards (referee merge) and give that directory as --after",
+            prev.display()
+        ));
     }
+    open_out(plan)?;
+    let path = plan.records_path();
+    for r in &before {
+        record::append(&path, r).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(before)
+}
+
+/// The first of rounds 1 to n-1 of which `recs` lack a game, if any.
+fn unfinished_round(shape: &Swiss, n: u32, recs: &[GameRecord]) -> Result<Option<u32>, String> {
+    let keys: HashSet<&str> = recs.iter().map(|r| r.key.as_str()).collect();
+    let mut paired = Vec::new();
+    for number in 1..n {
+        let round = shape.pair(number, &shape.entrants(&paired, recs))?;
+        if shape.jobs(&round).iter().any(|j| !keys.contains(j.key.as_str())) {
+            return Ok(Some(number));
+        }
+        paired.push(round);
+    }
+    Ok(None)
 }
 
 /// The games a `--round n` run (of `shard`) records: every game of the
