@@ -16,6 +16,9 @@ pub(crate) struct Results {
     path: PathBuf,
     games: PathBuf,
     lock: Mutex<()>,
+    /// Opened to read another grading (`referee merge`): a line cut short
+    /// is skipped, never cut from the file.
+    read_only: bool,
 }
 
 impl Results {
@@ -51,6 +54,7 @@ impl Results {
             path: dir.join("results.jsonl"),
             games: dir.join("games.jsonl"),
             lock: Mutex::new(()),
+            read_only: false,
         })
     }
 
@@ -62,6 +66,7 @@ impl Results {
             path: dir.join("results.jsonl"),
             games: dir.join("games.jsonl"),
             lock: Mutex::new(()),
+            read_only: true,
         }
     }
 
@@ -80,7 +85,7 @@ impl Results {
         };
         let mut out = Vec::new();
         let whole = text.rfind('\n').map_or(0, |i| i + 1);
-        if whole < text.len() {
+        if whole < text.len() && !self.read_only {
             // A kill cut the last line: that test runs again.
             let f = std::fs::OpenOptions::new().write(true).open(&self.path);
             f.and_then(|f| f.set_len(whole as u64))
@@ -140,7 +145,7 @@ impl Results {
     /// The game records (the last one of each key).
     pub(crate) fn game_records(&self) -> Result<Vec<GameRecord>, String> {
         let _held = self.lock.lock().unwrap_or_else(|p| p.into_inner());
-        let mut recs = record::load(&self.games, true)?;
+        let mut recs = record::load(&self.games, !self.read_only)?;
         let mut seen = std::collections::HashSet::new();
         recs.reverse();
         recs.retain(|r| seen.insert(r.key.clone()));
