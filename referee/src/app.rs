@@ -43,6 +43,17 @@ enum Command {
     Grade(GradeArgs),
 }
 
+/// `referee merge`: the shards of a match, tournament or Swiss round, or
+/// of a grading, which the grader merges with its own sheets.
+fn merge(a: &MergeArgs) -> Result<i32, String> {
+    let heads = crate::run::merge::read_heads(&a.dirs)?;
+    if heads.iter().any(|h| h.kind == "grading") {
+        crate::grade::merge::run(&heads, a)
+    } else {
+        crate::run::merge::run(&heads, a)
+    }
+}
+
 /// The `referee` binary's `main`: parses the command line, runs the
 /// subcommand, and gives its exit status (2 with a message on an error).
 pub fn main() -> ExitCode {
@@ -74,7 +85,7 @@ pub fn main() -> ExitCode {
             Ok(0)
         }
         Command::Report(a) => crate::report::run_report(a),
-        Command::Merge(a) => crate::run::merge::run(a),
+        Command::Merge(a) => merge(a),
         Command::Grade(a) => crate::grade::run(a),
     };
     match r {

@@ -101,8 +101,9 @@ fn swiss_options_are_checked() {
     };
     refused(
         &strs(&with(&["--rounds", "3"])),
-        "--rounds and --final belong to a Swiss: add --format swiss",
+        "--rounds, --final, --round and --after belong to a Swiss: add --format swiss",
     );
+    refused(&strs(&with(&["--round", "1"])), "belong to a Swiss: add --format swiss");
     refused(&strs(&with(&["--format", "swiss"])), "--format swiss needs --rounds R");
     refused(
         &strs(&with(&["--format", "swiss", "--rounds", "6"])),
@@ -122,8 +123,10 @@ fn swiss_options_are_checked() {
     );
     refused(
         &strs(&with(&["--format", "swiss", "--rounds", "3", "--shard", "0/2"])),
-        "--shard cannot be used with --format swiss",
+        "--shard without --round cannot be used with --format swiss",
     );
+    swiss_round_options_are_checked(&with);
+
     refused(
         &strs(&with(&["--format", "knockout"])),
         "invalid value 'knockout' for '--format",
@@ -131,6 +134,32 @@ fn swiss_options_are_checked() {
     refused(
         &strs(&with(&["--anchor", "nobody"])),
         "--anchor \"nobody\" names no agent of this tournament",
+    );
+}
+
+/// `--round N` is one of the rounds, `--after` goes with a later round.
+fn swiss_round_options_are_checked(with: &dyn Fn(&[&'static str]) -> Vec<String>) {
+    let swiss = |extra: &[&'static str]| {
+        let mut v = vec!["--format", "swiss", "--rounds", "3"];
+        v.extend(extra);
+        with(&v)
+    };
+    refused(
+        &strs(&swiss(&["--round", "4"])),
+        "--round must be between 1 and --rounds (3), found 4",
+    );
+    refused(
+        &strs(&swiss(&["--round", "0"])),
+        "--round must be between 1 and --rounds (3)",
+    );
+    refused(
+        &strs(&swiss(&["--round", "1", "--after", "x"])),
+        "--round 1 is paired from nothing: drop --after",
+    );
+    refused(&strs(&swiss(&["--after", "x"])), "--after belongs to --round N");
+    refused(
+        &strs(&swiss(&["--round", "3"])),
+        "--round 3 is paired from the games of rounds 1 to 2: give their directory",
     );
 }
 

@@ -581,8 +581,10 @@ fn gnu_parallel_recipe_runs_shards_on_local_hosts_and_merges() {
     std::fs::remove_dir_all(out).unwrap();
 }
 
-/// The Slurm recipe on a real one-node Slurm (scripts/slurm-check.sh starts
-/// and stops the daemons): the merged table equals the unsharded one.
+/// The Slurm recipes on a real one-node Slurm (scripts/slurm-check.sh
+/// starts and stops the daemons): the merged table equals the unsharded
+/// one, and so do a class's merged grades.csv and a Swiss's standings
+/// played round by round.
 #[test]
 fn slurm_recipe_runs_as_an_array_job_on_a_one_node_slurm() {
     // SAFETY: geteuid has no preconditions.
@@ -599,29 +601,47 @@ fn slurm_recipe_runs_as_an_array_job_on_a_one_node_slurm() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", text(&o));
-    assert!(
-        String::from_utf8_lossy(&o.stdout).contains("the same table as unsharded"),
-        "{}",
-        text(&o)
-    );
+    for says in [
+        "the same table as unsharded",
+        "the same grades.csv as unsharded",
+        "the same standings as unsharded",
+    ] {
+        assert!(String::from_utf8_lossy(&o.stdout).contains(says), "{}", text(&o));
+    }
 }
 
 #[test]
-fn slurm_script_is_valid_bash_and_refuses_to_run_outside_slurm() {
-    let script = repo().join("scripts/referee-shards.slurm");
-    let st = Command::new("bash").arg("-n").arg(&script).status().unwrap();
-    assert!(st.success());
-    let body = std::fs::read_to_string(&script).unwrap();
-    assert!(body.contains("#SBATCH --array="));
+fn slurm_scripts_are_valid_bash_and_refuse_to_run_outside_slurm() {
+    for name in ["referee-shards.slurm", "grade-shards.slurm"] {
+        let script = repo().join("scripts").join(name);
+        let st = Command::new("bash").arg("-n").arg(&script).status().unwrap();
+        assert!(st.success(), "{name}");
+        let body = std::fs::read_to_string(&script).unwrap();
+        assert!(body.contains("#SBATCH --array="), "{name}");
+        let o = Command::new("bash")
+            .arg(&script)
+            .args(["out", "--game", "testnim"])
+            .env_remove("SLURM_ARRAY_TASK_ID")
+            .output()
+            .unwrap();
+        assert!(!o.status.success(), "{name}");
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains("SLURM_ARRAY_TASK_ID"),
+            "{name}: {}",
+            text(&o)
+        );
+    }
+    // The Swiss chain submits nothing without the Swiss's --rounds.
+    let chain = repo().join("scripts/swiss-shards-slurm.sh");
+    assert!(Command::new("bash").arg("-n").arg(&chain).status().unwrap().success());
     let o = Command::new("bash")
-        .arg(&script)
-        .args(["out", "--game", "testnim"])
-        .env_remove("SLURM_ARRAY_TASK_ID")
+        .arg(&chain)
+        .args(["2", "out", "--format", "swiss"])
         .output()
         .unwrap();
-    assert!(!o.status.success());
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(
-        String::from_utf8_lossy(&o.stderr).contains("SLURM_ARRAY_TASK_ID"),
+        String::from_utf8_lossy(&o.stderr).contains("--rounds R"),
         "{}",
         text(&o)
     );

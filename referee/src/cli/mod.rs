@@ -220,6 +220,14 @@ pub(crate) struct TournamentArgs {
     /// After a Swiss's last round, a round robin of its top K agents.
     #[arg(long = "final", value_name = "K")]
     pub final_k: Option<usize>,
+    /// Play only round N of a Swiss (with --shard K/M: only that shard of
+    /// it), paired from the games of the rounds before, which --after holds.
+    #[arg(long, value_name = "N")]
+    pub round: Option<u32>,
+    /// With --round N (N > 1): the directory holding rounds 1 to N-1 (the
+    /// `referee merge` of round N-1's shards).
+    #[arg(long, value_name = "DIR")]
+    pub after: Option<PathBuf>,
     /// Command-line order of the agents (set by the binary from its parse).
     #[arg(skip)]
     pub order: Vec<AgentSource>,
@@ -335,6 +343,11 @@ pub(crate) struct GradeArgs {
     /// Grade only this student (again: their earlier results are replaced).
     #[arg(long, value_name = "STUDENT")]
     pub only: Option<String>,
+    /// Grade only shard K of N of the class (the students whose place in
+    /// the sorted class is K modulo N); combine the shards' --out
+    /// directories with `referee merge`.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
     /// Sandbox and limits of the submissions (builds and tests).
     #[command(flatten)]
     pub sandbox: crate::process::sandbox::SandboxOpts,

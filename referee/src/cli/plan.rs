@@ -224,12 +224,16 @@ fn default_out(kind: &str) -> PathBuf {
 }
 
 /// A Swiss: its rounds and the agents of the final round robin.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct SwissPlan {
     /// Rounds paired by score.
     pub rounds: u32,
     /// Agents in the final round robin (0: none).
     pub finalists: usize,
+    /// `--round N`: play only round N (of `--shard`, if given).
+    pub round: Option<u32>,
+    /// `--after DIR`: where rounds 1 to N-1 of `--round N` were played.
+    pub after: Option<PathBuf>,
 }
 
 /// Which subcommand a run came from (names its manifest and messages).

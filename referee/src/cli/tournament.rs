@@ -82,19 +82,19 @@ impl TournamentArgs {
     fn swiss(&self, p: &RunPlan) -> Result<Option<SwissPlan>, String> {
         let n = p.contestants.len();
         if self.format == Format::RoundRobin {
-            return match (self.rounds, self.final_k) {
-                (None, None) => Ok(None),
-                _ => Err("--rounds and --final belong to a Swiss: add --format swiss".into()),
+            return match (self.rounds, self.final_k, self.round, &self.after) {
+                (None, None, None, None) => Ok(None),
+                _ => Err("--rounds, --final, --round and --after belong to a Swiss: add --format swiss".into()),
             };
         }
         let refused = [
             (self.gauntlet, "--gauntlet"),
-            (p.shard.is_some(), "--shard"),
+            (p.shard.is_some() && self.round.is_none(), "--shard without --round"),
             (p.sprt.is_some(), "--sprt"),
         ];
         if let Some((_, what)) = refused.iter().find(|(on, _)| *on) {
             return Err(format!(
-                "{what} cannot be used with --format swiss: a Swiss pairs each round from the results of the rounds before"
+                "{what} cannot be used with --format swiss: a Swiss pairs each round from the results of the rounds before (shard one round at a time: --round N --shard K/M)"
             ));
         }
         let Some(rounds) = self.rounds else {
@@ -115,6 +115,44 @@ impl TournamentArgs {
                 "--final must be between 2 and the number of agents ({n}), found {finalists}"
             ));
         }
-        Ok(Some(SwissPlan { rounds, finalists }))
+        self.check_round(rounds, p.resume)?;
+        Ok(Some(SwissPlan {
+            rounds,
+            finalists,
+            round: self.round,
+            after: self.after.clone(),
+        }))
+    }
+
+    /// `--round N` is one of the Swiss's rounds (the final is played by
+    /// resuming the last round's merge unsharded); `--after` names where
+    /// the rounds before it were played, and is needed for N > 1 unless
+    /// the run is resumed (its directory holds them then).
+    fn check_round(&self, rounds: u32, resume: bool) -> Result<(), String> {
+        let Some(n) = self.round else {
+            return match self.after {
+                Some(_) => Err("--after belongs to --round N: the directory of the rounds before N".into()),
+                None => Ok(()),
+            };
+        };
+        if n == 0 || n > rounds {
+            return Err(format!(
+                "--round must be between 1 and --rounds ({rounds}), found {n}; the final is played by resuming the last round's merged directory without --round"
+            ));
+        }
+        match (n, &self.after) {
+            (1, Some(_)) => Err("--round 1 is paired from nothing: drop --after".into()),
+            (2.., None) if !resume => {
+                let before = match n {
+                    2 => "round 1".to_string(),
+                    _ => format!("rounds 1 to {}", n - 1),
+                };
+                Err(format!(
+                    "--round {n} is paired from the games of {before}: give their directory (the merge of round {}'s shards) as --after DIR",
+                    n - 1
+                ))
+            }
+            _ => Ok(()),
+        }
     }
 }

@@ -5,9 +5,13 @@
 //! reference agent ([`exam`]). Every finished test is appended to
 //! `OUT/records/results.jsonl` at once, so a killed grading loses none and
 //! `--resume` runs none twice; the sheets are written from that file at the
-//! end ([`sheet`]).
+//! end ([`sheet`]). `--shard K/N` grades a part of the class into a
+//! directory of its own ([`manifest`] says which), and `referee merge`
+//! puts the parts together ([`merge`]).
 
 pub(crate) mod exam;
+mod manifest;
+pub(crate) mod merge;
 pub(crate) mod plan;
 pub(crate) mod positions;
 mod results;
@@ -17,6 +21,7 @@ pub(crate) mod submission;
 use crate::cli::GradeArgs;
 use crate::game::{Contestant, GameError, Rules, SeatKind};
 use crate::process::command::AgentCommand;
+use crate::schedule::shard::Shard;
 use crate::signals;
 use agent::protocol::{FileGame, GenOptions};
 use exam::{Bench, GameTest, TestResult};
@@ -62,25 +67,49 @@ pub(crate) fn run(a: &GradeArgs) -> Result<i32, String> {
             a.concurrency
         ));
     }
-    let students = students(&a.submissions)?;
+    let shard = a.shard.as_deref().map(Shard::parse).transpose()?;
+    let class = students(&a.submissions)?;
+    let students: Vec<String> = class
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| manifest::in_shard(shard, *i))
+        .map(|(_, s)| s.clone())
+        .collect();
     if let Some(o) = &a.only {
-        if !students.iter().any(|s| s == o) {
+        if !class.iter().any(|s| s == o) {
             return Err(format!("--only {o}: {} has no folder {o}", a.submissions.display()));
+        }
+        if !students.iter().any(|s| s == o) {
+            return Err(format!(
+                "--only {o}: {o} is not a student of this shard (--shard {})",
+                a.shard.as_deref().unwrap_or("")
+            ));
         }
     }
     let _lock = crate::run::outdir::lock(&a.out)?;
+    manifest::check_resume(&a.out, shard)?;
     let results = Results::open(&a.out, &plan, a.resume || a.only.is_some())?;
     if let Some(o) = &a.only {
         results.forget(o)?;
     }
     signals::install();
     let sandbox = crate::process::sandbox::install(&a.sandbox, &a.out)?;
+    let started = |tests: &sheet::Tests| {
+        let g = manifest::Grading {
+            plan: plan.clone(),
+            tests: tests.clone(),
+            students: class.clone(),
+            shard,
+        };
+        manifest::write(&a.out, &g)
+    };
     let tests = crate::for_game!(&plan.game, |G| grade_class::<G>(
         a,
         &plan,
         &students,
         sandbox.clone(),
-        &results
+        &results,
+        &started
     ))?;
     // Each student's tests' directories went with them; the room for them too.
     let _ = std::fs::remove_dir(a.out.join("work"));
@@ -123,6 +152,7 @@ fn grade_class<G: FileGame>(
     students: &[String],
     sandbox: Arc<crate::process::sandbox::Sandbox>,
     results: &Results,
+    started: &dyn Fn(&sheet::Tests) -> Result<(), String>,
 ) -> Result<sheet::Tests, String> {
     let class = Class::<G> {
         plan,
@@ -144,6 +174,15 @@ fn grade_class<G: FileGame>(
         homes: students.iter().map(|s| submission::home_of(&a.out, s)).collect(),
         results,
     };
+    let tests = sheet::Tests {
+        singles: class
+            .singles
+            .iter()
+            .map(|p| positions::single_input(p, plan.singles.budget))
+            .collect(),
+        games: class.games.iter().map(|(_, c, o)| (*c, *o)).collect(),
+    };
+    started(&tests)?;
     let todo: Vec<&String> = students
         .iter()
         .filter(|s| a.only.as_ref().is_none_or(|o| o == *s))
@@ -167,14 +206,7 @@ fn grade_class<G: FileGame>(
     if let Some(e) = failed.into_inner().unwrap_or_else(|p| p.into_inner()) {
         return Err(e);
     }
-    Ok(sheet::Tests {
-        singles: class
-            .singles
-            .iter()
-            .map(|p| positions::single_input(p, plan.singles.budget))
-            .collect(),
-        games: class.games.iter().map(|(_, c, o)| (*c, *o)).collect(),
-    })
+    Ok(tests)
 }
 
 /// The single-move positions of the plan.

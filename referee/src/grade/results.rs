@@ -16,6 +16,9 @@ pub(crate) struct Results {
     path: PathBuf,
     games: PathBuf,
     lock: Mutex<()>,
+    /// Opened to read another grading (`referee merge`): a line cut short
+    /// is skipped, never cut from the file.
+    read_only: bool,
 }
 
 impl Results {
@@ -51,7 +54,20 @@ impl Results {
             path: dir.join("results.jsonl"),
             games: dir.join("games.jsonl"),
             lock: Mutex::new(()),
+            read_only: false,
         })
+    }
+
+    /// The records of a finished grading under `out`, to read (`referee
+    /// merge`): nothing is created.
+    pub(crate) fn existing(out: &Path) -> Results {
+        let dir = out.join("records");
+        Results {
+            path: dir.join("results.jsonl"),
+            games: dir.join("games.jsonl"),
+            lock: Mutex::new(()),
+            read_only: true,
+        }
     }
 
     /// Every result so far (a last line cut short by a kill is dropped
@@ -69,7 +85,7 @@ impl Results {
         };
         let mut out = Vec::new();
         let whole = text.rfind('\n').map_or(0, |i| i + 1);
-        if whole < text.len() {
+        if whole < text.len() && !self.read_only {
             // A kill cut the last line: that test runs again.
             let f = std::fs::OpenOptions::new().write(true).open(&self.path);
             f.and_then(|f| f.set_len(whole as u64))
@@ -95,9 +111,17 @@ impl Results {
 
     /// Appends one finished test, flushed to disk before it counts.
     pub(crate) fn add(&self, r: &TestResult) -> Result<(), String> {
+        self.add_all(std::slice::from_ref(r))
+    }
+
+    /// Appends finished tests in one write, flushed to disk before they count.
+    pub(crate) fn add_all(&self, rs: &[TestResult]) -> Result<(), String> {
         let _held = self.lock.lock().unwrap_or_else(|p| p.into_inner());
-        let mut line = serde_json::to_string(r).map_err(|e| e.to_string())?;
-        line.push('\n');
+        let mut line = String::new();
+        for r in rs {
+            line += &serde_json::to_string(r).map_err(|e| e.to_string())?;
+            line.push('\n');
+        }
         let mut f = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
@@ -121,7 +145,7 @@ impl Results {
     /// The game records (the last one of each key).
     pub(crate) fn game_records(&self) -> Result<Vec<GameRecord>, String> {
         let _held = self.lock.lock().unwrap_or_else(|p| p.into_inner());
-        let mut recs = record::load(&self.games, true)?;
+        let mut recs = record::load(&self.games, !self.read_only)?;
         let mut seen = std::collections::HashSet::new();
         recs.reverse();
         recs.retain(|r| seen.insert(r.key.clone()));

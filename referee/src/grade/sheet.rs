@@ -7,12 +7,12 @@
 use super::exam::TestResult;
 use super::plan::GradePlan;
 use crate::output::record::GameRecord;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// The tests as every student faced them.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub(crate) struct Tests {
     /// Each single-move test's `input.txt`.
     pub singles: Vec<String>,

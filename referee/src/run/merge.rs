@@ -1,28 +1,44 @@
 //! `referee merge OUT...`: the shard directories of one sharded run
 //! (`--shard K/N`) combined into one directory and one table, equal to the
-//! table of the same run played unsharded.
+//! table of the same run played unsharded. Shards of a grading (`referee
+//! grade --shard`) are read and checked here the same way, then merged by
+//! the grader (the subcommand sends them there).
 
 use crate::cli::MergeArgs;
 use crate::output::record::{self, GameRecord};
 use crate::report::results::{self, RunView};
+use crate::report::swiss::{self as swiss_view, RoundView, SwissView};
 use crate::schedule::shard::Shard;
+use crate::schedule::swiss::Stage;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
-/// One shard directory, read.
-struct ShardDir {
-    dir: PathBuf,
-    /// `match` or `tournament` (the manifest's file name).
-    kind: String,
+/// What every kind of shard directory holds: its manifest, read.
+pub(crate) struct ShardHead {
+    /// The directory.
+    pub dir: PathBuf,
+    /// `match`, `tournament` or `grading` (the manifest's file name).
+    pub kind: String,
     /// The manifest without its `shard` entry: equal for shards of one run.
-    run: Value,
-    shard: Shard,
-    records: Vec<GameRecord>,
+    pub run: Value,
+    /// Which shard the directory is.
+    pub shard: Shard,
 }
 
-fn read_shard(dir: &Path) -> Result<ShardDir, String> {
-    let found: Vec<&str> = ["match", "tournament"]
+/// The manifests a shard directory may hold, one per kind of run.
+const KINDS: [&str; 3] = ["match", "tournament", "grading"];
+
+/// The manifests of the directories `referee merge` was given.
+pub(crate) fn read_heads(dirs: &[PathBuf]) -> Result<Vec<ShardHead>, String> {
+    if dirs.is_empty() {
+        return Err("referee merge needs the shard directories to merge".into());
+    }
+    dirs.iter().map(|d| read_head(d)).collect()
+}
+
+fn read_head(dir: &Path) -> Result<ShardHead, String> {
+    let found: Vec<&str> = KINDS
         .into_iter()
         .filter(|k| dir.join(format!("{k}.json")).is_file())
         .collect();
@@ -30,11 +46,11 @@ fn read_shard(dir: &Path) -> Result<ShardDir, String> {
         [k] => k.to_string(),
         [] => {
             return Err(format!(
-                "{} holds no match.json or tournament.json: not the --out directory of a referee run",
+                "{} holds no match.json, tournament.json or grading.json: not the --out directory of a referee run or grading",
                 dir.display()
             ))
         }
-        _ => return Err(format!("{} holds both match.json and tournament.json", dir.display())),
+        _ => return Err(format!("{} holds the manifests of several runs ({})", dir.display(), found.join(", "))),
     };
     let path = dir.join(format!("{kind}.json"));
     let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
@@ -44,54 +60,44 @@ fn read_shard(dir: &Path) -> Result<ShardDir, String> {
         .as_object_mut()
         .and_then(|m| m.remove("shard"))
         .filter(|s| !s.is_null())
-        .ok_or_else(|| {
-            format!(
-                "{} was not played with --shard K/N; only shards are merged",
-                dir.display()
-            )
-        })?;
+        .ok_or_else(|| format!("{} was not run with --shard K/N; only shards are merged", dir.display()))?;
     let shard: Shard =
         serde_json::from_value(shard).map_err(|e| format!("{}: unreadable shard entry: {e}", path.display()))?;
-    let records = record::load(&dir.join("records.jsonl"), false)?;
-    Ok(ShardDir {
+    Ok(ShardHead {
         dir: dir.to_path_buf(),
         kind,
         run,
         shard,
-        records,
     })
 }
 
-/// The settings in which two manifests differ, by name.
-fn differences(a: &Value, b: &Value) -> Vec<String> {
+/// The settings in which two manifests differ, by name (`plan.seed` for
+/// an entry inside another).
+pub(crate) fn differences(a: &Value, b: &Value) -> Vec<String> {
     let (Some(a), Some(b)) = (a.as_object(), b.as_object()) else {
         return vec!["the whole manifest".into()];
     };
     let keys: std::collections::BTreeSet<&String> = a.keys().chain(b.keys()).collect();
-    keys.into_iter().filter(|k| a.get(*k) != b.get(*k)).cloned().collect()
-}
-
-/// A merged run: its manifest (without a shard), kind and records.
-pub(crate) struct Merged {
-    /// `match` or `tournament`.
-    pub kind: String,
-    /// The shards' common manifest.
-    pub manifest: Value,
-    /// Every shard's records, by game key.
-    pub records: Vec<GameRecord>,
-    /// Shards merged.
-    pub shards: usize,
-}
-
-/// Reads and checks shard directories: one run (equal manifests apart from
-/// the shard), every shard K/N present once, no game recorded twice.
-pub(crate) fn collect(dirs: &[PathBuf]) -> Result<Merged, String> {
-    if dirs.is_empty() {
-        return Err("referee merge needs the shard directories to merge".into());
+    let mut out = Vec::new();
+    for k in keys {
+        match (a.get(k), b.get(k)) {
+            (Some(x), Some(y)) if x == y => {}
+            (Some(x @ Value::Object(_)), Some(y @ Value::Object(_))) => {
+                out.extend(differences(x, y).into_iter().map(|d| format!("{k}.{d}")));
+            }
+            _ => out.push(k.clone()),
+        }
     }
-    let shards = dirs.iter().map(|d| read_shard(d)).collect::<Result<Vec<_>, _>>()?;
-    let first = &shards[0];
-    for s in &shards[1..] {
+    out
+}
+
+/// Checks that `heads` are every shard of one run, each once: one kind,
+/// equal manifests apart from the shard, every K of N present. Returns N.
+pub(crate) fn check_heads(heads: &[ShardHead]) -> Result<usize, String> {
+    let Some(first) = heads.first() else {
+        return Err("referee merge needs the shard directories to merge".into());
+    };
+    for s in &heads[1..] {
         if s.kind != first.kind {
             return Err(format!(
                 "{} is a {} and {} a {}: not shards of one run",
@@ -113,7 +119,7 @@ pub(crate) fn collect(dirs: &[PathBuf]) -> Result<Merged, String> {
     }
     let n = first.shard.count;
     let mut by_index: BTreeMap<usize, &Path> = BTreeMap::new();
-    for s in &shards {
+    for s in heads {
         if s.shard.count != n {
             return Err(format!(
                 "{} is shard {} but {} is shard {}: different shard counts",
@@ -138,27 +144,121 @@ pub(crate) fn collect(dirs: &[PathBuf]) -> Result<Merged, String> {
         .collect();
     if !missing.is_empty() {
         return Err(format!(
-            "shard {} missing: the merged table would not be the run's; give every shard's directory",
-            missing.join(", ")
+            "shard {} missing: the merged {}; give every shard's directory",
+            missing.join(", "),
+            if first.kind == "grading" {
+                "grades would not be the whole class's"
+            } else {
+                "table would not be the run's"
+            }
         ));
     }
+    Ok(n)
+}
+
+/// A merged run: its manifest (without a shard), kind and records.
+pub(crate) struct Merged {
+    /// `match` or `tournament`.
+    pub kind: String,
+    /// The shards' common manifest.
+    pub manifest: Value,
+    /// Every shard's records, by game key.
+    pub records: Vec<GameRecord>,
+    /// Shards merged.
+    pub shards: usize,
+}
+
+/// Reads and checks the shard directories of a match or tournament: one
+/// run, every shard K/N present once, no game recorded twice. The shards
+/// of a Swiss's round N (`--round N`) each hold the games of the rounds
+/// before, copied from where they were played: those are taken once, and
+/// must be the same in every shard.
+fn collect(heads: &[ShardHead]) -> Result<Merged, String> {
+    let n = check_heads(heads)?;
+    let round = swiss_round(&heads[0].run);
+    let before = |key: &str| round.is_some_and(|n| matches!(Stage::of(key), Some(Stage::Round(k)) if k < n));
     let mut seen = HashSet::new();
     let mut records = Vec::new();
-    for s in shards.iter() {
-        for r in &s.records {
+    let mut earlier: Option<(&Path, Vec<Value>)> = None;
+    for s in heads {
+        let (mut old, new): (Vec<GameRecord>, Vec<GameRecord>) = record::load(&s.dir.join("records.jsonl"), false)?
+            .into_iter()
+            .partition(|r| before(&r.key));
+        old.sort_by(|a, b| a.key.cmp(&b.key));
+        let shown: Vec<Value> = old
+            .iter()
+            .map(|r| serde_json::to_value(r).unwrap_or_default())
+            .collect();
+        match &earlier {
+            None => {
+                records.extend(old);
+                earlier = Some((&s.dir, shown));
+            }
+            Some((first, theirs)) if *theirs != shown => {
+                return Err(format!(
+                    "{} and {} hold different games of the rounds before round {}: they were not started from the same --after directory",
+                    first.display(),
+                    s.dir.display(),
+                    round.unwrap_or(0)
+                ))
+            }
+            Some(_) => {}
+        }
+        for r in new {
             if !seen.insert(r.key.clone()) {
                 return Err(format!("game {:?} is recorded in more than one shard", r.key));
             }
-            records.push(r.clone());
+            records.push(r);
         }
     }
     records.sort_by(|a, b| a.key.cmp(&b.key));
     Ok(Merged {
-        kind: first.kind.clone(),
-        manifest: first.run.clone(),
+        kind: heads[0].kind.clone(),
+        manifest: heads[0].run.clone(),
         records,
         shards: n,
     })
+}
+
+/// The round a Swiss's shards played (`--round N`), if they did.
+fn swiss_round(manifest: &Value) -> Option<u32> {
+    manifest
+        .get("round")
+        .and_then(Value::as_u64)
+        .and_then(|n| u32::try_from(n).ok())
+}
+
+/// A Swiss round's shards: their rounds as paired (equal in every shard,
+/// as each paired them from the same games), written into `out` for the
+/// next round and the report, and the view its tables take.
+fn swiss_rounds(heads: &[ShardHead], manifest: &Value, out: &Path) -> Result<Option<SwissView>, String> {
+    if swiss_round(manifest).is_none() {
+        return Ok(None);
+    }
+    let mut rounds: Option<Vec<RoundView>> = None;
+    for h in heads {
+        let mine = swiss_view::load_rounds(&h.dir.join("rounds.json"))?;
+        match &rounds {
+            Some(r) if *r != mine => {
+                return Err(format!(
+                    "{} and {} paired the rounds differently (rounds.json): not shards of one Swiss round",
+                    heads[0].dir.display(),
+                    h.dir.display()
+                ))
+            }
+            Some(_) => {}
+            None => rounds = Some(mine),
+        }
+    }
+    let rounds = rounds.unwrap_or_default();
+    swiss_view::write_rounds(&out.join("rounds.json"), &rounds)?;
+    let number = |k: &str| manifest.get(k).and_then(Value::as_u64).unwrap_or(0);
+    Ok(Some(SwissView {
+        rounds_planned: number("rounds") as u32,
+        bye_points: number("games") as f64,
+        rounds,
+        finalist_names: Vec::new(),
+    }))
 }
 
 /// Writes a merged run into `out` (refusing a directory that holds
@@ -189,9 +289,10 @@ pub(crate) fn agents(manifest: &Value) -> Result<Vec<(String, String)>, String> 
 
 /// `referee merge`: checks that the directories are the shards of one run,
 /// writes the merged records and manifest, and prints the run's tables.
-pub(crate) fn run(a: &MergeArgs) -> Result<i32, String> {
-    let m = collect(&a.dirs)?;
+pub(crate) fn run(heads: &[ShardHead], a: &MergeArgs) -> Result<i32, String> {
+    let m = collect(heads)?;
     write(&m, &a.out)?;
+    let swiss = swiss_rounds(heads, &m.manifest, &a.out)?;
     let ids = agents(&m.manifest)?;
     let view = RunView {
         kind: &m.kind,
@@ -199,8 +300,8 @@ pub(crate) fn run(a: &MergeArgs) -> Result<i32, String> {
         ids: &ids,
         gauntlet: m.manifest.get("gauntlet").and_then(|g| g.as_bool()).unwrap_or(false),
         anchor: m.manifest.get("anchor").and_then(|g| g.as_str()),
-        // A Swiss cannot be sharded (--shard is refused with it).
-        swiss: None,
+        // A Swiss is sharded a round at a time (--round N --shard K/M).
+        swiss,
     };
     let records = a.out.join("records.jsonl");
     println!(

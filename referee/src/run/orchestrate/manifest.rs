@@ -6,6 +6,7 @@ use super::RunPlan;
 use crate::output::record::{self, GameRecord};
 use crate::schedule::roundrobin::RoundRobin;
 use crate::schedule::shard::Shard;
+use crate::schedule::swiss::Stage;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -39,6 +40,9 @@ struct Manifest {
     /// A Swiss's `--final` (absent without one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     finalists: Option<usize>,
+    /// A Swiss played one round here (`--round N`; absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    round: Option<u32>,
 }
 
 impl RunPlan {
@@ -54,8 +58,9 @@ impl RunPlan {
             gauntlet: self.gauntlet,
             shard: self.shard,
             anchor: self.anchor.clone(),
-            rounds: self.swiss.map(|s| s.rounds),
-            finalists: self.swiss.map(|s| s.finalists).filter(|&k| k > 0),
+            rounds: self.swiss.as_ref().map(|s| s.rounds),
+            finalists: self.swiss.as_ref().map(|s| s.finalists).filter(|&k| k > 0),
+            round: self.swiss.as_ref().and_then(|s| s.round),
         }
     }
 
@@ -145,6 +150,16 @@ pub(super) fn open_out(plan: &RunPlan) -> Result<Vec<GameRecord>, String> {
                 shown(manifest.rounds, manifest.finalists)
             ));
         }
+        // A shard stays that shard of that round; an unsharded directory of
+        // rounds 1 to N (a merge) may go on to later rounds and the final.
+        if old.shard != manifest.shard || (old.shard.is_some() && old.round != manifest.round) {
+            return Err(format!(
+                "--resume: {} holds {}, not {}; rerun with the original --round and --shard",
+                out.display(),
+                part(old.shard, old.round),
+                part(manifest.shard, manifest.round)
+            ));
+        }
         return record::load(&records_path, true);
     }
     if std::fs::metadata(&records_path).map(|m| m.len() > 0).unwrap_or(false) {
@@ -158,6 +173,62 @@ pub(super) fn open_out(plan: &RunPlan) -> Result<Vec<GameRecord>, String> {
     std::fs::write(&manifest_path, text + "\n")
         .map_err(|e| format!("cannot write {}: {e}", manifest_path.display()))?;
     Ok(Vec::new())
+}
+
+/// What part of a run a directory plays, in words.
+fn part(shard: Option<Shard>, round: Option<u32>) -> String {
+    let of = shard.map(|s| format!("shard {s} of ")).unwrap_or_default();
+    match round {
+        Some(r) => format!("{of}round {r}"),
+        None if shard.is_some() => format!("{of}the schedule"),
+        None => "the whole run".into(),
+    }
+}
+
+/// `--round N --after PREV` started afresh: the games of rounds 1 to N-1
+/// that PREV holds (refused unless PREV is the same Swiss), to be copied
+/// into the new run directory, whose rounds are paired from them.
+pub(super) fn read_after(plan: &RunPlan, prev: &Path, round: u32) -> Result<Vec<GameRecord>, String> {
+    let path = prev.join(format!("{}.json", plan.kind.label()));
+    let text = std::fs::read_to_string(&path).map_err(|e| {
+        format!(
+            "--after: cannot read {} ({e}): give the directory of the merge of round {}",
+            path.display(),
+            round - 1
+        )
+    })?;
+    let theirs: Manifest =
+        serde_json::from_str(&text).map_err(|e| format!("--after: {} is not a run manifest: {e}", path.display()))?;
+    let ours = plan.manifest();
+    let as_value = |m: &Manifest| {
+        let mut v = serde_json::to_value(m).unwrap_or_default();
+        if let Some(o) = v.as_object_mut() {
+            o.remove("shard");
+            o.remove("round");
+        }
+        v
+    };
+    let diff = crate::run::merge::differences(&as_value(&theirs), &as_value(&ours));
+    if !diff.is_empty() {
+        return Err(format!(
+            "--after: {} is another Swiss (it differs in: {}); give the rounds played with the same arguments",
+            prev.display(),
+            diff.join(", ")
+        ));
+    }
+    let kept = record::load(&prev.join("records.jsonl"), false)?;
+    if let Some(r) = kept
+        .iter()
+        .find(|r| !matches!(Stage::of(&r.key), Some(Stage::Round(k)) if k < round))
+    {
+        return Err(format!(
+            "--after: {} holds game {:?}, which is not of rounds 1 to {}",
+            prev.display(),
+            r.key,
+            round - 1
+        ));
+    }
+    Ok(kept)
 }
 
 /// Every recorded game belongs to the schedule, once; returns their keys.

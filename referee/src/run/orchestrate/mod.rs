@@ -78,7 +78,7 @@ fn headline(plan: &RunPlan) -> String {
     let names: Vec<&str> = plan.contestants.iter().map(|c| c.name.as_str()).collect();
     let who = if plan.gauntlet {
         format!("gauntlet: {} plays each of {}", names[0], names[1..].join(", "))
-    } else if let Some(sw) = plan.swiss {
+    } else if let Some(sw) = &plan.swiss {
         let fin = match sw.finalists {
             0 => String::new(),
             k => format!(", then a round robin of the top {k}"),
@@ -117,7 +117,7 @@ pub(crate) fn run(plan: RunPlan) -> Result<i32, String> {
 fn run_game<G: FileGame>(mut plan: RunPlan) -> Result<i32, String> {
     signals::install();
     plan.starts.check::<G>()?;
-    if let Some(sw) = plan.swiss {
+    if let Some(sw) = plan.swiss.clone() {
         return swiss::run::<G>(plan, sw);
     }
     let rr = plan.schedule();

@@ -7,15 +7,20 @@
 //! run directory's `rounds.json` (written as each round is paired) must
 //! agree, and a record that is not a game of its round is refused. The
 //! first round still short of games is finished first, game for game.
+//!
+//! `--round N` (with `--shard K/M`: its shard of the round) ends the run
+//! with round N; the rounds before come from `--after` (a merge of round
+//! N-1's shards), copied in when the run starts, and must be whole.
 
-use super::manifest::{check_records_by, not_of_this_run, open_out};
+use super::manifest::{check_records_by, not_of_this_run, open_out, read_after};
 use super::{announce, concurrency, config, finish, prepare, RunPlan};
 use crate::cli::plan::SwissPlan;
-use crate::output::record::GameRecord;
+use crate::output::record::{self, GameRecord};
 use crate::report::results::RunView;
 use crate::report::swiss::{self as view, RoundView, SwissView};
 use crate::run::live::Live;
 use crate::run::progress::Progress;
+use crate::schedule::shard::Shard;
 use crate::schedule::swiss::{Round, Stage, Swiss};
 use crate::schedule::{self, Job, RunConfig};
 use crate::signals;
@@ -36,10 +41,17 @@ pub(super) fn run<G: FileGame>(mut plan: RunPlan, sw: SwissPlan) -> Result<i32, 
         .ok_or_else(|| format!("--games {} is more games than can be counted; choose fewer", plan.games))?;
     // Held until the run ends: a second referee on this --out is refused.
     let _lock = crate::run::outdir::lock(&plan.out)?;
-    let recs = open_out(&plan)?;
+    let recs = open_swiss(&plan, &sw, &shape)?;
+    // `--round N` plays up to round N, and N's games of its shard only.
+    let only = sw.round.map(|n| (n, plan.shard));
+    let total = match only {
+        Some((n, shard)) => round_total(&shape, n, shard, &recs)?,
+        None => total,
+    };
+    let last = sw.round.unwrap_or(shape.rounds);
     let belongs = |key: &str| match Stage::of(key) {
-        Some(Stage::Round(r)) => (1..=shape.rounds).contains(&r),
-        Some(Stage::Final) => shape.finalists > 0,
+        Some(Stage::Round(r)) => (1..=last).contains(&r),
+        Some(Stage::Final) => shape.finalists > 0 && only.is_none(),
         None => false,
     };
     let seen = check_records_by(belongs, &recs, &plan.records_path(), &plan.game)?;
@@ -89,9 +101,69 @@ pub(super) fn run<G: FileGame>(mut plan: RunPlan, sw: SwissPlan) -> Result<i32, 
         plan: &plan,
         stored,
         paired: Vec::new(),
+        only,
     };
     let outcome = rounds.play::<G>(&mut cfg, &mut live);
-    finish(&mut live, outcome, "", &plan.out)
+    let note = match only {
+        Some((n, Some(s))) => format!(", round {n}, shard {s}"),
+        Some((n, None)) => format!(", round {n}"),
+        None => String::new(),
+    };
+    finish(&mut live, outcome, &note, &plan.out)
+}
+
+/// The games already recorded in the run directory; a `--round N` run
+/// started afresh records first the rounds before, from where they were
+/// played (`--after`), once it is sure they are whole: a refused start
+/// leaves nothing behind.
+fn open_swiss(plan: &RunPlan, sw: &SwissPlan, shape: &Swiss) -> Result<Vec<GameRecord>, String> {
+    let (Some(n), Some(prev), false) = (sw.round, &sw.after, plan.resume) else {
+        return open_out(plan);
+    };
+    let before = read_after(plan, prev, n)?;
+    if let Some(r) = unfinished_round(shape, n, &before)? {
+        return Err(format!(
+            "round {r} is unfinished in {}: --round {n} pairs from every game of the rounds before it; merge all of round {r}'s shards (referee merge) and give that directory as --after",
+            prev.display()
+        ));
+    }
+    open_out(plan)?;
+    let path = plan.records_path();
+    for r in &before {
+        record::append(&path, r).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(before)
+}
+
+/// The first of rounds 1 to n-1 of which `recs` lack a game, if any.
+fn unfinished_round(shape: &Swiss, n: u32, recs: &[GameRecord]) -> Result<Option<u32>, String> {
+    let keys: HashSet<&str> = recs.iter().map(|r| r.key.as_str()).collect();
+    let mut paired = Vec::new();
+    for number in 1..n {
+        let round = shape.pair(number, &shape.entrants(&paired, recs))?;
+        if shape.jobs(&round).iter().any(|j| !keys.contains(j.key.as_str())) {
+            return Ok(Some(number));
+        }
+        paired.push(round);
+    }
+    Ok(None)
+}
+
+/// The games a `--round n` run (of `shard`) records: every game of the
+/// rounds before, and its part of round n.
+fn round_total(shape: &Swiss, n: u32, shard: Option<Shard>, recs: &[GameRecord]) -> Result<u64, String> {
+    let mut paired = Vec::new();
+    let mut total = 0;
+    for number in 1..=n {
+        let round = shape.pair(number, &shape.entrants(&paired, recs))?;
+        let jobs = shape.jobs(&round);
+        total += jobs
+            .iter()
+            .filter(|j| number < n || shard.is_none_or(|s| s.has_pair(j.pair as usize)))
+            .count() as u64;
+        paired.push(round);
+    }
+    Ok(total)
 }
 
 /// Where the rounds are written as they are paired.
@@ -107,6 +179,8 @@ struct Rounds<'a> {
     stored: Vec<RoundView>,
     /// The rounds paired so far.
     paired: Vec<Round>,
+    /// `--round N` (and `--shard`): the run ends with its part of round N.
+    only: Option<(u32, Option<Shard>)>,
 }
 
 impl Rounds<'_> {
@@ -118,8 +192,18 @@ impl Rounds<'_> {
             let round = self.shape.pair(number, &self.shape.entrants(&self.paired, &records))?;
             self.record_round(&round, live)?;
             let jobs = self.shape.jobs(&round);
-            let left = self.left(&jobs, &records, Stage::Round(number))?;
+            let mut left = self.left(&jobs, &records, Stage::Round(number))?;
             self.paired.push(round);
+            if let Some((_, shard)) = self.only.filter(|&(n, _)| number >= n) {
+                left.retain(|j| shard.is_none_or(|s| s.has_pair(j.pair as usize)));
+                return play_batch::<G>(cfg, live, left, self.plan.concurrency).map(|_| ());
+            }
+            if self.only.is_some() && !left.is_empty() {
+                return Err(format!(
+                    "round {number} is unfinished in {}: --round pairs from every game of the rounds before it; merge all of round {number}'s shards (referee merge) and give that directory as --after",
+                    self.plan.records_path().display()
+                ));
+            }
             if !play_batch::<G>(cfg, live, left, self.plan.concurrency)? {
                 return Ok(());
             }
