@@ -83,6 +83,10 @@ pub struct SearchResult<M> {
 pub(crate) struct Searcher<G: Searchable, E: Evaluator<G> = <G as Searchable>::Eval> {
     tt: Tt<G::Move>,
     history: Vec<i32>,
+    /// Some history entry is not zero: until then the table's pages (256
+    /// KiB in Halma) are never touched, so a short move does not fault
+    /// them all in to decay zeros.
+    history_used: bool,
     killers: Vec<[Option<G::Move>; 2]>,
     bufs: Vec<Vec<G::Move>>,
     scored: Vec<Vec<(i32, G::Move)>>,
@@ -123,10 +127,13 @@ impl<G: Searchable, E: Evaluator<G>> Searcher<G, E> {
         Searcher {
             tt: Tt::with_bytes(tt_bytes),
             history: vec![0; G::HISTORY_SIZE.max(1)],
+            history_used: false,
             killers: vec![[None, None]; MAX_PLY + 1],
-            bufs: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
-            scored: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
-            pv: (0..=MAX_PLY).map(|_| Vec::with_capacity(16)).collect(),
+            // Empty until a ply is first searched (then kept for the next
+            // searches): a depth-1 move allocates for two plies, not all.
+            bufs: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
+            scored: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
+            pv: (0..=MAX_PLY).map(|_| Vec::new()).collect(),
             nodes: 0,
             stopped: false,
             timer: CpuTimer::start(),
@@ -272,8 +279,10 @@ impl<G: Searchable, E: Evaluator<G>> Searcher<G, E> {
         self.nodes = 0;
         self.stopped = false;
         self.tt.new_search();
-        for h in self.history.iter_mut() {
-            *h /= 8;
+        if self.history_used {
+            for h in self.history.iter_mut() {
+                *h /= 8;
+            }
         }
         for k in self.killers.iter_mut() {
             *k = [None, None];
@@ -700,6 +709,7 @@ impl<G: Searchable, E: Evaluator<G>> Searcher<G, E> {
     #[inline]
     fn add_history(&mut self, pos: &G, mv: G::Move, delta: i32) {
         let slot = pos.history_key(mv) % self.history.len();
+        self.history_used = true;
         let h = &mut self.history[slot];
         *h = (*h + delta).clamp(-(1 << 24), 1 << 24);
     }
