@@ -35,12 +35,30 @@ const LMR_MOVES: usize = 256;
 /// Plies to reduce the `index`-th move at remaining `depth`: grows with the
 /// logarithm of both (the usual shape), so that at Halma's ~150 moves a node
 /// the tail is searched a few plies shallower and the first moves in full.
-fn lmr_reduction(depth: u32, index: usize) -> u8 {
-    if depth == 0 || index == 0 {
-        return 0;
-    }
-    let r = 0.5 + f64::from(depth).ln() * (index as f64).ln() / 2.5;
+fn lmr_reduction(ln_depth: f64, ln_index: f64) -> u8 {
+    let r = 0.5 + ln_depth * ln_index / 2.5;
     r.clamp(0.0, 15.0) as u8
+}
+
+/// `lmr_reduction` for every depth up to [`MAX_PLY`] and every index
+/// below [`LMR_MOVES`] (none at depth or index 0), from 385 logarithms
+/// rather than two per entry: every turn of a contest game is a new
+/// process, and 65,000 logarithms were a tenth of a short move's CPU.
+fn lmr_table() -> Vec<u8> {
+    let ln = |x: usize| (x as f64).ln();
+    let ln_index: Vec<f64> = (0..LMR_MOVES).map(ln).collect();
+    (0..=MAX_PLY)
+        .flat_map(|d| {
+            let ln_depth = ln(d);
+            ln_index.iter().enumerate().map(move |(i, &li)| {
+                if d == 0 || i == 0 {
+                    0
+                } else {
+                    lmr_reduction(ln_depth, li)
+                }
+            })
+        })
+        .collect()
 }
 
 /// Deepest remaining depth at which late moves are pruned.
@@ -141,9 +159,7 @@ impl<G: Searchable, E: Evaluator<G>> Searcher<G, E> {
             avoid: FxHashSet::default(),
             avoid_score: 0,
             lmr: if G::LATE_MOVE_REDUCTIONS {
-                (0..=MAX_PLY * LMR_MOVES)
-                    .map(|k| lmr_reduction((k / LMR_MOVES) as u32, k % LMR_MOVES))
-                    .collect()
+                lmr_table()
             } else {
                 Vec::new()
             },
@@ -822,6 +838,20 @@ pub(crate) mod tests {
     use crate::protocol::Player;
     use crate::search::minimax;
     use crate::search::{Evaluator, Game, SearchHints};
+
+    #[test]
+    fn the_reduction_table_is_the_formula_entry_by_entry() {
+        let table = lmr_table();
+        for k in 0..=MAX_PLY * LMR_MOVES {
+            let (d, i) = ((k / LMR_MOVES) as f64, (k % LMR_MOVES) as f64);
+            let want = if d == 0.0 || i == 0.0 {
+                0
+            } else {
+                (0.5 + d.ln() * i.ln() / 2.5).clamp(0.0, 15.0) as u8
+            };
+            assert_eq!(table[k], want, "depth {d} index {i}");
+        }
+    }
 
     #[test]
     fn finds_winning_nim_move() {
