@@ -10,17 +10,18 @@
 #
 # Usage: scripts/ladder.sh [--time S] [--games N] [--baseline-games M]
 #                          [--plies K] [--out DIR]
-#   defaults: 2 CPU s per side per game, 40 games per neighbouring pair,
-#   4 games per level and baseline, 8-ply random openings, /tmp/halma-ladder.
+#   defaults: 3 CPU s per side per game, 40 games per neighbouring pair,
+#   2 games (one colour-swapped pair) per level and baseline, 8-ply random
+#   openings, /tmp/halma-ladder. About 40 minutes on one core.
 # Needs target/release/{agent,referee} (cargo build --release --workspace);
 # the agent is copied into DIR first, so a rebuild during the run cannot
 # reach it. One game at a time (--concurrency 1). A run stopped part-way
 # is resumed by the same command: finished matches are kept.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-time=2
+time=3
 games=40
-bgames=4
+bgames=2
 plies=8
 out=/tmp/halma-ladder
 while [ $# -gt 0 ]; do
