@@ -226,13 +226,22 @@ fn ladder<G: FileGame>(
     moves: &[G::Move],
     on_improve: &mut dyn FnMut(G::Move),
 ) -> Choice<G::Move> {
-    let (depth, nodes, noise, candidates) = match level.rung() {
+    // A noisy rung's randomness; none for a budget (one plain search).
+    let (depth, nodes, noise) = match level.rung() {
         Rung::Noisy {
             depth,
             noise,
             candidates,
-        } => (depth, None, noise, candidates),
-        Rung::Budget { depth, nodes } => (depth, Some(nodes), 0, 0),
+        } => (
+            depth,
+            None,
+            Some(Noise {
+                noise,
+                seed,
+                candidates,
+            }),
+        ),
+        Rung::Budget { depth, nodes } => (depth, Some(nodes), None),
         // `choose` plays the ends as the strategies they are; so does this.
         Rung::Reference { .. } | Rung::Full => {
             let plain = plain_strategy(Strategy::Level(level, seed));
@@ -250,15 +259,9 @@ fn ladder<G: FileGame>(
         pacing: Pacing::Steady,
         ..*limits
     };
-    if noise > 0 {
-        let noise = Noise {
-            noise,
-            seed,
-            candidates,
-        };
-        noisy(state, noise, &limits, &opts, moves, on_improve)
-    } else {
-        alpha_beta(state, &limits, LEVEL_TABLE_BYTES, &opts, moves[0], on_improve)
+    match noise {
+        Some(noise) => noisy(state, noise, &limits, &opts, moves, on_improve),
+        None => alpha_beta(state, &limits, LEVEL_TABLE_BYTES, &opts, moves[0], on_improve),
     }
 }
 
