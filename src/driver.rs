@@ -41,6 +41,8 @@ pub enum TurnError {
     Parse(PathBuf, ParseError),
     /// The position has no legal move (or the game is already over).
     NoMove(String),
+    /// `--level` was asked for a game without a ladder.
+    NoLevels(&'static str),
     /// `output.txt` could not be written.
     Write(PathBuf, std::io::Error),
 }
@@ -51,6 +53,11 @@ impl fmt::Display for TurnError {
             TurnError::Io(p, e) => write!(f, "cannot read {}: {e}", p.display()),
             TurnError::Parse(p, e) => write!(f, "{}: {e}", p.display()),
             TurnError::NoMove(m) => write!(f, "{m}"),
+            TurnError::NoLevels(game) => write!(
+                f,
+                "--level is offered for {} only (the games whose ladder was measured); this input.txt is {game}: use --strategy instead",
+                GameKind::level_games()
+            ),
             TurnError::Write(p, e) => write!(f, "cannot write {}: {e}", p.display()),
         }
     }
@@ -132,6 +139,9 @@ fn winner_words<G: FileGame>(result: Option<Player>) -> String {
 /// Plays one turn of game `G` from the text of its `input.txt`.
 pub fn turn<G: FileGame>(text: &str, opts: &AgentOptions) -> Result<TurnReport, TurnError> {
     let input: Input<G> = G::parse_input(text).map_err(|e| TurnError::Parse(opts.dir.join("input.txt"), e))?;
+    if matches!(opts.strategy, Strategy::Level(..)) && !G::LEVELS {
+        return Err(TurnError::NoLevels(G::NAME));
+    }
     let state = input.state;
     // Never silent: a legal move is on disk before any real thinking.
     let quick = quick_move(&state)?;

@@ -6,6 +6,7 @@
 
 use agent::driver::{run_turn, AgentOptions};
 use agent::games::GameKind;
+use agent::search::level::Level;
 use agent::search::Strategy;
 use agent::tools::{run_duel, DuelArgs};
 use clap::{Parser, Subcommand, ValueEnum};
@@ -25,6 +26,15 @@ struct Cli {
     /// Search depth for --strategy minimax (default 2) and alphabeta (default 4).
     #[arg(long)]
     depth: Option<u32>,
+    /// A rung of the strength ladder instead of a strategy: 1 is the
+    /// contest's reference agent (--strategy minimax), 10 full strength
+    /// (Halma only; the table is in src/search/level.rs).
+    #[arg(long, value_name = "N", value_parser = parse_level, conflicts_with_all = ["strategy", "depth"])]
+    level: Option<Level>,
+    /// Seed of a level's bounded randomness (default 0): the same position,
+    /// level and seed give the same move.
+    #[arg(long, value_name = "S", requires = "level")]
+    seed: Option<u64>,
     /// Directory holding input.txt (default: the current directory).
     #[arg(long, default_value = ".")]
     dir: PathBuf,
@@ -109,6 +119,11 @@ fn to_strategy(s: StrategyArg, depth: Option<u32>) -> Strategy {
     }
 }
 
+/// `--level N`: 1 to 10, anything else refused in words.
+fn parse_level(s: &str) -> Result<Level, String> {
+    s.parse()
+}
+
 /// `--game`: one of the registry's names, in any case; clap lists them and
 /// suggests the closest for a typo, as it does for every other value.
 fn game_parser() -> impl clap::builder::TypedValueParser<Value = GameKind> {
@@ -150,7 +165,10 @@ fn main() -> ExitCode {
         None => {
             let opts = AgentOptions {
                 dir: cli.dir,
-                strategy: to_strategy(cli.strategy, cli.depth),
+                strategy: match cli.level {
+                    Some(level) => Strategy::Level(level, cli.seed.unwrap_or(0)),
+                    None => to_strategy(cli.strategy, cli.depth),
+                },
                 time_scale: 1.0,
             };
             run_turn(&opts)
@@ -208,5 +226,26 @@ mod tests {
             .to_string();
         assert!(e.contains("a similar value exists: 'halma'"), "{e}");
         assert!(e.contains("halma, hinger, connectsquare, fifteen, hashi"), "{e}");
+    }
+
+    #[test]
+    fn level_is_one_to_ten_and_excludes_a_strategy() {
+        let cli = Cli::try_parse_from(["agent", "--level", "3", "--seed", "9"]).expect("a level parses");
+        assert_eq!(cli.level.map(|l| l.number()), Some(3));
+        assert_eq!(cli.seed, Some(9));
+        for bad in ["0", "11"] {
+            let e = Cli::try_parse_from(["agent", "--level", bad])
+                .expect_err("out of range")
+                .to_string();
+            assert!(e.contains("levels go from 1"), "{e}");
+        }
+        let e = Cli::try_parse_from(["agent", "--level", "2", "--strategy", "greedy"])
+            .expect_err("a level is a strategy of its own")
+            .to_string();
+        assert!(e.contains("cannot be used with"), "{e}");
+        assert!(
+            Cli::try_parse_from(["agent", "--seed", "1"]).is_err(),
+            "--seed needs --level"
+        );
     }
 }

@@ -5,8 +5,8 @@
 #[cfg(any(test, feature = "testnim"))]
 pub mod testnim;
 
-use crate::protocol::Notation;
 use crate::protocol::{Lines, ParseError};
+use crate::protocol::{Notation, Policy};
 
 /// The registry: every contest game, once, as `Variant => module::Type`.
 /// It declares the game's module, its [`GameKind`] and its arm of
@@ -72,6 +72,21 @@ impl GameKind {
     /// Line 1 of the game's `input.txt` ([`Notation::TAG`]; `None`: the mode).
     pub fn tag(self) -> Option<&'static str> {
         with_game!(self, |G| G::TAG)
+    }
+
+    /// Whether `agent --level` plays this game ([`Policy::LEVELS`]).
+    pub fn has_levels(self) -> bool {
+        with_game!(self, |G| G::LEVELS)
+    }
+
+    /// The names of the games `agent --level` plays, comma-separated.
+    pub fn level_games() -> String {
+        let names: Vec<&str> = GameKind::ALL
+            .iter()
+            .filter(|k| k.has_levels())
+            .map(|k| k.name())
+            .collect();
+        names.join(", ")
     }
 
     /// Parses a command-line name (any letter case).

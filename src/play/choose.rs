@@ -4,7 +4,8 @@
 use crate::clock::CpuTimer;
 use crate::protocol::{FileGame, Solved};
 use crate::search::alphabeta::{SearchResult, Searcher};
-use crate::search::{greedy, mcts, minimax, Limits, Strategy};
+use crate::search::level::{self, Level, Rung};
+use crate::search::{greedy, mcts, minimax, outcome_score, Evaluator, Limits, Pacing, Strategy, WIN_THRESHOLD};
 use crate::timing;
 use fxhash::FxHashSet;
 use rand::rngs::SmallRng;
@@ -93,12 +94,27 @@ pub fn choose<G: FileGame>(
         state.legal_moves(&mut moves);
     }
     let first = *moves.first()?;
+    let strategy = plain_strategy(strategy);
     if let Some(best) = state.own_move(strategy) {
         return Some(Choice::unsearched(best));
     }
     let chosen = match strategy {
         Strategy::Best => best(state, limits, opts, first, on_improve),
-        Strategy::AlphaBeta(d) => alpha_beta(state, d.max(1), limits, opts, first, on_improve),
+        Strategy::AlphaBeta(d) => {
+            let limits = Limits {
+                max_depth: d.max(1),
+                ..*limits
+            };
+            alpha_beta(
+                state,
+                &limits,
+                table_bytes::<G>(limits.hard, opts),
+                opts,
+                first,
+                on_improve,
+            )
+        }
+        Strategy::Level(level, seed) => ladder(state, level, seed, limits, opts, &moves, on_improve),
         Strategy::Minimax(d) => {
             let limits = Limits {
                 max_depth: d.max(1),
@@ -132,23 +148,20 @@ pub fn choose<G: FileGame>(
     Some(chosen)
 }
 
-/// Fixed-depth alpha-beta (to `depth`, still stopped by time) on the
-/// searcher the default strategy uses too; falls back to `first` when the
-/// search finds nothing in time.
+/// Alpha-beta within `limits` (to their depth and nodes, still stopped by
+/// time) on the searcher the default strategy uses too, its table of
+/// `table_bytes`; falls back to `first` when the search finds nothing in
+/// time.
 fn alpha_beta<G: FileGame>(
     state: &G,
-    depth: u32,
     limits: &Limits,
+    table_bytes: usize,
     opts: &ChooseOptions,
     first: G::Move,
     on_improve: &mut dyn FnMut(G::Move),
 ) -> Choice<G::Move> {
-    let (mut searcher, table_bytes) = searcher(state, G::Eval::default(), limits.hard, opts);
-    let limits = Limits {
-        max_depth: depth,
-        ..*limits
-    };
-    let r = searcher.search(state, limits, |info| on_improve(info.best));
+    let mut searcher = searcher(state, G::Eval::default(), table_bytes, opts);
+    let r = searcher.search(state, *limits, |info| on_improve(info.best));
     Choice {
         best: r.best.unwrap_or(first),
         depth: r.depth,
@@ -158,14 +171,18 @@ fn alpha_beta<G: FileGame>(
     }
 }
 
-/// The alpha-beta searcher for a move of `state` with `hard` CPU seconds
-/// left, scoring positions with `eval`, and the bytes asked of its table:
-/// the one place a search the agent plays is built. The table holds what
-/// the search can visit in that time at the calibrated speed, else at the
-/// game's assumed one. Reaching a position the game has already been
-/// through scores the game's `REPEAT_SCORE`.
-fn searcher<G: FileGame>(state: &G, eval: G::Eval, hard: f64, opts: &ChooseOptions) -> (Searcher<G>, usize) {
-    let table_bytes = timing::tt_bytes(hard, opts.nodes_per_second.unwrap_or(G::NODES_PER_SECOND));
+/// Bytes of the table of a search with `hard` CPU seconds left: what it
+/// can visit in that time at the calibrated speed, else at the game's
+/// assumed one.
+fn table_bytes<G: FileGame>(hard: f64, opts: &ChooseOptions) -> usize {
+    timing::tt_bytes(hard, opts.nodes_per_second.unwrap_or(G::NODES_PER_SECOND))
+}
+
+/// The alpha-beta searcher for a move of `state`, scoring positions with
+/// `eval`, with a table of `table_bytes`: the one place a search the agent
+/// plays is built. Reaching a position the game has already been through
+/// scores the game's `REPEAT_SCORE`.
+fn searcher<G: FileGame>(state: &G, eval: G::Eval, table_bytes: usize, opts: &ChooseOptions) -> Searcher<G> {
     let mut searcher = Searcher::with_evaluator(table_bytes, eval);
     if let Some(seen) = &opts.seen {
         let mut seen = seen.clone();
@@ -173,7 +190,168 @@ fn searcher<G: FileGame>(state: &G, eval: G::Eval, hard: f64, opts: &ChooseOptio
         searcher.set_avoid(seen, G::REPEAT_SCORE);
     }
     searcher.set_exact_values(opts.exact_values);
-    (searcher, table_bytes)
+    searcher
+}
+
+/// Table bytes of every search of a ladder level: fixed, so that the
+/// level's move does not depend on the clock or a calibration. Small
+/// enough to clear in well under a millisecond.
+const LEVEL_TABLE_BYTES: usize = 2 << 20;
+
+/// The strategy a ladder level at either end plays: the reference minimax
+/// at level 1, the default strategy at full strength; any other strategy
+/// (or level) as it is.
+fn plain_strategy(strategy: Strategy) -> Strategy {
+    match strategy {
+        Strategy::Level(level, _) => match level.rung() {
+            Rung::Reference { depth } => Strategy::Minimax(depth),
+            Rung::Full => Strategy::Best,
+            Rung::Noisy { .. } | Rung::Budget { .. } => strategy,
+        },
+        other => other,
+    }
+}
+
+/// A ladder level between the ends ([`level`]): budgets in depth and nodes
+/// on the agent's evaluation, without the game's exact values (its race
+/// solver gives up by time, which would make the move depend on the
+/// machine), in a table of fixed size. Time stops the search only at the
+/// hard limit, the clock safety every strategy keeps.
+fn ladder<G: FileGame>(
+    state: &G,
+    level: Level,
+    seed: u64,
+    limits: &Limits,
+    opts: &ChooseOptions,
+    moves: &[G::Move],
+    on_improve: &mut dyn FnMut(G::Move),
+) -> Choice<G::Move> {
+    // A noisy rung's randomness; none for a budget (one plain search).
+    let (depth, nodes, noise) = match level.rung() {
+        Rung::Noisy {
+            depth,
+            noise,
+            candidates,
+        } => (
+            depth,
+            None,
+            Some(Noise {
+                noise,
+                seed,
+                candidates,
+            }),
+        ),
+        Rung::Budget { depth, nodes } => (depth, Some(nodes), None),
+        // `choose` plays the ends as the strategies they are; so does this.
+        Rung::Reference { .. } | Rung::Full => {
+            let plain = plain_strategy(Strategy::Level(level, seed));
+            return choose(state, plain, limits, opts, on_improve).unwrap_or_else(|| Choice::unsearched(moves[0]));
+        }
+    };
+    let opts = ChooseOptions {
+        exact_values: false,
+        ..opts.clone()
+    };
+    let limits = Limits {
+        soft: limits.hard,
+        max_depth: depth,
+        max_nodes: nodes,
+        pacing: Pacing::Steady,
+        ..*limits
+    };
+    match noise {
+        Some(noise) => noisy(state, noise, &limits, &opts, moves, on_improve),
+        None => alpha_beta(state, &limits, LEVEL_TABLE_BYTES, &opts, moves[0], on_improve),
+    }
+}
+
+/// The randomness of a [`Rung::Noisy`] level: its bound, its seed and the
+/// root moves it searches beyond one ply.
+struct Noise {
+    noise: i32,
+    seed: u64,
+    candidates: usize,
+}
+
+/// The root moves scored to `limits.max_depth` plies in all on the agent's
+/// evaluation (deeper than one ply, only the `candidates` best by one
+/// ply), each score raised by a seeded amount in `0..=noise`
+/// ([`level::noise`], by the move's place in generation order), and the
+/// best raised score played (the earliest candidate on a tie). Candidates
+/// not scored when the hard limit strikes are not played.
+fn noisy<G: FileGame>(
+    state: &G,
+    Noise {
+        noise,
+        seed,
+        candidates: wanted,
+    }: Noise,
+    limits: &Limits,
+    opts: &ChooseOptions,
+    moves: &[G::Move],
+    on_improve: &mut dyn FnMut(G::Move),
+) -> Choice<G::Move> {
+    let timer = CpuTimer::start();
+    let depth = limits.max_depth;
+    // One ply: the position after the move, from the mover's view.
+    let eval = state.search_evaluator();
+    let one_ply = |mv: G::Move| {
+        let mut child = state.clone();
+        child.play(mv);
+        let theirs = child
+            .outcome()
+            .map_or_else(|| eval.evaluate(&child), |o| outcome_score(o, 1));
+        if child.mover_changes(state) {
+            -theirs
+        } else {
+            theirs
+        }
+    };
+    let mut candidates: Vec<(i32, usize)> = moves.iter().enumerate().map(|(i, &mv)| (one_ply(mv), i)).collect();
+    let mut deeper = None;
+    if depth > 1 {
+        candidates.sort_by_key(|&(score, i)| (std::cmp::Reverse(score), i));
+        candidates.truncate(wanted.max(1));
+        deeper = Some(searcher(state, state.search_evaluator(), LEVEL_TABLE_BYTES, opts));
+    }
+    let mut best: Option<(usize, i32, i32)> = None;
+    let mut nodes = moves.len() as u64;
+    for &(shallow, index) in &candidates {
+        if best.is_some() && timer.elapsed() >= limits.hard {
+            break;
+        }
+        let score = match deeper.as_mut() {
+            Some(s) if shallow.abs() < WIN_THRESHOLD => {
+                let mut child = state.clone();
+                child.play(moves[index]);
+                let child_limits = Limits {
+                    max_depth: depth - 1,
+                    ..limits.after(timer.elapsed())
+                };
+                let r = s.search(&child, child_limits, |_| {});
+                nodes += r.nodes;
+                if child.mover_changes(state) {
+                    -r.score
+                } else {
+                    r.score
+                }
+            }
+            _ => shallow,
+        };
+        let raised = score.saturating_add(level::noise(seed, state.hash(), index, noise));
+        if best.is_none_or(|(_, _, b)| raised > b) {
+            best = Some((index, score, raised));
+        }
+    }
+    let (index, score, _) = best.unwrap_or((0, candidates.first().map_or(0, |c| c.0), 0));
+    on_improve(moves[index]);
+    Choice {
+        best: moves[index],
+        depth,
+        nodes,
+        score: Some(score),
+        table_bytes: if depth > 1 { LEVEL_TABLE_BYTES } else { 0 },
+    }
 }
 
 /// MCTS seeded by the options' seed and the position, so a replay repeats it.
@@ -272,9 +450,8 @@ impl<'a, G: FileGame> Search<'a, G> {
     fn run(&mut self, hard: f64, limits: Limits, on_improve: &mut dyn FnMut(G::Move)) -> SearchResult<G::Move> {
         let state = self.state;
         let searcher = self.searcher.get_or_insert_with(|| {
-            let (searcher, bytes) = searcher(state, state.search_evaluator(), hard, self.opts);
-            self.table_bytes = bytes;
-            searcher
+            self.table_bytes = table_bytes::<G>(hard, self.opts);
+            searcher(state, state.search_evaluator(), self.table_bytes, self.opts)
         });
         searcher.search(state, limits, |info| {
             log::debug!(

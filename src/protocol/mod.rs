@@ -404,6 +404,12 @@ pub trait Policy: Notation + Searchable {
     /// CPU seconds an agent gets per move when a person plays it at `referee
     /// play` and no `--move-time` is given (`None`: the whole clock).
     const HUMAN_MOVE_TIME: Option<f64> = None;
+
+    /// Whether the strength ladder ([`Strategy::Level`]) is offered for
+    /// this game: its table's budgets and noise are set and measured in
+    /// one game's evaluation units, so only the games whose ladder was
+    /// measured offer it. Default: no.
+    const LEVELS: bool = false;
 }
 
 /// What a game's exact solver made of a position for the default strategy

@@ -10,6 +10,7 @@
 
 pub mod alphabeta;
 pub mod greedy;
+pub mod level;
 pub mod mcts;
 pub mod minimax;
 pub mod mix;
@@ -341,4 +342,9 @@ pub enum Strategy {
     Mcts,
     /// A uniformly random legal move (a baseline for strength tests).
     Random,
+    /// A rung of the strength ladder (`--level`, [`level`]), with the seed
+    /// of its noise (`--seed`, 0 by default): the move depends only on the
+    /// position, the level and the seed while the clock allows the
+    /// level's budget.
+    Level(level::Level, u64),
 }

@@ -8,6 +8,7 @@ use super::perft::perft;
 use crate::clock::CpuTimer;
 use crate::play::openings::{balanced_book, random_opening, BookSpec};
 use crate::protocol::{read_bounded, FileGame, GenOptions, Mode, Player};
+use crate::search::Strategy;
 use crate::timing;
 use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
@@ -263,6 +264,13 @@ pub fn run_duel<G: FileGame>(args: &DuelArgs) -> Result<(), String> {
         gen: args.board.gen(args.seed),
         max_plies: args.max_plies,
     };
+    if !G::LEVELS && [o.a, o.b].iter().any(|s| matches!(s, Strategy::Level(..))) {
+        return Err(format!(
+            "level:N is offered for {} only (the games whose ladder was measured), not {}",
+            crate::games::GameKind::level_games(),
+            G::NAME
+        ));
+    }
     let clock = match o.move_seconds {
         Some(s) => format!("{s} CPU s per move"),
         None => format!("{} CPU s per side per game", o.seconds),

@@ -15,7 +15,7 @@ use std::fmt;
 
 /// Parses a strategy as the duel command writes it: `best`, `alphabeta[:D]`,
 /// `minimax[:D]`, `greedy`, `mcts`, `random` (defaults: alphabeta 4,
-/// minimax 2, as `agent --strategy`).
+/// minimax 2, as `agent --strategy`) or `level:N` (seed 0).
 pub(crate) fn parse_strategy(spec: &str) -> Result<Strategy, String> {
     let (name, depth) = match spec.split_once(':') {
         Some((n, d)) => {
@@ -28,6 +28,10 @@ pub(crate) fn parse_strategy(spec: &str) -> Result<Strategy, String> {
         }
         None => (spec, None),
     };
+    if name == "level" {
+        let n = depth.ok_or("level takes its number: level:N, N from 1 to 10")?;
+        return Ok(Strategy::Level(crate::search::level::Level::new(n)?, 0));
+    }
     let s = match name {
         "best" => Strategy::Best,
         "alphabeta" => Strategy::AlphaBeta(depth.unwrap_or(4)),
@@ -37,7 +41,7 @@ pub(crate) fn parse_strategy(spec: &str) -> Result<Strategy, String> {
         "random" => Strategy::Random,
         _ => {
             return Err(format!(
-                "unknown strategy {spec:?}: expected best, alphabeta[:D], minimax[:D], greedy, mcts or random"
+                "unknown strategy {spec:?}: expected best, alphabeta[:D], minimax[:D], greedy, mcts, random or level:N"
             ))
         }
     };
@@ -256,6 +260,11 @@ mod tests {
         assert_eq!(parse_strategy("best").unwrap(), Strategy::Best);
         assert_eq!(parse_strategy("minimax").unwrap(), Strategy::Minimax(2));
         assert_eq!(parse_strategy("alphabeta:6").unwrap(), Strategy::AlphaBeta(6));
+        assert_eq!(
+            parse_strategy("level:4").unwrap(),
+            Strategy::Level(crate::search::level::Level::new(4).unwrap(), 0)
+        );
+        assert!(parse_strategy("level").is_err());
         assert!(parse_strategy("minimax:x").unwrap_err().contains("depth"));
         assert!(parse_strategy("greedy:2").unwrap_err().contains("no depth"));
         assert!(parse_strategy("chess").unwrap_err().contains("unknown strategy"));

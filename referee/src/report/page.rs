@@ -42,6 +42,32 @@ fn agent_names(recs: &[GameRecord]) -> Vec<(String, String)> {
     out
 }
 
+/// The ladder level an agent command plays (`agent --level N`, also
+/// `--level=N`), so the standings can say it: a student sparring against
+/// `agent --level 4` sees "level 4" even when the agent is named `agent`.
+fn ladder_level(command: &str) -> Option<u32> {
+    let mut words = command.split_whitespace();
+    while let Some(w) = words.next() {
+        let value = match w.strip_prefix("--level") {
+            Some("") => words.next(),
+            Some(rest) => rest.strip_prefix('='),
+            None => None,
+        };
+        if let Some(n) = value.and_then(|v| v.parse().ok()).filter(|n| (1..=10).contains(n)) {
+            return Some(n);
+        }
+    }
+    None
+}
+
+/// An agent's name for the standings, with its ladder level when it has one.
+fn name_cell(name: &str, command: &str) -> String {
+    match ladder_level(command) {
+        Some(n) if !name.contains(&format!("level {n}")) => format!("{} (level {n})", esc(name)),
+        _ => esc(name),
+    }
+}
+
 /// Adds one game's score (1, 0.5, 0; `None`: not played) to a tally.
 fn count(wdl: &mut Wdl, score: Option<f64>) {
     match score {
@@ -76,7 +102,7 @@ fn standings(recs: &[GameRecord], names: &[(String, String)]) -> String {
             s,
             "<tr><td title=\"{}\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1} %</td><td>{}</td><td>{:.1} %</td><td>{}</td></tr>",
             esc(&r.command),
-            esc(&r.name),
+            name_cell(&r.name, &r.command),
             r.games,
             r.wins,
             r.losses,
@@ -347,5 +373,16 @@ mod tests {
         );
         let back: Vec<String> = serde_json::from_str(&safe).unwrap();
         assert_eq!(back, ["<!--<script>", "</script><b>&amp;"]);
+    }
+
+    #[test]
+    fn a_ladder_agent_is_named_with_its_level() {
+        assert_eq!(ladder_level("agent --level 4"), Some(4));
+        assert_eq!(ladder_level("/x/agent --seed 2 --level=10"), Some(10));
+        assert_eq!(ladder_level("agent --strategy minimax"), None);
+        assert_eq!(ladder_level("agent --level 11"), None);
+        assert_eq!(ladder_level("agent --level"), None);
+        assert_eq!(name_cell("agent-2", "agent --level 3"), "agent-2 (level 3)");
+        assert_eq!(name_cell("<me>", "python3 me.py"), "&lt;me&gt;");
     }
 }

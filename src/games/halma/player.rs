@@ -12,6 +12,10 @@ impl Policy for Halma {
 
     const NO_MOVE_SETTLED_BY_TIME: bool = true;
 
+    // The ladder's table is set in Halma's evaluation units and measured
+    // on Halma (`scripts/ladder.sh`).
+    const LEVELS: bool = true;
+
     fn moves_left_estimate(&self) -> f64 {
         // About one move per five anti-diagonals still to go, plus a floor
         // for the last holes, which are filled while the distance is nearly
