@@ -101,6 +101,8 @@ impl Cli {
         Cli {
             strategy: StrategyArg::Best,
             depth: None,
+            level: None,
+            seed: None,
             dir: PathBuf::from("."),
             verbose: false,
             command: None,

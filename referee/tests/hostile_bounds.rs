@@ -256,12 +256,22 @@ fn four_processes_of_1_5_gib_under_2g_lose_for_memory() {
 
 #[test]
 fn memory_held_outside_any_process_is_charged_or_refused() {
-    // 3 GiB in memfds or in a detached SysV segment: no process maps it,
+    // 3 GiB in memfds, in a detached SysV segment or in a tmpfs of a
+    // nested user namespace: no process maps it,
     // so no count of processes sees it. A memory cgroup charges it to the
     // move (full); without one the calls are refused (seccomp).
     let a = Arena::new("unmapped");
-    for kind in ["memfd", "shm"] {
-        let bad = format!("{} {kind} 3072", *MOCK);
+    // A tmpfs of its own in a nested user namespace, filled with 200
+    // files of 16 MiB (the largest --file-size allows).
+    let nested = a.agent(
+        "nested",
+        "d=$(mktemp -d)\nunshare -Urm sh -c \"mount -t tmpfs none $d && for i in \\$(seq 200); do head -c 16777216 /dev/zero > $d/f\\$i || break; done\" || { echo 'unshare refused' >&2; exit 3; }\nexec \"$1\" play\n",
+    );
+    for kind in ["memfd", "shm", "nested"] {
+        let bad = match kind {
+            "nested" => nested.clone(),
+            _ => format!("{} {kind} 3072", *MOCK),
+        };
         for (loss, why) in two_games_under_2g(&a, &bad) {
             match level() {
                 "full" => assert_eq!(loss, Some(LossReason::Memory), "{kind}: {why}"),
