@@ -103,20 +103,41 @@ fn calls(g: Allow) -> Result<Vec<(i64, Vec<SeccompRule>)>, String> {
 mod tests {
     use super::*;
 
-    /// Runs `f` in a forked child after installing `filter`; its exit code.
-    fn in_child(filter: &Filter, f: fn() -> bool) -> i32 {
-        // SAFETY: the child only makes system calls and exits.
+    /// What a forked child tries once the filter is on.
+    #[derive(Clone, Copy)]
+    enum Try {
+        Memfd,
+        Shm,
+        /// A new user namespace, refused with EPERM (true when refused so).
+        UserNsRefused,
+        /// fork (clone without namespace flags) and reaping the child.
+        Fork,
+    }
+
+    /// Runs `t` in a forked child after installing `filter`: its exit code
+    /// (0: it worked, 1: it did not, 2: the filter could not be set).
+    fn in_child(filter: &Filter, t: Try) -> i32 {
+        // SAFETY: the child makes system calls only and exits; the parent
+        // reaps it. Every result is checked.
         unsafe {
             let pid = libc::fork();
             if pid == 0 {
                 let ok = libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 && filter.apply();
-                libc::_exit(if !ok {
-                    2
-                } else if f() {
-                    0
-                } else {
-                    1
-                });
+                let worked = match t {
+                    Try::Memfd => libc::memfd_create(c"t".as_ptr(), 0) >= 0,
+                    Try::Shm => libc::shmget(libc::IPC_PRIVATE, 4096, libc::IPC_CREAT | 0o600) >= 0,
+                    Try::UserNsRefused => {
+                        libc::unshare(libc::CLONE_NEWUSER) != 0 && *libc::__errno_location() == libc::EPERM
+                    }
+                    Try::Fork => {
+                        let child = libc::fork();
+                        if child == 0 {
+                            libc::_exit(0);
+                        }
+                        child > 0 && libc::waitpid(child, std::ptr::null_mut(), 0) == child
+                    }
+                };
+                libc::_exit(if !ok { 2 } else if worked { 0 } else { 1 });
             }
             let mut st = 0;
             libc::waitpid(pid, &mut st, 0);
@@ -124,44 +145,16 @@ mod tests {
         }
     }
 
-    fn memfd_works() -> bool {
-        // SAFETY: a NUL-terminated name.
-        unsafe { libc::memfd_create(c"t".as_ptr(), 0) >= 0 }
-    }
-
-    fn shm_works() -> bool {
-        // SAFETY: plain System V call.
-        unsafe { libc::shmget(libc::IPC_PRIVATE, 4096, libc::IPC_CREAT | 0o600) >= 0 }
-    }
-
-    fn new_user_ns_refused() -> bool {
-        // SAFETY: plain system call; refused before it does anything.
-        unsafe { libc::unshare(libc::CLONE_NEWUSER) != 0 && *libc::__errno_location() == libc::EPERM }
-    }
-
-    fn fork_still_works() -> bool {
-        // SAFETY: the grandchild exits at once; the child reaps it.
-        unsafe {
-            let pid = libc::fork();
-            if pid == 0 {
-                libc::_exit(0);
-            }
-            pid > 0 && libc::waitpid(pid, std::ptr::null_mut(), 0) == pid
-        }
-    }
-
     #[test]
     fn the_filter_refuses_memory_outside_processes_and_keeps_fork() {
         let all = Filter::new(&[]).unwrap().unwrap();
-        assert_eq!(in_child(&all, memfd_works), 1, "memfd_create refused");
-        assert_eq!(in_child(&all, shm_works), 1, "shmget refused");
-        assert_eq!(in_child(&all, new_user_ns_refused), 0, "no nested user namespace");
-        assert_eq!(in_child(&all, fork_still_works), 0, "fork (clone without flags) works");
+        assert_eq!(in_child(&all, Try::Memfd), 1, "memfd_create refused");
+        assert_eq!(in_child(&all, Try::Shm), 1, "shmget refused");
+        assert_eq!(in_child(&all, Try::UserNsRefused), 0, "no nested user namespace");
+        assert_eq!(in_child(&all, Try::Fork), 0, "fork (clone without flags) works");
         let memfd_allowed = Filter::new(&[Allow::Memfd]).unwrap().unwrap();
-        assert_eq!(in_child(&memfd_allowed, memfd_works), 0, "--allow memfd");
-        assert_eq!(in_child(&memfd_allowed, shm_works), 1);
-        assert!(Filter::new(&[Allow::Memfd, Allow::SysvShm, Allow::Userns])
-            .unwrap()
-            .is_none());
+        assert_eq!(in_child(&memfd_allowed, Try::Memfd), 0, "--allow memfd");
+        assert_eq!(in_child(&memfd_allowed, Try::Shm), 1);
+        assert!(Filter::new(&[Allow::Memfd, Allow::SysvShm, Allow::Userns]).unwrap().is_none());
     }
 }
