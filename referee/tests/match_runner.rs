@@ -370,6 +370,30 @@ fn preflight_catches_an_agent_that_fails_only_as_white() {
 }
 
 #[test]
+fn an_agent_failing_only_with_a_tiny_clock_is_warned_about_and_plays() {
+    // Exits 1 when its clock (line 3) is under 0.1 s, as the pre-flight's
+    // start-up move gives it; plays the template otherwise.
+    let o = halma_preflight(
+        "tinyclock",
+        "awk 'NR == 3 && $1 < 0.1 { bad = 1 } END { exit bad }' input.txt || { echo 'ValueError: sleep length must be non-negative' >&2; exit 1; }\nexec $T",
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    let flat = err.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert_eq!(o.status.code(), Some(0), "the games go ahead: {}", text(&o));
+    assert!(
+        flat.contains("warning: agent tinyclock failed its pre-flight move as BLACK on the start position with 0.01 s on its clock: it exited with status 1."),
+        "{err}"
+    );
+    assert!(flat.contains("it will lose the same way; the games go ahead"), "{err}");
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout).matches("Finished game").count(),
+        2,
+        "{}",
+        text(&o)
+    );
+}
+
+#[test]
 fn preflight_names_a_move_printed_on_stdout() {
     let o = halma_preflight("stdout", "$T && cat output.txt && rm output.txt");
     let err = String::from_utf8_lossy(&o.stderr);
