@@ -12,8 +12,10 @@ build:
 PLAY_TIME ?= 60
 PLAY_OUT ?= play-out
 
+# Quiet (`@`): the command line is wider than a terminal, and the referee's
+# first line already says what is played.
 play: build
-	./target/release/referee play --time $(PLAY_TIME) --out "$(PLAY_OUT)" "$(CURDIR)/target/release/agent" "$(CURDIR)/target/release/agent --strategy minimax --depth 2"
+	@./target/release/referee play --time $(PLAY_TIME) --out "$(PLAY_OUT)" "$(CURDIR)/target/release/agent" "$(CURDIR)/target/release/agent --strategy minimax --depth 2"
 
 # The whole suite, as CI runs it (.ci/run is only `make test`): what the
 # tests need beyond Rust (installed as root, else named before anything

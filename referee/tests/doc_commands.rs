@@ -2,7 +2,10 @@
 //! start with `$ `) runs as printed, from a fresh directory that holds the
 //! repository's `samples/`, with the built `agent` and `referee` first on
 //! `PATH` (as `make install` would put them). A command that breaks fails
-//! this test, so the README cannot drift from the programs.
+//! this test, so the README cannot drift from the programs. Every other
+//! fenced block is a format (```text, ```toml) or says on the line before
+//! it why it is not run (`<!-- not run: needs a person at the terminal -->`),
+//! so no command block is left out of the test unnoticed.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -31,6 +34,62 @@ fn console_blocks(text: &str) -> Vec<Vec<String>> {
         }
     }
     blocks
+}
+
+/// Languages of fenced blocks that hold commands: such a block is a
+/// `console` block (run) or marked as not run, with its reason.
+const SHELL_LANGS: [&str; 4] = ["", "sh", "bash", "shell"];
+
+/// The fenced blocks of `text` that could hold commands but are neither
+/// run (`console`) nor marked `<!-- not run: REASON -->` on the line
+/// before, with a reason: (line number, opening fence).
+fn unmarked_blocks(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut open = false;
+    let mut before = "";
+    for (i, line) in text.lines().enumerate() {
+        let l = line.trim_start();
+        if let Some(lang) = l.strip_prefix("```") {
+            if !open && SHELL_LANGS.contains(&lang.trim()) {
+                let reason = before
+                    .trim()
+                    .strip_prefix("<!-- not run:")
+                    .and_then(|r| r.strip_suffix("-->"))
+                    .map(str::trim);
+                if reason.is_none_or(str::is_empty) {
+                    out.push((i + 1, l.to_string()));
+                }
+            }
+            open = !open;
+        }
+        before = line;
+    }
+    out
+}
+
+#[test]
+fn every_fenced_block_is_run_or_says_why_not() {
+    let mut unmarked = Vec::new();
+    for doc in documents() {
+        let text = std::fs::read_to_string(&doc).unwrap();
+        for (line, fence) in unmarked_blocks(&text) {
+            unmarked.push(format!("{}:{line}: {fence}", doc.display()));
+        }
+    }
+    assert!(
+        unmarked.is_empty(),
+        "blocks neither run (```console) nor a format (```text) nor marked `<!-- not run: REASON -->` on the line before:\n{}",
+        unmarked.join("\n")
+    );
+}
+
+#[test]
+fn a_block_is_left_out_only_with_its_reason() {
+    let md = "```console\n$ ok\n```\n<!-- not run: needs Slurm -->\n```sh\nsbatch x\n```\n```text\nBOARD\n```\n<!-- not run: -->\n```\nmake test\n```\n```bash\nrm -rf x\n```\n";
+    assert_eq!(
+        unmarked_blocks(md),
+        vec![(12, "```".to_string()), (15, "```bash".to_string())]
+    );
 }
 
 /// Markdown files: README.md and everything under docs/.

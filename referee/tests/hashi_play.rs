@@ -153,7 +153,7 @@ fn play(first: u8, size: usize, seed: u64) {
     // The person moved first exactly when asked to.
     let first_mover = replay.lines().find(|l| l.contains("ply 1:")).unwrap().to_string();
     // The person sits in seat 1 (the replay's first line names who sits where).
-    assert!(replay.contains("1 human1 vs 2 "), "{replay}");
+    assert!(replay.contains("1 human vs 2 "), "{replay}");
     assert_eq!(first_mover.contains("player 1 plays"), first == 1, "{first_mover}");
     std::fs::remove_dir_all(out).unwrap();
 }

@@ -302,6 +302,58 @@ fn halma_preflight(name: &str, wrapper: &str) -> Output {
     o
 }
 
+/// The pre-flight's clock check: a Python agent's start-up (about 15-30
+/// ms of CPU a move) over a 110-move Halma game takes more than a third of
+/// a 1 s clock, and the pre-flight says so with the figure and the cure;
+/// at 100 s it does not. The games are cut to a few plies: only the
+/// pre-flight matters here.
+#[test]
+fn preflight_warns_when_a_python_agents_start_up_would_eat_its_clock() {
+    need("python3");
+    let home = tmp("startup");
+    std::fs::copy(
+        repo().join("samples/agents/python/halma_agent.py"),
+        home.join("my_agent.py"),
+    )
+    .unwrap();
+    let run = |time: &str| {
+        let out = home.join(format!("out-{time}"));
+        let o = referee_in(
+            &home,
+            &[
+                "match",
+                "--game",
+                "halma",
+                "--games",
+                "2",
+                "--max-plies",
+                "4",
+                "--time",
+                time,
+                "--out",
+                out.to_str().unwrap(),
+                "python3 my_agent.py",
+                &format!("{MOCK} play"),
+            ],
+        );
+        assert!(o.status.success(), "{}", text(&o));
+        // Wrapped at 80 columns: compared with its words on one line.
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        err.split_whitespace().collect::<Vec<_>>().join(" ")
+    };
+    let short = run("1");
+    assert!(
+        short.contains("warning: agent my_agent used") && short.contains("of CPU on a move with 0.01 s left"),
+        "{short}"
+    );
+    assert!(short.contains("halma game of 110 moves a side"), "{short}");
+    assert!(short.contains("time=") && short.contains("--time"), "the cure: {short}");
+    let long = run("100");
+    assert!(!long.contains("warning: agent my_agent"), "{long}");
+    assert!(long.contains("pre-flight: agent my_agent plays"), "{long}");
+    std::fs::remove_dir_all(home).unwrap();
+}
+
 #[test]
 fn preflight_catches_an_agent_that_fails_only_as_white() {
     let o = halma_preflight(
@@ -315,6 +367,30 @@ fn preflight_catches_an_agent_that_fails_only_as_white() {
         "{err}"
     );
     assert!(err.contains("IndexError: camp mirrored wrong"), "{err}");
+}
+
+#[test]
+fn an_agent_failing_only_with_a_tiny_clock_is_warned_about_and_plays() {
+    // Exits 1 when its clock (line 3) is under 0.1 s, as the pre-flight's
+    // start-up move gives it; plays the template otherwise.
+    let o = halma_preflight(
+        "tinyclock",
+        "awk 'NR == 3 && $1 < 0.1 { bad = 1 } END { exit bad }' input.txt || { echo 'ValueError: sleep length must be non-negative' >&2; exit 1; }\nexec $T",
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    let flat = err.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert_eq!(o.status.code(), Some(0), "the games go ahead: {}", text(&o));
+    assert!(
+        flat.contains("warning: agent tinyclock failed its pre-flight move as BLACK on the start position with 0.01 s on its clock: it exited with status 1."),
+        "{err}"
+    );
+    assert!(flat.contains("it will lose the same way; the games go ahead"), "{err}");
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout).matches("Finished game").count(),
+        2,
+        "{}",
+        text(&o)
+    );
 }
 
 #[test]

@@ -434,7 +434,7 @@ fn play_with_a_scripted_human_reaches_the_end_and_replays() {
     assert!(text.contains("Not a move"), "{text}");
     assert!(text.contains("Illegal"), "{text}");
     assert!(text.contains("3 legal moves"), "{text}");
-    assert!(text.contains("Result: player 1 (human1) wins"), "{text}");
+    assert!(text.contains("Result: player 1 (human) wins"), "{text}");
     // One board per turn: the start, after each of the 3 plies but the
     // last, and the end; the prompt does not draw it again.
     let boards = text.lines().filter(|l| l.trim_end() == "   0").count();
@@ -448,7 +448,7 @@ fn play_with_a_scripted_human_reaches_the_end_and_replays() {
     let o = referee(&["replay", &rp, "--game", "1"]);
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{text}");
-    assert!(text.contains("1 human1 vs 2 "), "{text}");
+    assert!(text.contains("1 human vs 2 "), "{text}");
     assert!(text.contains("ply 3: player 1 plays 3"), "{text}");
     assert!(text.contains("0 counters"), "{text}");
     std::fs::remove_dir_all(out).unwrap();

@@ -239,6 +239,54 @@ fn check_move_table_fits(chrome: &str, html: &Path, number: usize) {
     );
 }
 
+/// On a phone (a 390x844 viewport), game `number`'s page never scrolls
+/// sideways and its whole board is on the screen. Headless Chromium will
+/// not make a window narrower than 500 px, so the page is shown in a
+/// 390x844 frame (its own viewport: media queries, `innerWidth` and the
+/// layout are the frame's); a measuring script added to it checks the
+/// viewport really is 390 px wide, the page's width, and the board's box
+/// (drawn at a usable size), and posts what it found to the outer page,
+/// which marks itself `data-phone`. A screenshot of it is saved beside
+/// the others.
+fn check_phone(chrome: &str, html: &Path, shots: &Path, number: usize, game: &str) {
+    let page = std::fs::read_to_string(html).unwrap();
+    let probe = r##"<script>window.addEventListener("load", function () { setTimeout(function () {
+  var w = window.innerWidth, h = window.innerHeight, sw = document.documentElement.scrollWidth;
+  var b = document.getElementById("board").getBoundingClientRect();
+  var ok = w == 390 && sw <= w && b.left >= 0 && b.right <= w && b.width >= 150 && b.height <= h;
+  parent.postMessage((ok ? "yes " : "no ") + "viewport " + w + "x" + h + " page width " + sw +
+    " board " + Math.round(b.left) + ".." + Math.round(b.right) + " x " + Math.round(b.height), "*");
+}, 200); });</script></body>"##;
+    let inner = html.with_file_name("phone-page.html");
+    std::fs::write(&inner, page.replacen("</body>", probe, 1)).unwrap();
+    let frame = |src: &Path| {
+        format!(
+            "<!DOCTYPE html><html><body style=\"margin:0\"><iframe src=\"file://{}#g{number}/p1\" width=\"390\" height=\"844\" style=\"border:0; display:block\"></iframe>\
+             <script>window.addEventListener(\"message\", function (e) {{ document.body.setAttribute(\"data-phone\", e.data); }});</script></body></html>",
+            src.display()
+        )
+    };
+    let outer = html.with_file_name("phone.html");
+    std::fs::write(&outer, frame(&inner)).unwrap();
+    let size = "--window-size=500,900";
+    let url = format!("file://{}", outer.display());
+    let out = run_chromium(chrome, &["--dump-dom", size, "--virtual-time-budget=3000"], &url);
+    let dom = String::from_utf8_lossy(&out.stdout);
+    let found = dom
+        .split("data-phone=\"")
+        .nth(1)
+        .and_then(|t| t.split('"').next())
+        .unwrap_or("no data-phone attribute (did the probe run?)");
+    assert!(found.starts_with("yes "), "{game} on a 390 px phone: {found}");
+    let shown = html.with_file_name("phone-shot.html");
+    std::fs::write(&shown, frame(html)).unwrap();
+    let shot = shots.join(format!("{game}-phone.png"));
+    let arg = format!("--screenshot={}", shot.display());
+    let url = format!("file://{}", shown.display());
+    run_chromium(chrome, &[&arg, size, "--hide-scrollbars"], &url);
+    assert!(shot.exists(), "no phone screenshot written for {game}");
+}
+
 fn check<G: FileGame>(chrome: &str, html: &Path, shots: &Path, number: usize, rec: &GameRecord) {
     let n = rec.moves.len();
     let mut pieces_seen = 0;
@@ -371,6 +419,9 @@ fn report_shows_each_games_pieces_at_any_ply_in_chromium() {
         }
     }
     check_move_table_fits(&chrome, &html, 1);
+    for (k, rec) in recs.iter().enumerate().take(5) {
+        check_phone(&chrome, &html, &shots, k + 1, &rec.game);
+    }
     // Kept to look at only when asked: the suite leaves nothing in /tmp.
     if std::env::var_os("REFEREE_KEEP_SCREENSHOTS").is_some() {
         eprintln!("report_browser: report and screenshots in {}", dir.display());

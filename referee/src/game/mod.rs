@@ -282,9 +282,13 @@ fn ending<G: FileGame>(
             reason: format!("{why}; {detail}"),
         }
     };
+    // The game's own account (the camp filled, the hinger taken, the
+    // scores), as the report's verdict gives it, so the terminal's
+    // `Finished game` line says as much.
+    let account = || state.board_view().outcome.map(|o| format!(": {o}")).unwrap_or_default();
     match result.filter(|_| !settled_on_time) {
-        Some(Some(p)) => Some(by_rules(Some(p), format!("{} wins by the rules", lab[p]))),
-        Some(None) => Some(by_rules(None, "draw by the rules".to_string())),
+        Some(Some(p)) => Some(by_rules(Some(p), format!("{} wins by the rules{}", lab[p], account()))),
+        Some(None) => Some(by_rules(None, format!("draw by the rules{}", account()))),
         None if stuck => Some(on_time(
             Ending::NoLegalMove,
             format!("{} has no legal move", lab[state.to_move()]),

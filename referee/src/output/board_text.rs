@@ -137,14 +137,36 @@ pub(crate) fn compact_move(text: &str) -> String {
     s
 }
 
-/// `text` cut to `width` characters, a cut marked with `~`.
-pub(crate) fn fit(text: &str, width: usize) -> String {
-    if text.chars().count() <= width {
-        return text.to_string();
+/// `text` in lines of at most `width` characters, broken before a `>` (a
+/// jump chain goes on at the start of the next line) or a space where it
+/// can be, else anywhere: a long chain is shown whole, never cut.
+pub(crate) fn wrap_move(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut lines = Vec::new();
+    let mut cur = String::new();
+    let mut piece = String::new();
+    let mut pieces = Vec::new();
+    for ch in text.chars() {
+        if (ch == '>' || ch == ' ') && !piece.is_empty() {
+            pieces.push(std::mem::take(&mut piece));
+        }
+        piece.push(ch);
     }
-    let mut s: String = text.chars().take(width.saturating_sub(1)).collect();
-    s.push('~');
-    s
+    pieces.push(piece);
+    for p in pieces {
+        if cur.chars().count() + p.chars().count() > width && !cur.is_empty() {
+            lines.push(std::mem::take(&mut cur));
+        }
+        let p = if cur.is_empty() { p.trim_start().to_string() } else { p };
+        for ch in p.chars() {
+            if cur.chars().count() == width {
+                lines.push(std::mem::take(&mut cur));
+            }
+            cur.push(ch);
+        }
+    }
+    lines.push(cur);
+    lines
 }
 
 /// Every line of `text` wrapped at 80 columns on spaces (continuations
@@ -264,6 +286,38 @@ mod tests {
         assert!(out.contains("left 9.50 s | 9.75 s"), "{out}");
         assert!(out.contains("WHITE to move"), "{out}");
         assert!(out.lines().all(|l| l.chars().count() <= 80), "{out}");
+    }
+
+    #[test]
+    fn a_long_jump_chain_is_shown_whole_wrapping_in_its_column() {
+        // A BLACK piece at (0,6) hops along row 6 over seven WHITE pieces;
+        // the other pieces stand out of the way, none in a camp.
+        let mut rows = vec![".".repeat(16); 16];
+        rows[6] = "BW.W.W.W.W.W.W..".to_string();
+        rows[9] = "B".repeat(16);
+        rows[10] = format!("BB{}", ".".repeat(14));
+        rows[12] = format!("{}....", "W".repeat(12));
+        let start = format!("GAME\nBLACK\n10.0\n{}\n", rows.join("\n"));
+        let hops: Vec<String> = (0..7).map(|k| format!("J {},6 {},6", 2 * k, 2 * k + 2)).collect();
+        let chain = hops.join("\n");
+        let out = narrate::<Halma>(&start, &[&chain, "E 0,12 0,13"], Show::Moves);
+        assert!(!out.contains('~'), "{out}");
+        assert!(out.lines().all(|l| l.chars().count() <= 80), "{out}");
+        let cells: String = out
+            .lines()
+            .skip_while(|l| !l.starts_with("  1."))
+            .take(2)
+            .map(|l| l[6..l.len().min(6 + 23)].trim_end().to_string())
+            .collect();
+        assert_eq!(cells, "J 0,6>2,6>4,6>6,6>8,6>10,6>12,6>14,6", "{out}");
+        assert!(out.contains("E 0,12 0,13"), "the reply beside it: {out}");
+    }
+
+    #[test]
+    fn wrap_move_breaks_before_hops_and_never_drops_a_character() {
+        assert_eq!(wrap_move("E 1,1 2,2", 23), ["E 1,1 2,2"]);
+        assert_eq!(wrap_move("J 1,1>3,3>5,5", 9), ["J 1,1>3,3", ">5,5"]);
+        assert_eq!(wrap_move("abcdefgh", 3), ["abc", "def", "gh"]);
     }
 
     #[test]

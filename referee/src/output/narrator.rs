@@ -1,7 +1,7 @@
 //! Narrating one game on the terminal as it is played or replayed,
 //! following `--show` (see [`crate::output::board_text`] for the pieces).
 
-use crate::output::board_text::{board, clock, compact_move, fit, legend, result_heading, wrap80, Show};
+use crate::output::board_text::{board, clock, compact_move, legend, result_heading, wrap80, wrap_move, Show};
 use crate::output::record::{GameRecord, MoveRecord};
 use agent::protocol::{ByPlayer, FileGame, MoveView, Player};
 use std::fmt::Write as _;
@@ -9,7 +9,8 @@ use std::fmt::Write as _;
 /// Narrates one game as it is played or replayed, following `--show`.
 /// Every line fits 80 columns: boards and per-ply lines use the short seat
 /// names, and with `--show moves` the plies go two to a line (a full move),
-/// so a whole Halma game fits about a hundred lines.
+/// so a whole Halma game fits about a hundred lines (a long jump chain goes
+/// on below, in its own column, never cut).
 pub(crate) struct Narrator<G: FileGame> {
     show: Show,
     /// Plies between boards with `--show moves`; 0: start and end only.
@@ -17,8 +18,9 @@ pub(crate) struct Narrator<G: FileGame> {
     seats: ByPlayer<String>,
     prev: G,
     last: Option<MoveView>,
-    /// The full move being written (`--show moves`): each seat's cell.
-    row: ByPlayer<Option<String>>,
+    /// The full move being written (`--show moves`): each seat's cell, in
+    /// lines (a long jump chain goes on below, in its own column).
+    row: ByPlayer<Option<Vec<String>>>,
     /// Full moves written so far.
     rows: usize,
 }
@@ -116,7 +118,8 @@ impl<G: FileGame> Narrator<G> {
 
     /// Puts a ply in the current full move; returns the line when it is done.
     fn add_to_row(&mut self, m: &MoveRecord, compact: &str, clocks: ByPlayer<f64>) -> String {
-        let cell = format!("{:<w$} {:>5.2}", fit(compact, CELL - 6), m.cpu, w = CELL - 6);
+        let mut cell = wrap_move(compact, CELL - 6);
+        cell[0] = format!("{:<w$} {:>5.2}", cell[0], m.cpu, w = CELL - 6);
         let seat = Player::from_index(m.seat);
         // A seat that moves again before the other (a skipped turn) starts a new line.
         let mut done = if self.row[seat].is_some() || (seat == Player::One && self.row[Player::Two].is_some()) {
@@ -131,21 +134,30 @@ impl<G: FileGame> Narrator<G> {
         done
     }
 
-    /// The current full move as a line (empty when nothing is pending).
+    /// The current full move as a line, and the rest of any wrapped cell
+    /// on the lines below (empty when nothing is pending).
     fn flush_row(&mut self, clocks: ByPlayer<f64>) -> String {
         if self.row.iter().all(|(_, c)| c.is_none()) {
             return String::new();
         }
         self.rows += 1;
         let [a, b] = std::mem::take(&mut self.row)
-            .map(|c| c.unwrap_or_else(|| "...".to_string()))
+            .map(|c| c.unwrap_or_else(|| vec!["...".to_string()]))
             .into_array();
-        format!(
-            "{:>4}  {a:<CELL$}  {b:<CELL$}  {:.1}|{:.1}",
+        let mut s = format!(
+            "{:>4}  {:<CELL$}  {:<CELL$}  {:.1}|{:.1}",
             format!("{}.", self.rows),
+            a[0],
+            b[0],
             clocks[Player::One].max(0.0),
             clocks[Player::Two].max(0.0)
-        )
+        );
+        for i in 1..a.len().max(b.len()) {
+            let part = |c: &[String]| c.get(i).cloned().unwrap_or_default();
+            let line = format!("{:>4}  {:<CELL$}  {}", "", part(&a), part(&b));
+            let _ = write!(s, "\n{}", line.trim_end());
+        }
+        s
     }
 
     /// The end: the result with its reason as a heading, then the final board

@@ -327,7 +327,7 @@ pub(crate) fn page(
     let mut s = String::with_capacity(json.len() + 20_000);
     let _ = write!(
         s,
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{t}</title>\n<style>\n{STYLE}</style></head>\n<body>\n\
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{t}</title>\n<style>\n{STYLE}</style></head>\n<body>\n\
          <h1>{t}</h1>\n<p>From {src}: {n} game(s) between {a} agent(s). Keys: ← → step, Home/End, Space play, PageUp/PageDown game. \
          Link any position as <code>#gGAME/pPLY</code>.</p>\n",
         t = esc(title),
@@ -339,7 +339,7 @@ pub(crate) fn page(
         "<h2 id=\"game-title\"></h2>\n<div id=\"verdict\"></div>\n<div id=\"notes\"></div>\n<div class=\"controls\">game <select id=\"game-select\"></select> <button id=\"first\" title=\"Home\">|&lt;</button><button id=\"prev\" title=\"Left arrow\">&lt;</button>\
          <button id=\"play\" title=\"Space\">Play</button><button id=\"next\" title=\"Right arrow\">&gt;</button>\
          <button id=\"last\" title=\"End\">&gt;|</button> ply <input id=\"ply-input\" type=\"number\" min=\"0\" style=\"width:4em\"> \
-         <span id=\"ply-of\"></span> <input id=\"ply-range\" type=\"range\" min=\"0\" value=\"0\" style=\"width:220px\"> speed \
+         <span id=\"ply-of\"></span> <input id=\"ply-range\" type=\"range\" min=\"0\" value=\"0\" style=\"width:220px; max-width:100%\"> speed \
          <select id=\"speed\"><option value=\"1000\">1/s</option><option value=\"400\" selected>2.5/s</option><option value=\"100\">10/s</option></select></div>\n\
          <div id=\"status\"></div>\n<div class=\"viewer\">\n<div><svg id=\"board\" xmlns=\"http://www.w3.org/2000/svg\"></svg>\n<div id=\"facts\"></div><div id=\"legend\"></div></div>\n\
          <div class=\"charts\"><div id=\"chart-legend\"></div><div>Time left (s) against ply</div><svg id=\"clock-chart\"></svg><div>CPU seconds per move</div><svg id=\"cpu-chart\"></svg>\

@@ -12,3 +12,4 @@ pub mod outdir;
 pub(crate) mod play;
 pub(crate) mod preflight;
 pub(crate) mod progress;
+pub(crate) mod startup;

@@ -65,9 +65,9 @@ fn play_one<G: FileGame>(a: &PlayArgs, mut io: HumanIo) -> Result<i32, String> {
             "{} game: {} = {}; {} = {}",
             G::NAME,
             seat_label(names[one]),
-            seats[one].command(),
+            seat_shown(&contestants[one]),
             seat_label(names[two]),
-            seats[two].command()
+            seat_shown(&contestants[two])
         ))
     );
     // With a person at the board every ply is drawn; between agents one
@@ -154,16 +154,30 @@ fn ask_first<G: FileGame>(seats: &ByPlayer<SeatKind>, io: &mut HumanIo) -> Resul
     Ok(if a == "1" { Player::One } else { Player::Two })
 }
 
-/// Names the seats: `human1`/`human2` for people, the program's short name for agents.
+/// Names the seats: `human` for the person, as the command line and the
+/// game's first line write that seat (`human1`/`human2` only when both
+/// seats are people, who must be told apart); the program's short name for
+/// agents.
 fn name_seats(mut seats: ByPlayer<Contestant>) -> ByPlayer<Contestant> {
+    let people = seats.iter().filter(|(_, c)| c.kind == SeatKind::Human).count();
     for p in Player::ALL {
         let c = &mut seats[p];
         c.name = match &c.kind {
-            SeatKind::Human => format!("human{}", p.index() + 1),
+            SeatKind::Human if people > 1 => format!("human{}", p.index() + 1),
+            SeatKind::Human => "human".to_string(),
             SeatKind::Agent(cmd) => short_name(cmd.as_str()),
         };
     }
     seats
+}
+
+/// A seat in the game's first line: an agent's command, a person's name
+/// (the one the result and the records give).
+fn seat_shown(c: &Contestant) -> &str {
+    match c.kind {
+        SeatKind::Human => &c.name,
+        SeatKind::Agent(_) => c.kind.command(),
+    }
 }
 
 /// The game's key and the seats' working directories under `out`.

@@ -1,7 +1,9 @@
 //! Pre-flight: before the first game, each agent plays one move from the
 //! run's first start position, so an agent that cannot start (a missing
 //! interpreter, a wrong path, a crash on reading input) stops the run at
-//! once with its command and stderr, instead of losing every game for hours.
+//! once with its command and stderr, instead of losing every game for hours;
+//! and an agent whose start-up alone would eat its clock is warned about
+//! ([`crate::run::startup`]).
 
 use crate::game::judge::stdout_move_hint;
 use crate::game::{Contestant, Rules, SeatKind};
@@ -10,6 +12,7 @@ use crate::process::agent_files::Output;
 use crate::process::agentinfo;
 use crate::process::runner::{self, Exit, Homes, Killed, RunSpec};
 use crate::process::workdir;
+use crate::run::startup;
 use agent::protocol::FileGame;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -27,8 +30,9 @@ struct Trial<'a, G> {
 /// Runs the agent once in `dir` (created, emptied of old files, with its
 /// calibration file) on the trial's position with `time` CPU seconds (`mode`
 /// as the games use), the other agents' homes hidden from it as in the
-/// games. Returns its legal move, or a message naming the agent, the seat,
-/// the command as run, what went wrong and the tail of its stderr.
+/// games. Returns its legal move and the CPU seconds it used, or a message
+/// naming the agent, the seat, the command as run, what went wrong and the
+/// tail of its stderr.
 fn check<G: FileGame>(
     agent: &Contestant,
     trial: &Trial<'_, G>,
@@ -37,7 +41,7 @@ fn check<G: FileGame>(
     dir: &Path,
     other_homes: &[PathBuf],
     stop: &AtomicBool,
-) -> Result<G::Move, String> {
+) -> Result<(G::Move, f64), String> {
     let start = trial.position;
     let grace = rules.grace;
     let name = &agent.name;
@@ -90,7 +94,7 @@ fn check<G: FileGame>(
             let text = String::from_utf8_lossy(bytes);
             // parse_move judges legality too.
             match start.parse_move(&text) {
-                Ok(mv) => return Ok(mv),
+                Ok(mv) => return Ok((mv, r.cpu)),
                 Err(e) => format!(
                     "its output.txt {:?} was rejected: {e}",
                     crate::process::agentinfo::printable(text.trim())
@@ -225,7 +229,9 @@ impl Drop for Waiting {
 }
 
 /// The agent's first move on the start position and, where the other side
-/// moves next, its reply to that move.
+/// moves next, its reply to that move; then its start-up move (see
+/// [`startup_cost`]). Returns what a move costs it before any search, or
+/// `None` when the start-up move failed (said on stderr).
 fn check_both<G: FileGame>(
     c: &Contestant,
     start: &G,
@@ -234,13 +240,13 @@ fn check_both<G: FileGame>(
     time: f64,
     d: &Path,
     others: &[PathBuf],
-) -> Result<(), String> {
+) -> Result<Option<f64>, String> {
     let opening = Trial {
         position: start,
         from: "on the start position".to_string(),
     };
     let stop = &crate::signals::STOP;
-    let mv = check(c, &opening, rules, time, d, others, stop)?;
+    let (mv, mut least) = check(c, &opening, rules, time, d, others, stop)?;
     let mut next = start.clone();
     next.play(mv);
     if next.result().is_none() && next.to_move() != start.to_move() {
@@ -248,9 +254,38 @@ fn check_both<G: FileGame>(
             position: &next,
             from: format!("after {first}'s first move ({})", start.describe_move(mv)),
         };
-        check(c, &reply, rules, time, d, others, stop)?;
+        least = least.min(check(c, &reply, rules, time, d, others, stop)?.1);
     }
-    Ok(())
+    Ok(startup_cost(c, start, rules, d, others)?.map(|cpu| cpu.min(least)))
+}
+
+/// The agent's move on the start position with [`startup::TINY_CLOCK`]
+/// seconds on its clock: an agent that watches its clock answers at once,
+/// so the CPU it uses is what any of its moves costs before it searches.
+/// The full-clock moves before it may have searched, and would overstate
+/// that. An agent that fails here would lose the same way late in a game,
+/// when its clock runs low: a warning, not a stop (`None`).
+fn startup_cost<G: FileGame>(
+    c: &Contestant,
+    start: &G,
+    rules: &Rules,
+    d: &Path,
+    others: &[PathBuf],
+) -> Result<Option<f64>, String> {
+    let tiny = Trial {
+        position: start,
+        from: format!("on the start position with {} s on its clock", startup::TINY_CLOCK),
+    };
+    match check(c, &tiny, rules, startup::TINY_CLOCK, d, others, &crate::signals::STOP) {
+        Ok((_, cpu)) => Ok(Some(cpu)),
+        Err(e) if crate::signals::stopped() => Err(e),
+        Err(e) => {
+            let what = e.lines().next().unwrap_or_default();
+            let w = format!("referee: warning: {what} When its clock runs that low late in a game, it will lose the same way; the games go ahead.");
+            eprintln!("{}", crate::output::board_text::wrap80(&w));
+            Ok(None)
+        }
+    }
 }
 
 /// Pre-flight for every agent seat (`times` by contestant), each in its own
@@ -258,7 +293,9 @@ fn check_both<G: FileGame>(
 /// each side it will play: from the start position, then (for the other
 /// side) from the position after its own first move, so an agent that
 /// breaks only on the second side (a mirrored camp, a flipped board) is
-/// caught before any game.
+/// caught before any game. Then it moves once with almost no time left, and
+/// where that move's cost over a typical game would take more than a third
+/// of its clock, a warning says so before the games.
 pub(crate) fn check_all<G: FileGame>(
     contestants: &[Contestant],
     times: &[f64],
@@ -278,7 +315,12 @@ pub(crate) fn check_all<G: FileGame>(
         let checked = check_both(c, start, &first, rules, *time, &d, &others);
         // A failure's files stay to be read (moved off its tmpfs, if any).
         workdir::settle(&d, checked.is_err());
-        checked?;
+        if let Some(cost) = checked? {
+            let moves = startup::typical_moves(G::NAME, start.moves_left_estimate());
+            if let Some(w) = startup::warning(&c.name, G::NAME, cost, moves, *time) {
+                eprintln!("{}", crate::output::board_text::wrap80(&w));
+            }
+        }
         let _ = workdir::remove_all(&d);
     }
     let _ = std::fs::remove_dir(dir);
