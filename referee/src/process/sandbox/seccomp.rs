@@ -137,7 +137,13 @@ mod tests {
                         child > 0 && libc::waitpid(child, std::ptr::null_mut(), 0) == child
                     }
                 };
-                libc::_exit(if !ok { 2 } else if worked { 0 } else { 1 });
+                libc::_exit(if !ok {
+                    2
+                } else if worked {
+                    0
+                } else {
+                    1
+                });
             }
             let mut st = 0;
             libc::waitpid(pid, &mut st, 0);
@@ -155,6 +161,8 @@ mod tests {
         let memfd_allowed = Filter::new(&[Allow::Memfd]).unwrap().unwrap();
         assert_eq!(in_child(&memfd_allowed, Try::Memfd), 0, "--allow memfd");
         assert_eq!(in_child(&memfd_allowed, Try::Shm), 1);
-        assert!(Filter::new(&[Allow::Memfd, Allow::SysvShm, Allow::Userns]).unwrap().is_none());
+        assert!(Filter::new(&[Allow::Memfd, Allow::SysvShm, Allow::Userns])
+            .unwrap()
+            .is_none());
     }
 }
