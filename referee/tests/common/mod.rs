@@ -119,12 +119,24 @@ pub fn rerun_unprivileged_delegated(binaries: &[(&str, &str)], filter: &str) {
     }
     let cg = delegated_cgroup();
     rerun(binaries, Some((filter, &cg)));
+    // The referees in it may leave their (empty) cgroups for the next
+    // referee to sweep: none comes, so the whole tree goes here.
     for _ in 0..100 {
-        if std::fs::remove_dir(&cg).is_ok() {
+        if remove_cgroup_tree(&cg) {
             break;
         }
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
+}
+
+/// Removes a tree of cgroups without processes, deepest first.
+fn remove_cgroup_tree(dir: &Path) -> bool {
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        if e.file_type().is_ok_and(|t| t.is_dir()) {
+            remove_cgroup_tree(&e.path());
+        }
+    }
+    std::fs::remove_dir(dir).is_ok() || !dir.exists()
 }
 
 /// As root and not in a rerun already (else says why not, once).
