@@ -43,28 +43,17 @@ pub(crate) fn own_cgroup() -> Result<PathBuf, String> {
     Ok(mount.join(rel))
 }
 
-/// Removes the cgroups of referees that no longer run (killed with SIGKILL,
-/// or a test process that never dropped its sandbox).
+/// Removes the cgroups of referees that no longer run, ending what is
+/// left in their leaves.
 fn sweep_stale(own: &Path) {
-    for e in std::fs::read_dir(own).into_iter().flatten().flatten() {
-        let name = e.file_name();
-        let Some(pid) = name
-            .to_str()
-            .and_then(|n| n.strip_prefix("referee-")?.split('-').next())
-            .filter(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
-        else {
-            continue;
-        };
-        if Path::new("/proc").join(pid).exists() {
-            continue;
-        }
-        for leaf in std::fs::read_dir(e.path()).into_iter().flatten().flatten() {
+    for dir in super::cgroup_v1::stale(own) {
+        for leaf in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
             if leaf.path().is_dir() {
                 let _ = std::fs::write(leaf.path().join("cgroup.kill"), "1");
                 let _ = std::fs::remove_dir(leaf.path());
             }
         }
-        let _ = std::fs::remove_dir(e.path());
+        let _ = std::fs::remove_dir(&dir);
     }
 }
 

@@ -55,25 +55,34 @@ fn own_dir(c: Controller) -> Option<PathBuf> {
     Some(mount.join(rel))
 }
 
+/// The cgroups `referee-PID-N` in `own` whose referee no longer runs
+/// (killed with SIGKILL, or a test process that never dropped its sandbox):
+/// the v1 and the v2 hierarchies name the run's cgroups alike.
+pub(super) fn stale(own: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(own)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| {
+            let name = e.file_name();
+            let pid = name
+                .to_str()
+                .and_then(|n| n.strip_prefix("referee-")?.split('-').next())
+                .filter(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
+            pid.is_some_and(|p| !Path::new("/proc").join(p).exists())
+        })
+        .map(|e| e.path())
+        .collect()
+}
+
 /// Removes the v1 cgroups of referees that no longer run (their moves'
 /// processes died with them: the agents have a parent-death signal).
 fn sweep_stale(own: &Path) {
-    for e in std::fs::read_dir(own).into_iter().flatten().flatten() {
-        let name = e.file_name();
-        let Some(pid) = name
-            .to_str()
-            .and_then(|n| n.strip_prefix("referee-")?.split('-').next())
-            .filter(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
-        else {
-            continue;
-        };
-        if Path::new("/proc").join(pid).exists() {
-            continue;
-        }
-        for leaf in std::fs::read_dir(e.path()).into_iter().flatten().flatten() {
+    for dir in stale(own) {
+        for leaf in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
             let _ = std::fs::remove_dir(leaf.path());
         }
-        let _ = std::fs::remove_dir(e.path());
+        let _ = std::fs::remove_dir(&dir);
     }
 }
 
