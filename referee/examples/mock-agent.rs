@@ -20,7 +20,8 @@
 //! so the kernel reaps its children and their CPU reaches no parent, then
 //! starts N children one after another, each burning MS ms, then plays),
 //! `inotify N S` (opens up to N inotify instances, holds them S seconds,
-//! then plays).
+//! then plays), `lock-etc S` (takes an exclusive lock on every file of
+//! `/etc` it can open, holds them S seconds, then plays).
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -256,6 +257,25 @@ fn inotify(n: usize, secs: f64) {
     legal_move();
 }
 
+/// Locks every file of `/etc` it can open (flock's exclusive lock, and a
+/// POSIX read lock, which a host tool's write lock would wait for) and holds them
+/// `secs` seconds: the organiser's tools lock files such as `/etc/passwd`.
+fn lock_etc(secs: f64) {
+    use rustix::fs::{fcntl_lock, flock, FlockOperation};
+    let mut held = Vec::new();
+    for e in std::fs::read_dir("/etc").into_iter().flatten().flatten() {
+        let Ok(f) = std::fs::File::open(e.path()) else { continue };
+        let whole = flock(&f, FlockOperation::NonBlockingLockExclusive).is_ok();
+        let posix = fcntl_lock(&f, FlockOperation::NonBlockingLockShared).is_ok();
+        if whole || posix {
+            held.push(f);
+        }
+    }
+    eprintln!("mock-agent: {} files of /etc locked", held.len());
+    std::thread::sleep(Duration::from_secs_f64(secs));
+    legal_move();
+}
+
 /// Exits 3 with `what` and the OS error (a refused system call).
 fn refused(what: &str) -> ! {
     eprintln!("mock-agent: {what} refused: {}", std::io::Error::last_os_error());
@@ -327,6 +347,7 @@ fn resources(what: &str, args: &[String]) {
         "memfd" => memfd(n(2, 1024)),
         "shm" => shm(n(2, 1024)),
         "inotify" => inotify(n(2, 1000), arg_f64(args, 3)),
+        "lock-etc" => lock_etc(arg_f64(args, 2)),
         _ => reaped_burn(n(2, 10) as u32, arg_f64(args, 3)),
     }
 }
@@ -395,7 +416,7 @@ fn main() {
         "orphan" => orphan(arg_f64(&args, 2)),
         "escape" => escape(),
         "keyring" => keyring_note(),
-        "hog" | "hold" | "memfd" | "shm" | "reaped-burn" | "inotify" => resources(what, &args),
+        "hog" | "hold" | "memfd" | "shm" | "reaped-burn" | "inotify" | "lock-etc" => resources(what, &args),
         "check-calibration" => {
             // Loses (no output) unless the referee copied calibration.txt in.
             if Path::new("calibration.txt").exists() {

@@ -85,8 +85,10 @@ impl Arena {
     /// Runs the referee to its end (failing after two minutes: a referee an
     /// agent managed to stop must not hang the test suite).
     fn run(&self, args: &[&str]) -> (std::process::Output, Vec<GameRecord>) {
+        let probe = common::OrganiserProbe::start();
         let child = self.spawn(args);
         let o = finish(child, Duration::from_secs(120));
+        probe.finish();
         let recs = record::load(&self.out.join("records.jsonl"), false).unwrap_or_default();
         (o, recs)
     }

@@ -62,8 +62,11 @@ impl Arena {
         c
     }
 
+    /// Runs the referee to its end, the organiser's probe watching.
     fn run(&self, args: &[&str]) -> (Output, Vec<GameRecord>) {
+        let probe = common::OrganiserProbe::start();
         let o = self.command(args).output().unwrap();
+        probe.finish();
         (o, self.records())
     }
 
@@ -337,6 +340,25 @@ fn an_agent_cannot_use_up_the_organisers_inotify_instances() {
     // SAFETY: our own descriptor.
     unsafe { libc::close(fd) };
     assert_finished(&o, &a.records(), 1);
+}
+
+#[test]
+fn an_agent_cannot_lock_the_hosts_files_against_the_organiser() {
+    // Each system directory is a read-only overlay of its own inside the
+    // move, so the agent's locks land on the overlay's inodes; through a
+    // plain bind they reached the host's files (flock /etc/passwd failed
+    // for the organiser for the whole move).
+    let a = Arena::new("locks");
+    let bad = format!("{} lock-etc 3", *MOCK);
+    let good = format!("{} play", *MOCK);
+    let args = [
+        "match", &bad, &good, "--games", "2", "--time", "20", "--names", "bad,good",
+    ];
+    let (o, recs) = a.run(&args);
+    assert_finished(&o, &recs, 2);
+    for r in &recs {
+        assert_eq!(r.loss, None, "locking its own view of /etc is no fault: {}", r.reason);
+    }
 }
 
 #[test]

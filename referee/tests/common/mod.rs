@@ -252,3 +252,55 @@ fn rerun(binaries: &[(&str, &str)], delegated: Option<(&str, &Path)>) {
     );
     assert!(!err.contains("SKIPPED"), "every check must run rootless:\n{err}");
 }
+
+/// Watches, while a run goes on, that the organiser's user can still
+/// create an inotify instance and take a lock on a system file
+/// (`/etc/passwd`; a shared lock, which an agent's exclusive one would
+/// refuse, and which the probes of tests run side by side do not): no agent may use up the user's kernel quotas or lock
+/// the host's files against the organiser's tools. Every hostile run is
+/// watched so.
+pub struct OrganiserProbe {
+    stop: Arc<std::sync::atomic::AtomicBool>,
+    thread: std::thread::JoinHandle<Result<u32, String>>,
+}
+
+impl OrganiserProbe {
+    /// Starts checking every 50 ms.
+    pub fn start() -> OrganiserProbe {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&stop);
+        let thread = std::thread::spawn(move || {
+            let mut checks = 0;
+            while !flag.load(Ordering::Relaxed) {
+                organiser_can_work()?;
+                checks += 1;
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            Ok(checks)
+        });
+        OrganiserProbe { stop, thread }
+    }
+
+    /// Stops checking; panics with what the organiser could not do.
+    pub fn finish(self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        match self.thread.join() {
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) => panic!("during the run, {e}"),
+            Err(_) => panic!("the organiser's probe panicked"),
+        }
+    }
+}
+
+/// One check of [`OrganiserProbe`].
+pub fn organiser_can_work() -> Result<(), String> {
+    use rustix::fs::{flock, inotify, FlockOperation};
+    inotify::init(inotify::CreateFlags::CLOEXEC)
+        .map_err(|e| format!("the organiser could not create an inotify instance: {e}"))?;
+    let f = std::fs::File::open("/etc/passwd").map_err(|e| format!("cannot open /etc/passwd: {e}"))?;
+    flock(&f, FlockOperation::NonBlockingLockShared)
+        .map_err(|e| format!("the organiser could not lock /etc/passwd: {e}"))?;
+    let _ = flock(&f, FlockOperation::Unlock);
+    Ok(())
+}

@@ -1,5 +1,8 @@
 //! The agent's view of the file system, built in its own mount namespace:
-//! an empty tmpfs root holding the system directories read-only, its home
+//! an empty tmpfs root holding the system directories read-only (each a
+//! read-only overlay of its own, so that a lock an agent takes on a host
+//! file such as `/etc/passwd` lands on the overlay's inode and never
+//! reaches the organiser's tools, which lock the real one), its home
 //! and the program directories named in its command read-only, a private `/tmp`,
 //! a minimal `/dev`, a `/proc` of its own PID namespace, and its working
 //! directory read-write at the same path as outside. Nothing else exists
@@ -48,6 +51,17 @@ enum Step {
         dev: bool,
         kept: libc::c_ulong,
     },
+    /// A read-only overlay of the host directory `src` at `dst` (options
+    /// `lowerdir=src:empty` in `opts`: the kernel wants two lower layers
+    /// without an upper one, and `empty` is the root's `/proc` mount point,
+    /// still empty then). Locks taken through it stay on its own inodes.
+    /// If the kernel refuses it, `src` is bound read-only instead.
+    Overlay {
+        src: CString,
+        dst: CString,
+        opts: CString,
+        kept: libc::c_ulong,
+    },
     /// The `/proc` of the new PID namespace, mounted before the switch of
     /// root: in a user namespace the kernel allows it only while a full
     /// `/proc` is still visible.
@@ -71,6 +85,7 @@ impl Step {
                 )
             }
             Step::Tmpfs { dst, .. } => format!("mounting a tmpfs at {}", s(dst)),
+            Step::Overlay { src, .. } => format!("mounting {} read-only", s(src)),
             Step::Proc(_) => "mounting /proc for the PID namespace".into(),
         }
     }
@@ -151,6 +166,9 @@ impl MountPlan {
         };
         let at = |p: &Path| root.join(p.strip_prefix("/").unwrap_or(p));
         let mut shown: Vec<PathBuf> = Vec::new();
+        // The overlays' empty lower layer: made first, mounted on last.
+        plan.dirs(root, Path::new("/proc"));
+        let empty = at(Path::new("/proc"));
         for s in SYSTEM {
             let p = Path::new(s);
             match std::fs::symlink_metadata(p) {
@@ -164,13 +182,20 @@ impl MountPlan {
                 }
                 Ok(m) if m.is_dir() => {
                     plan.dirs(root, p);
-                    plan.bind(p, &at(p), true, false);
+                    match overlay_options(p, &empty) {
+                        Some(opts) => plan.steps.push(Step::Overlay {
+                            src: cstr(p),
+                            dst: cstr(&at(p)),
+                            opts,
+                            kept: locked_flags(p),
+                        }),
+                        None => plan.bind(p, &at(p), true, false),
+                    }
                     shown.push(p.to_path_buf());
                 }
                 _ => {}
             }
         }
-        plan.dirs(root, Path::new("/proc"));
         plan.dirs(root, Path::new("/tmp"));
         let opts = format!("mode=1777,size={tmp_size},nr_inodes=4096");
         plan.steps.push(Step::Tmpfs {
@@ -242,6 +267,35 @@ impl MountPlan {
     }
 }
 
+/// The overlay options showing `dir` over the empty directory `empty`, or
+/// `None` where an overlay would show less than a bind: `dir` has mounts
+/// below it (an overlay shows only its own file system), or a path holds
+/// a character the option string cannot carry.
+fn overlay_options(dir: &Path, empty: &Path) -> Option<CString> {
+    fn plain(p: &Path) -> Option<&str> {
+        p.to_str().filter(|s| !s.contains([':', ',', '\\']))
+    }
+    let (d, e) = (plain(dir)?, plain(empty)?);
+    if submounted().iter().any(|m| m.starts_with(dir) && m != dir) {
+        return None;
+    }
+    CString::new(format!("lowerdir={d}:{e}")).ok()
+}
+
+/// The mount points of the referee's namespace (read once: the system
+/// directories' mounts do not change during a run).
+fn submounted() -> &'static [PathBuf] {
+    static MOUNTS: std::sync::OnceLock<Vec<PathBuf>> = std::sync::OnceLock::new();
+    MOUNTS.get_or_init(|| {
+        let text = std::fs::read_to_string("/proc/self/mountinfo").unwrap_or_default();
+        // The fifth field is the mount point, with spaces and such octal-escaped.
+        text.lines()
+            .filter_map(|l| l.split(' ').nth(4))
+            .map(|m| PathBuf::from(m.replace("\\040", " ")))
+            .collect()
+    })
+}
+
 /// The flags of the mount holding `p` that a bind of it must keep: a user
 /// namespace may not clear read-only, noexec, nodev, nosuid or atime flags
 /// set by its parent (the kernel refuses the remount otherwise).
@@ -269,6 +323,12 @@ fn mount(src: Option<&CStr>, dst: &CStr, fstype: Option<&CStr>, flags: libc::c_u
     let p = |c: Option<&CStr>| c.map_or(std::ptr::null(), CStr::as_ptr);
     // SAFETY: every pointer is a NUL-terminated string we own, or null.
     unsafe { libc::mount(p(src), dst.as_ptr(), p(fstype), flags, p(data).cast()) == 0 }
+}
+
+/// Binds `src` at `dst` read-only, nosuid and nodev, keeping `kept`.
+fn bind_read_only(src: &CStr, dst: &CStr, kept: libc::c_ulong) -> bool {
+    let flags = libc::MS_BIND | libc::MS_REMOUNT | libc::MS_NOSUID | libc::MS_NODEV | libc::MS_RDONLY | kept;
+    mount(Some(src), dst, None, libc::MS_BIND | libc::MS_REC, None) && mount(None, dst, None, flags, None)
 }
 
 /// Builds the root and enters it. Runs in the freshly cloned child (new
@@ -316,6 +376,10 @@ pub(crate) fn enter(plan: &MountPlan) -> Result<(), usize> {
                     }
                     mount(Some(src), dst, None, libc::MS_BIND | libc::MS_REC, None)
                         && mount(None, dst, None, flags, None)
+                }
+                Step::Overlay { src, dst, opts, kept } => {
+                    let flags = libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV;
+                    mount(Some(c"overlay"), dst, Some(c"overlay"), flags, Some(opts)) || bind_read_only(src, dst, *kept)
                 }
                 Step::Tmpfs { dst, opts } => mount(
                     Some(c"tmpfs"),
