@@ -1,6 +1,7 @@
 //! CPU accounting without a cgroup (the `rlimits` and `none` levels): the
 //! agent's process group plus every descendant seen through parent links in
-//! `/proc`. The referee is a child subreaper, so orphans come back to it and
+//! `/proc` (walked from the members through the kernel's `children` lists,
+//! or read whole where there are none). The referee is a child subreaper, so orphans come back to it and
 //! are charged, killed and reaped. A process that escapes between two scans
 //! (setsid then double fork within one poll) is missed: only the cgroup of
 //! the `full` level closes that hole.
@@ -124,11 +125,14 @@ impl Tracker {
             full || self.polls % FULL_SCAN_EVERY == 1
         };
         let mut stats = Vec::new();
-        if full {
-            for e in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
-                let Some(pid) = e.file_name().to_str().and_then(|s| s.parse::<i32>().ok()) else {
-                    continue;
-                };
+        if full && !children_lists() {
+            for pid in numbered(std::fs::read_dir("/proc")) {
+                if let Some(st) = read_stat(pid, &mut self.buf) {
+                    stats.push((pid, st));
+                }
+            }
+        } else if full {
+            for pid in self.family() {
                 if let Some(st) = read_stat(pid, &mut self.buf) {
                     stats.push((pid, st));
                 }
@@ -181,6 +185,32 @@ impl Tracker {
         ticks as f64 / self.tick
     }
 
+    /// The processes a full scan reads where the kernel keeps `children`
+    /// lists: the members and their descendants through those lists, and
+    /// the referee's own children (a member's orphans come back to it, a
+    /// subreaper, still in the group). The same processes as a read of all
+    /// of `/proc` would find, for a few reads instead of one per process of
+    /// the machine (most of the referee's own CPU per move at `none`).
+    fn family(&self) -> Vec<i32> {
+        let mut buf = String::new();
+        let mut found: Vec<i32> = self.members.iter().copied().collect();
+        // The referee's children are every concurrent move's agents: only
+        // those in this group are read, and their children are not walked
+        // until they are members.
+        let own = children_of("self", &mut buf);
+        let mut i = 0;
+        while i < found.len() {
+            for c in children_of(&found[i].to_string(), &mut buf) {
+                if !found.contains(&c) {
+                    found.push(c);
+                }
+            }
+            i += 1;
+        }
+        found.extend(own.into_iter().filter(|p| !found.contains(p)).collect::<Vec<_>>());
+        found
+    }
+
     /// Whether the move's processes together hold more than `limit` bytes:
     /// their resident sets as of the last scan, confirmed (when over) by
     /// their proportional sets, so pages a fork shares are counted once.
@@ -219,6 +249,34 @@ impl Tracker {
         }
         cpu
     }
+}
+
+/// Whether this kernel lists each task's children in `/proc` (it does
+/// with CONFIG_PROC_CHILDREN, as Debian's and most distributions' do).
+fn children_lists() -> bool {
+    static LISTS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *LISTS.get_or_init(|| std::path::Path::new("/proc/thread-self/children").exists())
+}
+
+/// The numbered entries of a `/proc` directory listing.
+fn numbered(dir: std::io::Result<std::fs::ReadDir>) -> impl Iterator<Item = i32> {
+    dir.into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str().and_then(|s| s.parse().ok()))
+}
+
+/// The children of every thread of process `pid` (`self` for the referee).
+fn children_of(pid: &str, buf: &mut String) -> Vec<i32> {
+    let mut out = Vec::new();
+    for tid in numbered(std::fs::read_dir(format!("/proc/{pid}/task"))) {
+        buf.clear();
+        let path = format!("/proc/{pid}/task/{tid}/children");
+        if File::open(path).and_then(|mut f| f.read_to_string(buf)).is_ok() {
+            out.extend(buf.split_whitespace().filter_map(|w| w.parse::<i32>().ok()));
+        }
+    }
+    out
 }
 
 /// Whether processes `(pid, resident pages)` together hold more than
