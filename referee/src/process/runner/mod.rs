@@ -12,6 +12,7 @@
 use crate::process::agent_files::{self, Capture, Output};
 use crate::process::sandbox::cgroup::Leaf;
 use crate::process::sandbox::namespaces::{self, MountPlan};
+use crate::process::sandbox::netns::{NetLease, NetPool};
 use crate::process::sandbox::pgroup::Tracker;
 use crate::process::sandbox::spawn::{self, Confine, Exec, Identity, Launch, UserMaps};
 use crate::process::sandbox::{Jail, Level, Sandbox};
@@ -181,6 +182,7 @@ fn confinement<'a>(
     j: &'a Jail,
     leaf: Option<&'a Leaf>,
     plan: &'a MountPlan,
+    net: Option<&NetLease<'_>>,
     dir: &Path,
 ) -> std::io::Result<Confine<'a>> {
     let identity = match &j.ids {
@@ -196,6 +198,7 @@ fn confinement<'a>(
         join: leaf.map(|l| l.v1_procs().collect()).unwrap_or_default(),
         filter: j.filter.as_ref(),
         plan,
+        net: net.map(NetLease::fd),
         identity,
     })
 }
@@ -278,8 +281,10 @@ pub fn run(spec: &RunSpec<'_>, stop: &AtomicBool) -> std::io::Result<RunResult> 
         std::fs::create_dir_all(&j.root)?;
     }
     let plan = jail.map(|j| mount_plan(&j.root, spec, &dir));
+    // Held until the move's processes are ended (`acct.finish`), below.
+    let net = jail.and_then(|j| j.nets.as_ref()).and_then(NetPool::lend);
     let confine = match (jail, &plan) {
-        (Some(j), Some(plan)) => Some(confinement(j, leaf.as_ref(), plan, &dir)?),
+        (Some(j), Some(plan)) => Some(confinement(j, leaf.as_ref(), plan, net.as_ref(), &dir)?),
         _ => None,
     };
     let launch = Launch {
@@ -312,6 +317,7 @@ pub fn run(spec: &RunSpec<'_>, stop: &AtomicBool) -> std::io::Result<RunResult> 
         0.0
     };
     let cpu = w.polled_max.max(acct.finish()).max(waited);
+    drop(net);
     if w.killed.is_none() && acct.oom_killed() {
         w.killed = Some(Killed::Memory);
     }

@@ -32,6 +32,7 @@ pub(crate) mod cgroup;
 pub(crate) mod cgroup_v1;
 pub(crate) mod limits;
 pub(crate) mod namespaces;
+pub(crate) mod netns;
 mod opts;
 pub(crate) mod pgroup;
 mod probe;
@@ -86,6 +87,9 @@ pub struct Jail {
     pub(crate) ids: Option<Ids>,
     /// The system calls refused where no memory cgroup charges a move.
     pub(crate) filter: Option<seccomp::Filter>,
+    /// Network namespaces lent to moves (`full`; rootless moves make their
+    /// own in their user namespace).
+    pub(crate) nets: Option<netns::NetPool>,
 }
 
 impl Jail {
@@ -100,6 +104,7 @@ impl Jail {
         let mut jail = Jail {
             cgroup,
             root,
+            nets: ids.is_some().then(netns::NetPool::default),
             ids,
             filter: None,
         };

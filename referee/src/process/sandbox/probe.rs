@@ -98,6 +98,7 @@ fn try_rootless(root: &Path, work: &Path, cgroup: Option<&cgroup::Parent>) -> Re
             join: Vec::new(),
             filter: None,
             plan: &plan,
+            net: None,
             identity: spawn::Identity::Mapped(spawn::UserMaps::for_self()),
         }),
     };

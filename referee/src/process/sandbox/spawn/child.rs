@@ -48,6 +48,7 @@ pub(super) enum Stage {
     Reaper,
     Cgroup,
     Seccomp,
+    Network,
 }
 
 fn report(fd: RawFd, stage: Stage, step: usize) -> ! {
@@ -131,6 +132,11 @@ pub(super) fn child(l: &Launch<'_>, err: RawFd, envp: &[*const c_char], status: 
             for &fd in &c.join {
                 if libc::write(fd, b"0".as_ptr().cast(), 1) != 1 {
                     report(err, Stage::Cgroup, 0);
+                }
+            }
+            if let Some(net) = c.net {
+                if libc::setns(net, libc::CLONE_NEWNET) != 0 {
+                    report(err, Stage::Network, 0);
                 }
             }
             if let Identity::Mapped(m) = &c.identity {

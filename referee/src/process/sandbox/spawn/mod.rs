@@ -96,6 +96,9 @@ pub(crate) struct Confine<'a> {
     pub join: Vec<RawFd>,
     /// The file-system view.
     pub plan: &'a MountPlan,
+    /// A network namespace to enter (one lent for the move); `None`: a new
+    /// one at clone time.
+    pub net: Option<RawFd>,
     /// The agent's identity.
     pub identity: Identity,
 }
@@ -211,9 +214,10 @@ fn clone_args(l: &Launch<'_>, pidfd: &mut RawFd) -> CloneArgs {
         ..Default::default()
     };
     if let Some(c) = &l.confine {
-        args.flags |=
-            (libc::CLONE_NEWNS | libc::CLONE_NEWPID | libc::CLONE_NEWNET | libc::CLONE_NEWIPC | libc::CLONE_NEWUTS)
-                as u64;
+        args.flags |= (libc::CLONE_NEWNS | libc::CLONE_NEWPID | libc::CLONE_NEWIPC | libc::CLONE_NEWUTS) as u64;
+        if c.net.is_none() {
+            args.flags |= libc::CLONE_NEWNET as u64;
+        }
         if let Identity::Mapped(_) = c.identity {
             args.flags |= libc::CLONE_NEWUSER as u64;
         }
@@ -316,6 +320,7 @@ fn start_error(l: &Launch<'_>, msg: &[u8; 12]) -> std::io::Error {
         8 => "starting the move's init process".into(),
         9 => "joining the move's cgroup v1 memory and pids limits".into(),
         10 => "installing the seccomp filter".into(),
+        11 => "entering the move's network namespace".into(),
         _ => "starting /bin/sh".into(),
     };
     std::io::Error::new(
