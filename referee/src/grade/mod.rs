@@ -10,6 +10,7 @@
 //! puts the parts together ([`merge`]).
 
 pub(crate) mod exam;
+pub(crate) mod ladder;
 mod manifest;
 pub(crate) mod merge;
 pub(crate) mod plan;
@@ -54,13 +55,7 @@ pub(crate) fn run(a: &GradeArgs) -> Result<i32, String> {
         submissions: absolute(&a.submissions)?,
         ..a.clone()
     };
-    let overrides = Overrides {
-        singles: a.singles,
-        games: a.games,
-        time: a.time,
-        seed: a.seed,
-    };
-    let plan = GradePlan::load(&a.plan, &a.game.to_ascii_lowercase())?.with(&overrides)?;
+    let plan = GradePlan::load(&a.plan, &a.game.to_ascii_lowercase())?.with(&overrides(a))?;
     if !(1..=256).contains(&a.concurrency) {
         return Err(format!(
             "--concurrency must be between 1 and 256, found {}",
@@ -127,6 +122,21 @@ pub(crate) fn run(a: &GradeArgs) -> Result<i32, String> {
     } else {
         0
     })
+}
+
+/// The plan's changes on the command line.
+fn overrides(a: &GradeArgs) -> Overrides {
+    Overrides {
+        singles: a.singles,
+        games: a.games,
+        time: a.time,
+        seed: a.seed,
+        ladder: match (a.ladder, a.no_ladder) {
+            (true, _) => Some(true),
+            (_, true) => Some(false),
+            _ => None,
+        },
+    }
 }
 
 /// The students: the folders of `dir`, by name.
@@ -268,29 +278,38 @@ fn grade_student<G: FileGame>(
         rules: &c.rules,
         stop,
     };
+    take_tests(c, &bench, &done)?;
+    let placed = ladder::place::<G>(&bench, c.plan, c.results, &c.results.of(student)?)?;
+    let _ = crate::process::workdir::remove_all(&bench.work);
+    let mine = c.results.of(student)?;
+    let total: u32 = mine.iter().map(|r| r.points).sum();
+    let ladder = placed.map_or_else(String::new, |p| format!(" (ladder: {p})"));
+    eprintln!("grade: [{i}/{n}] {student}: {total}/{}{ladder}", c.plan.max_points());
+    Ok(())
+}
+
+/// Runs the plan's tests the student has not taken (`done`), each
+/// recorded as it finishes.
+fn take_tests<G: FileGame>(c: &Class<'_, G>, bench: &Bench<'_>, done: &[String]) -> Result<(), String> {
     for (k, pos) in c.singles.iter().enumerate() {
         if !done.contains(&format!("s{:02}", k + 1)) {
-            let r = exam::single(&bench, c.plan, k + 1, pos);
+            let r = exam::single(bench, c.plan, k + 1, pos);
             c.results.add(&finished(r)?)?;
         }
     }
     for (k, (start, clock, opens)) in c.games.iter().enumerate() {
         if !done.contains(&format!("g{:02}", k + 1)) {
             let t = GameTest {
-                n: k + 1,
+                test: format!("g{:02}", k + 1),
                 start: start.clone(),
                 clock: *clock,
                 opens: *opens,
                 opponent: &c.opponent,
             };
-            let (r, rec) = exam::game(&bench, c.plan, t).map_err(interrupted)?;
+            let (r, rec) = exam::game(bench, c.plan, t).map_err(interrupted)?;
             c.results.add_game(&r, &rec)?;
         }
     }
-    let _ = crate::process::workdir::remove_all(&bench.work);
-    let mine = c.results.of(student)?;
-    let total: u32 = mine.iter().map(|r| r.points).sum();
-    eprintln!("grade: [{i}/{n}] {student}: {total}/{}", c.plan.max_points());
     Ok(())
 }
 
@@ -299,7 +318,8 @@ fn finished(r: Result<TestResult, GameError>) -> Result<TestResult, String> {
     r.map_err(interrupted)
 }
 
-fn interrupted(e: GameError) -> String {
+/// The words for a game that could not finish.
+pub(crate) fn interrupted(e: GameError) -> String {
     match e {
         GameError::Interrupted => "interrupted: continue with --resume (same arguments)".into(),
         GameError::Io(m) => m,
@@ -320,5 +340,6 @@ fn build_failure(student: &str, why: &str) -> TestResult {
         moved: None,
         opened: None,
         record: None,
+        won: None,
     }
 }
