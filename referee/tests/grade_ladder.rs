@@ -182,6 +182,31 @@ fn a_class_placed_on_the_ladder_in_shards_keeps_its_grades_and_orders_its_player
         "random {weak}, level 3 {mid}, full {strong}:\n{csv}"
     );
     check_apart(&merged, &csv, &class_dir, &base);
+    unfinished_is_refused(&shard0, &shard1, &base);
+}
+
+/// A shard whose last placement game is lost from its records is refused
+/// by `referee merge`, naming the placement.
+fn unfinished_is_refused(shard0: &Path, shard1: &Path, base: &Path) {
+    let results = shard1.join("records/results.jsonl");
+    let mut kept = lines(&results);
+    let last = kept.iter().rposition(|l| l.contains("\"test\":\"L")).unwrap();
+    kept.remove(last);
+    std::fs::write(&results, kept.join("\n") + "\n").unwrap();
+    let out = base.join("refused");
+    let o = Command::new(REFEREE)
+        .arg("merge")
+        .arg("--out")
+        .arg(&out)
+        .args([shard0, shard1])
+        .output();
+    let o = o.unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("has not taken the ladder placement"),
+        "{}",
+        text(&o)
+    );
 }
 
 /// The placements count in no grade: every ladder game scores 0 of 0, and

@@ -2,10 +2,11 @@
 //! folder of SUBMISSIONS is a student; each is built once under the
 //! sandbox ([`submission`]), then takes the plan's tests ([`plan`]): single
 //! moves on seeded positions ([`positions`]) and timed games against the
-//! reference agent ([`exam`]). Every finished test is appended to
-//! `OUT/records/results.jsonl` at once, so a killed grading loses none and
-//! `--resume` runs none twice; the sheets are written from that file at the
-//! end ([`sheet`]). `--shard K/N` grades a part of the class into a
+//! reference agent ([`exam`]), and, if the plan asks, a placement on the
+//! strength ladder that counts in no grade ([`ladder`]). Every finished
+//! test is appended to `OUT/records/results.jsonl` at once, so a killed
+//! grading loses none and `--resume` runs none twice; the sheets are
+//! written from that file at the end ([`sheet`]). `--shard K/N` grades a part of the class into a
 //! directory of its own ([`manifest`] says which), and `referee merge`
 //! puts the parts together ([`merge`]).
 
