@@ -333,6 +333,15 @@ pub(crate) struct GradeArgs {
     /// Seed of the positions and clocks (the plan's, by default).
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Also place each submission on the strength ladder (`agent --level
+    /// N`; Halma): an informative line, e.g. "between level 4 and 5",
+    /// that counts in no grade. The plan's [ladder], else 2 games a level
+    /// at 10 s a side.
+    #[arg(long, conflicts_with = "no_ladder")]
+    pub ladder: bool,
+    /// No ladder placement, even if the plan has a [ladder].
+    #[arg(long)]
+    pub no_ladder: bool,
     /// Tests run at once (1 to 256).
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,

@@ -43,6 +43,11 @@ pub(crate) struct TestResult {
     /// The game's record key in `records/games.jsonl` (games).
     #[serde(default)]
     pub record: Option<String>,
+    /// Whether the submission won (games; a drawn game as the plan's draw
+    /// rule gives it): what a ladder game, which scores no points, is
+    /// placed by.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub won: Option<bool>,
 }
 
 /// Where a submission's tests run and what they may see.
@@ -101,21 +106,22 @@ pub(crate) fn single<G: FileGame>(b: &Bench<'_>, plan: &GradePlan, n: usize, pos
         moved,
         opened: None,
         record: None,
+        won: None,
     })
 }
 
-/// One game of the plan: test `n` (from 1) from `start`, `clock` CPU
-/// seconds a side, the submission moving first if `opens`.
+/// One game of the plan: test `test` from `start`, `clock` CPU seconds a
+/// side, the submission moving first if `opens`.
 pub(crate) struct GameTest<'a, G> {
-    /// Its number, from 1.
-    pub n: usize,
+    /// Its name: `g01`... (a graded game) or `L5-1`... (a ladder game).
+    pub test: String,
     /// The start position.
     pub start: G,
     /// CPU seconds a side.
     pub clock: f64,
     /// The submission moves first.
     pub opens: bool,
-    /// The reference agent.
+    /// The reference agent (or the ladder's level).
     pub opponent: &'a Contestant,
 }
 
@@ -131,9 +137,9 @@ pub(crate) fn game<G: FileGame>(
     let mut seats = ByPlayer::new(t.opponent, t.opponent);
     seats[seat] = b.student;
     let names = G::player_names();
-    let base = b.work.join(format!("g{:02}", t.n));
+    let base = b.work.join(&t.test);
     let setup = GameSetup {
-        key: format!("{}/g{:02}", b.student.name, t.n),
+        key: format!("{}/{}", b.student.name, t.test),
         start: t.start,
         seats,
         time: ByPlayer::new(t.clock, t.clock),
@@ -153,7 +159,7 @@ pub(crate) fn game<G: FileGame>(
     let (won, verdict) = score(&rec, me, plan.games.draw);
     let result = TestResult {
         student: b.student.name.clone(),
-        test: format!("g{:02}", t.n),
+        test: t.test,
         points: if won { plan.games.points } else { 0 },
         max: plan.games.points,
         verdict: verdict.into(),
@@ -163,6 +169,7 @@ pub(crate) fn game<G: FileGame>(
         moved: None,
         opened: Some(t.opens),
         record: Some(rec.key.clone()),
+        won: Some(won),
     };
     Ok((result, rec))
 }

@@ -90,11 +90,15 @@ fn shard_results(g: &Grading, h: &ShardHead) -> Result<(Vec<TestResult>, Vec<Gam
             .filter(|r| r.student == *s)
             .map(|r| r.test.as_str())
             .collect();
-        let left: Vec<&str> = tests
+        let mut left: Vec<&str> = tests
             .iter()
             .map(String::as_str)
             .filter(|t| !taken.contains(t))
             .collect();
+        let theirs: Vec<&TestResult> = results.iter().filter(|r| r.student == *s).collect();
+        if g.plan.ladder.is_some() && super::ladder::placement(&g.plan, &theirs).is_none() {
+            left.push("the ladder placement");
+        }
         if !taken.contains(&"build") && !left.is_empty() {
             return Err(unfinished(h, s, &left));
         }

@@ -2,14 +2,16 @@
 //! folder of SUBMISSIONS is a student; each is built once under the
 //! sandbox ([`submission`]), then takes the plan's tests ([`plan`]): single
 //! moves on seeded positions ([`positions`]) and timed games against the
-//! reference agent ([`exam`]). Every finished test is appended to
-//! `OUT/records/results.jsonl` at once, so a killed grading loses none and
-//! `--resume` runs none twice; the sheets are written from that file at the
-//! end ([`sheet`]). `--shard K/N` grades a part of the class into a
+//! reference agent ([`exam`]), and, if the plan asks, a placement on the
+//! strength ladder that counts in no grade ([`ladder`]). Every finished
+//! test is appended to `OUT/records/results.jsonl` at once, so a killed
+//! grading loses none and `--resume` runs none twice; the sheets are
+//! written from that file at the end ([`sheet`]). `--shard K/N` grades a part of the class into a
 //! directory of its own ([`manifest`] says which), and `referee merge`
 //! puts the parts together ([`merge`]).
 
 pub(crate) mod exam;
+pub(crate) mod ladder;
 mod manifest;
 pub(crate) mod merge;
 pub(crate) mod plan;
@@ -54,13 +56,7 @@ pub(crate) fn run(a: &GradeArgs) -> Result<i32, String> {
         submissions: absolute(&a.submissions)?,
         ..a.clone()
     };
-    let overrides = Overrides {
-        singles: a.singles,
-        games: a.games,
-        time: a.time,
-        seed: a.seed,
-    };
-    let plan = GradePlan::load(&a.plan, &a.game.to_ascii_lowercase())?.with(&overrides)?;
+    let plan = GradePlan::load(&a.plan, &a.game.to_ascii_lowercase())?.with(&overrides(a))?;
     if !(1..=256).contains(&a.concurrency) {
         return Err(format!(
             "--concurrency must be between 1 and 256, found {}",
@@ -127,6 +123,21 @@ pub(crate) fn run(a: &GradeArgs) -> Result<i32, String> {
     } else {
         0
     })
+}
+
+/// The plan's changes on the command line.
+fn overrides(a: &GradeArgs) -> Overrides {
+    Overrides {
+        singles: a.singles,
+        games: a.games,
+        time: a.time,
+        seed: a.seed,
+        ladder: match (a.ladder, a.no_ladder) {
+            (true, _) => Some(true),
+            (_, true) => Some(false),
+            _ => None,
+        },
+    }
 }
 
 /// The students: the folders of `dir`, by name.
@@ -268,29 +279,38 @@ fn grade_student<G: FileGame>(
         rules: &c.rules,
         stop,
     };
+    take_tests(c, &bench, &done)?;
+    let placed = ladder::place::<G>(&bench, c.plan, c.results, &c.results.of(student)?)?;
+    let _ = crate::process::workdir::remove_all(&bench.work);
+    let mine = c.results.of(student)?;
+    let total: u32 = mine.iter().map(|r| r.points).sum();
+    let ladder = placed.map_or_else(String::new, |p| format!(" (ladder: {p})"));
+    eprintln!("grade: [{i}/{n}] {student}: {total}/{}{ladder}", c.plan.max_points());
+    Ok(())
+}
+
+/// Runs the plan's tests the student has not taken (`done`), each
+/// recorded as it finishes.
+fn take_tests<G: FileGame>(c: &Class<'_, G>, bench: &Bench<'_>, done: &[String]) -> Result<(), String> {
     for (k, pos) in c.singles.iter().enumerate() {
         if !done.contains(&format!("s{:02}", k + 1)) {
-            let r = exam::single(&bench, c.plan, k + 1, pos);
+            let r = exam::single(bench, c.plan, k + 1, pos);
             c.results.add(&finished(r)?)?;
         }
     }
     for (k, (start, clock, opens)) in c.games.iter().enumerate() {
         if !done.contains(&format!("g{:02}", k + 1)) {
             let t = GameTest {
-                n: k + 1,
+                test: format!("g{:02}", k + 1),
                 start: start.clone(),
                 clock: *clock,
                 opens: *opens,
                 opponent: &c.opponent,
             };
-            let (r, rec) = exam::game(&bench, c.plan, t).map_err(interrupted)?;
+            let (r, rec) = exam::game(bench, c.plan, t).map_err(interrupted)?;
             c.results.add_game(&r, &rec)?;
         }
     }
-    let _ = crate::process::workdir::remove_all(&bench.work);
-    let mine = c.results.of(student)?;
-    let total: u32 = mine.iter().map(|r| r.points).sum();
-    eprintln!("grade: [{i}/{n}] {student}: {total}/{}", c.plan.max_points());
     Ok(())
 }
 
@@ -299,7 +319,8 @@ fn finished(r: Result<TestResult, GameError>) -> Result<TestResult, String> {
     r.map_err(interrupted)
 }
 
-fn interrupted(e: GameError) -> String {
+/// The words for a game that could not finish.
+pub(crate) fn interrupted(e: GameError) -> String {
     match e {
         GameError::Interrupted => "interrupted: continue with --resume (same arguments)".into(),
         GameError::Io(m) => m,
@@ -320,5 +341,6 @@ fn build_failure(student: &str, why: &str) -> TestResult {
         moved: None,
         opened: None,
         record: None,
+        won: None,
     }
 }

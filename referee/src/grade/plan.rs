@@ -1,8 +1,9 @@
 //! A grading plan: what every submission is tested on and what each test
 //! is worth. A small TOML file, or `contest`: the contest's own plan for a
 //! game. Command-line overrides (`--singles`, `--games`, `--time`,
-//! `--seed`) apply on top, for a quick dry run.
+//! `--seed`, `--ladder`/`--no-ladder`) apply on top, for a quick dry run.
 
+use super::ladder::Ladder;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -22,6 +23,11 @@ pub(crate) struct GradePlan {
     /// Limits of a submission's build.
     #[serde(default)]
     pub build: Build,
+    /// The strength ladder's placement (informative, never scored); none:
+    /// no placement. Left out of `plan.toml` when off, so a plan without
+    /// it reads and resumes as before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ladder: Option<Ladder>,
 }
 
 /// The single-move part: positions, one move each within a CPU budget.
@@ -90,7 +96,8 @@ impl Default for Build {
 /// moves of 30 s at 1 point, 9 games at 10 points against plain minimax,
 /// 5 of them opened by the submission, clocks of 100-300 s, a drawn game
 /// to the side with more time left); the smaller games the same shape
-/// with their shorter clocks.
+/// with their shorter clocks. No ladder placement: it would add games to
+/// every student's grading (`--ladder` turns it on).
 pub(crate) fn contest(game: &str) -> GradePlan {
     let halma = game == "halma";
     GradePlan {
@@ -112,6 +119,7 @@ pub(crate) fn contest(game: &str) -> GradePlan {
             draw: DrawRule::TimeLeft,
         },
         build: Build::default(),
+        ladder: None,
     }
 }
 
@@ -126,6 +134,9 @@ pub(crate) struct Overrides {
     pub time: Option<f64>,
     /// Another seed.
     pub seed: Option<u64>,
+    /// The ladder placement on (the plan's `[ladder]`, else its defaults)
+    /// or off.
+    pub ladder: Option<bool>,
 }
 
 impl GradePlan {
@@ -159,9 +170,17 @@ impl GradePlan {
             self.games.count = n;
             self.games.opened = n.div_ceil(2);
         }
+        match o.ladder {
+            Some(true) => self.ladder = self.ladder.take().or_else(|| Some(Ladder::default())),
+            Some(false) => self.ladder = None,
+            None => {}
+        }
         if let Some(t) = o.time {
             self.singles.budget = t;
             self.games.clock = [t, t];
+            if let Some(l) = self.ladder.as_mut() {
+                l.clock = t;
+            }
         }
         if let Some(s) = o.seed {
             self.seed = s;
@@ -171,7 +190,7 @@ impl GradePlan {
     }
 
     /// Refuses a plan no grading can follow, naming the field.
-    fn check(&self) -> Result<(), String> {
+    pub(crate) fn check(&self) -> Result<(), String> {
         crate::for_game!(&self.game, |G| Ok::<&str, String>(
             <G as agent::protocol::Notation>::NAME
         ))?;
@@ -204,7 +223,10 @@ impl GradePlan {
         if self.games.max_plies == 0 {
             return Err("games.max_plies must be at least 1".into());
         }
-        Ok(())
+        match &self.ladder {
+            Some(l) => super::ladder::check(self, l),
+            None => Ok(()),
+        }
     }
 
     /// The most points a submission can score.
@@ -258,6 +280,7 @@ mod tests {
             games: Some(3),
             time: Some(1.5),
             seed: Some(7),
+            ladder: None,
         };
         let q = p.with(&o).unwrap();
         assert_eq!((q.singles.count, q.games.count, q.games.opened), (2, 3, 2));

@@ -2,9 +2,13 @@
 //! student, sorted, for a spreadsheet or a course platform's gradebook),
 //! `grades.json` (the plan, the positions, the clocks and every test's
 //! verdict) and `report.html` (the class at a glance, one page per student
-//! with each lost single move and a replay of the games).
+//! with each lost single move and a replay of the games). A plan with a
+//! `[ladder]` adds each student's placement on the strength ladder, apart
+//! from the points: a last `ladder` column, a `ladder` field and the
+//! `ladder_games`, a line on each page.
 
 use super::exam::TestResult;
+use super::ladder;
 use super::plan::GradePlan;
 use crate::output::record::GameRecord;
 use serde::{Deserialize, Serialize};
@@ -30,13 +34,23 @@ struct Row<'a> {
     single: u32,
     games: u32,
     tests: Vec<&'a TestResult>,
+    /// The placement on the strength ladder (plans with a `[ladder]`,
+    /// once placed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ladder: Option<String>,
+    /// The ladder's games, which score nothing.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    ladder_games: Vec<&'a TestResult>,
 }
 
 fn rows<'a>(plan: &GradePlan, students: &'a [String], results: &'a [TestResult]) -> Vec<Row<'a>> {
     students
         .iter()
         .map(|s| {
-            let tests: Vec<&TestResult> = results.iter().filter(|r| &r.student == s).collect();
+            let (ladder_games, tests): (Vec<&TestResult>, Vec<&TestResult>) = results
+                .iter()
+                .filter(|r| &r.student == s)
+                .partition(|r| ladder::is_ladder(&r.test));
             let sum = |p: char| {
                 tests
                     .iter()
@@ -52,6 +66,8 @@ fn rows<'a>(plan: &GradePlan, students: &'a [String], results: &'a [TestResult])
                 single,
                 games,
                 tests,
+                ladder: ladder::placement(plan, &ladder_games).map(|p| p.to_string()),
+                ladder_games,
             }
         })
         .collect()
@@ -110,7 +126,12 @@ fn csv(plan: &GradePlan, rows: &[Row<'_>]) -> String {
         .map(|i| format!("s{i:02}"))
         .chain((1..=plan.games.count).map(|i| format!("g{i:02}")))
         .collect();
-    let mut s = format!("student,total,max,single,games,{}\n", names.join(","));
+    let placed = plan.ladder.is_some();
+    let mut s = format!(
+        "student,total,max,single,games,{}{}\n",
+        names.join(","),
+        if placed { ",ladder" } else { "" }
+    );
     for r in rows {
         let cells: Vec<String> = names
             .iter()
@@ -120,6 +141,7 @@ fn csv(plan: &GradePlan, rows: &[Row<'_>]) -> String {
                 None if r.tests.iter().any(|t| t.test == "build") => "0".into(),
                 None => String::new(),
             })
+            .chain(placed.then(|| field(r.ladder.as_deref().unwrap_or(""))))
             .collect();
         let _ = writeln!(
             s,
@@ -182,6 +204,9 @@ fn class_page(plan: &GradePlan, rows: &[Row<'_>]) -> String {
         let _ = write!(h, "<tr><td>{}</td><td>{n}</td></tr>", esc(&v));
     }
     h += "</table><h2>Students</h2><table><tr><th>student<th>total<th>single moves<th>games";
+    if plan.ladder.is_some() {
+        h += "<th>ladder (not graded)";
+    }
     for r in rows {
         let _ = write!(
             h,
@@ -192,6 +217,9 @@ fn class_page(plan: &GradePlan, rows: &[Row<'_>]) -> String {
             r.single,
             r.games
         );
+        if plan.ladder.is_some() {
+            let _ = write!(h, "<td>{}", esc(r.ladder.as_deref().unwrap_or("")));
+        }
     }
     h + "</table>"
 }
@@ -209,7 +237,7 @@ fn student_page(tests: &Tests, r: &Row<'_>) -> String {
         let _ = write!(h, "<p class=lost>Not built: {}", esc(&b.reason));
         return h;
     }
-    if r.tests.iter().any(|t| t.test.starts_with('g')) {
+    if r.tests.iter().any(|t| t.test.starts_with('g')) || !r.ladder_games.is_empty() {
         let _ = write!(h, "<p><a href=\"{}-games.html\">replay the games</a>", esc(r.student));
     }
     h += "<table><tr><th>test<th>points<th>verdict<th>CPU s<th>of";
@@ -227,6 +255,7 @@ fn student_page(tests: &Tests, r: &Row<'_>) -> String {
         );
     }
     h += "</table>";
+    h += &ladder_part(r);
     for t in r.tests.iter().filter(|t| t.test.starts_with('s') && t.points < t.max) {
         let n: usize = t.test[1..].parse().unwrap_or(0);
         let board = tests.singles.get(n.wrapping_sub(1)).map(String::as_str).unwrap_or("");
@@ -240,4 +269,29 @@ fn student_page(tests: &Tests, r: &Row<'_>) -> String {
         );
     }
     h
+}
+
+/// A student's placement on the strength ladder and its games, apart from
+/// the graded tests.
+fn ladder_part(r: &Row<'_>) -> String {
+    let Some(p) = &r.ladder else {
+        return String::new();
+    };
+    let mut h = format!(
+        "<h2>Strength ladder: {}</h2><p>Informative only: these games score no points and are not in the total. \
+         Each is against <code>agent --level N</code> (game <code>LN-K</code>), the levels tried by bisection.\
+         <table><tr><th>game<th>result<th>CPU s<th>of",
+        esc(p)
+    );
+    for t in &r.ladder_games {
+        let _ = write!(
+            h,
+            "<tr><td>{}<td>{}<td>{:.3}<td>{:.1}",
+            esc(&t.test),
+            esc(&t.verdict),
+            t.cpu,
+            t.time
+        );
+    }
+    h + "</table>"
 }
