@@ -122,7 +122,7 @@ pub(crate) fn plan_with_overhead(
         },
         Mode::Game => {
             let total = moves_left.total.max(1.0);
-            let spendable = (0.95 * usable - overhead * total).max(0.0);
+            let spendable = spendable(remaining, used, total, overhead).max(0.0);
             let searched = moves_left.searched.clamp(1.0, total);
             let short = short_clock_weight(spendable / total);
             let share = spendable / (total - short * (total - searched));
@@ -133,6 +133,36 @@ pub(crate) fn plan_with_overhead(
             }
         }
     }
+}
+
+/// CPU seconds of a GAME clock the searches may spend: what is usable
+/// after the process's own reserve, less the twentieth kept in hand and
+/// the per-move floor (`floor`, a move's whole-process cost outside its
+/// search) of each of the `total` moves left, which no plan can avoid:
+/// every move is a new process. Negative when even that floor is not paid.
+fn spendable(remaining: f64, used: f64, total: f64, floor: f64) -> f64 {
+    let usable = (remaining - reserve(remaining) - used).max(0.0);
+    0.95 * usable - floor * total.max(1.0)
+}
+
+/// CPU seconds a move of the default strategy that searches costs at the
+/// least on top of one played without a search ([`too_short_to_search`]):
+/// the play data's positions handed over, the searcher and its table built,
+/// a one-ply search. About 0.2 ms on a Halma midgame (162 nodes); kept
+/// above.
+pub(crate) const MIN_SEARCH: f64 = 0.0004;
+
+/// Whether a GAME clock is too short to search even one ply: once the
+/// floor of every move left is set aside ([`spendable`]), what remains
+/// does not pay [`MIN_SEARCH`] for each move that would search. Such a move
+/// is better played at once, at its floor alone, than lost on time. False
+/// for SINGLE: the time is that move's alone.
+pub(crate) fn too_short_to_search(mode: Mode, remaining: f64, used: f64, moves_left: MovesLeft, floor: f64) -> bool {
+    let total = moves_left.total.max(1.0);
+    let searched = moves_left.searched.clamp(1.0, total);
+    let left = spendable(remaining, used, total, floor);
+    // NaN (a damaged figure) counts as short: the fast move is always legal.
+    mode == Mode::Game && (left.is_nan() || left < MIN_SEARCH * searched)
 }
 
 /// A share of the clock per move at or below which every move's time buys
@@ -291,6 +321,46 @@ mod tests {
         let cheap = plan_with_overhead(Mode::Game, 0.5, 0.0, MovesLeft::all_searched(85.0), 0.003);
         let default = plan(Mode::Game, 0.5, 0.0, 85.0);
         assert!(cheap.hard > 2.0 * default.hard, "{cheap:?} {default:?}");
+    }
+
+    #[test]
+    fn the_plan_reserves_moves_left_times_the_floor() {
+        // 1 s for 80 moves at a 3 ms floor: 0.24 s of it is the floor's,
+        // and the searches share only the rest.
+        let moves = MovesLeft::all_searched(80.0);
+        let usable = 1.0 - reserve(1.0);
+        let rest = 0.95 * usable - 80.0 * 0.003;
+        assert!((spendable(1.0, 0.0, 80.0, 0.003) - rest).abs() < 1e-12);
+        let b = plan_with_overhead(Mode::Game, 1.0, 0.0, moves, 0.003);
+        assert!((b.hard - 3.0 * rest / 80.0).abs() < 1e-12, "{b:?}");
+        assert!(!too_short_to_search(Mode::Game, 1.0, 0.0, moves, 0.003));
+        // A clock the floor of the moves left takes whole: no search time,
+        // and the move is played without one.
+        let floor_only = (80.0 * 0.003 / 0.95 + 0.003) / 0.98;
+        assert!(plan_with_overhead(Mode::Game, floor_only, 0.0, moves, 0.003).hard < 1e-12);
+        assert!(too_short_to_search(Mode::Game, floor_only, 0.0, moves, 0.003));
+        // The threshold: the floor, then MIN_SEARCH for each searched move.
+        let per_move = |remaining| spendable(remaining, 0.0, 80.0, 0.003) / 80.0;
+        let (below, above) = (floor_only + 0.03, floor_only + 0.04);
+        assert!(per_move(below) < MIN_SEARCH && per_move(above) > MIN_SEARCH);
+        assert!(too_short_to_search(Mode::Game, below, 0.0, moves, 0.003));
+        assert!(!too_short_to_search(Mode::Game, above, 0.0, moves, 0.003));
+        // Counted over the searched moves (at least one), the floor over all.
+        let fewer = MovesLeft {
+            total: 80.0,
+            searched: 10.0,
+        };
+        assert!(!too_short_to_search(Mode::Game, below, 0.0, fewer, 0.003));
+        // A Halma opening at a quarter of a second with a 3 ms floor is too
+        // short; half a second is not; SINGLE never is; a damaged floor is.
+        let opening = MovesLeft {
+            total: 100.0,
+            searched: 88.0,
+        };
+        assert!(too_short_to_search(Mode::Game, 0.25, 0.001, opening, 0.003));
+        assert!(!too_short_to_search(Mode::Game, 0.5, 0.001, opening, 0.003));
+        assert!(!too_short_to_search(Mode::Single, 0.001, 0.001, opening, 0.003));
+        assert!(too_short_to_search(Mode::Game, 100.0, 0.0, opening, f64::NAN));
     }
 
     #[test]

@@ -141,6 +141,40 @@ fn one_second_budgets_are_kept() {
     }
 }
 
+/// The last `info` line of a move's stderr.
+fn last_info(err: &str) -> &str {
+    err.lines().rev().find(|l| l.starts_with("info ")).unwrap_or("")
+}
+
+#[test]
+fn a_game_clock_short_of_the_floor_of_the_moves_left_plays_at_once() {
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/halma/start_black.txt")).unwrap();
+    // A quarter of a second for a whole game from the start: about 100
+    // moves at the default 5 ms floor take more than the clock.
+    let dir = scratch("fast");
+    let input = with_budget(&text, "GAME", 0.25);
+    std::fs::write(dir.join("input.txt"), &input).unwrap();
+    let (code, err, cpu) = run(&dir, &[]);
+    assert_eq!(code, 0, "{err}");
+    assert_legal_output(&dir, &input);
+    assert!(last_info(&err).starts_with("info depth 0 "), "no search: {err}");
+    assert!(cpu < 0.05, "used {cpu:.4} CPU s");
+    // The next move measures the floor from the clock's drop and stays
+    // fast while the clock is short; a long clock searches.
+    for (seconds, fast) in [(0.24, true), (50.0, false)] {
+        let input = with_budget(&text, "GAME", seconds);
+        std::fs::write(dir.join("input.txt"), &input).unwrap();
+        let (code, err, _) = run(&dir, &[]);
+        assert_eq!(code, 0, "{err}");
+        assert_legal_output(&dir, &input);
+        let info = last_info(&err);
+        assert_eq!(info.starts_with("info depth 0 "), fast, "{seconds} s: {err}");
+        let playdata = std::fs::read_to_string(dir.join("playdata.txt")).unwrap();
+        assert!(playdata.contains(&format!("clock {seconds} ")), "{playdata}");
+    }
+}
+
 #[test]
 fn sigkill_soon_after_start_leaves_a_legal_move() {
     let text =

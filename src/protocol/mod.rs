@@ -384,6 +384,16 @@ pub trait Policy: Notation + Searchable {
         Default::default()
     }
 
+    /// The default strategy with no time to search (a GAME clock short of
+    /// the floor of the moves left): whether `mv` makes progress that
+    /// cannot be undone, so that moves played without a search cannot walk
+    /// in circles while the clock runs out (Halma: a piece ends nearer its
+    /// goal; a sideways step back and forth repeats no position while the
+    /// opponent moves). Default: every move does.
+    fn makes_progress(&self, _mv: Self::Move) -> bool {
+        true
+    }
+
     /// The default strategy: CPU seconds the search after the solver keeps
     /// in hand, because the game's search may look at the clock that far
     /// apart (every 1024 nodes); with less than twice this left, the

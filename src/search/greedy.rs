@@ -13,6 +13,14 @@ pub fn choose<G: Searchable>(pos: &G) -> Option<G::Move> {
 /// searches' units (an immediate win is `WIN - 1`, as a search scores a win
 /// one ply away), or None without legal moves.
 pub(crate) fn choose_scored<G: Searchable>(pos: &G) -> Option<(G::Move, i32)> {
+    choose_kept(pos, |_, _| true)
+}
+
+/// [`choose_scored`] among the moves `keep` accepts, given each move and
+/// the position it leads to (the driver's fast move keeps those that make
+/// progress and return to no position the game has been through); None
+/// when it accepts none.
+pub(crate) fn choose_kept<G: Searchable>(pos: &G, keep: impl Fn(G::Move, &G) -> bool) -> Option<(G::Move, i32)> {
     let eval = G::Eval::default();
     let mut moves = Vec::new();
     pos.legal_moves(&mut moves);
@@ -20,6 +28,9 @@ pub(crate) fn choose_scored<G: Searchable>(pos: &G) -> Option<(G::Move, i32)> {
     for mv in moves {
         let mut child = pos.clone();
         child.play(mv);
+        if !keep(mv, &child) {
+            continue;
+        }
         // Seen from the side to move after the move, then turned to the
         // mover's view unless the mover moves again (a skipped turn).
         let theirs: i64 = match child.outcome() {
@@ -53,5 +64,17 @@ mod tests {
         assert_eq!(choose(&Nim::new(3)), Some(3));
         assert_eq!(choose_scored(&Nim::new(3)), Some((3, WIN - 1)));
         assert_eq!(choose(&Nim::new(0)), None);
+    }
+
+    #[test]
+    fn chooses_among_the_kept_moves_only() {
+        // From 3 taking all three wins; kept out, the best other move.
+        let (mv, _) = choose_kept(&Nim::new(3), |mv, _| mv != 3).expect("moves");
+        assert!(mv == 1 || mv == 2, "{mv}");
+        // Judged by the position reached too.
+        let (mv, _) = choose_kept(&Nim::new(3), |_, child| child.pile == 1).expect("moves");
+        assert_eq!(mv, 2);
+        assert_eq!(choose_kept(&Nim::new(3), |_, _| true), choose_scored(&Nim::new(3)));
+        assert_eq!(choose_kept(&Nim::new(3), |_, _| false), None);
     }
 }

@@ -1,6 +1,7 @@
 //! Halma's play policy ([`Policy`]): how many moves are left to share the
 //! clock over, and its race solver as a step of the default strategy.
 
+use super::table::diag_distance;
 use super::{solver, HMove, Halma};
 use crate::protocol::{Policy, Solved};
 use crate::search::Limits;
@@ -34,6 +35,13 @@ impl Policy for Halma {
         // one late contested move cannot take the most of the clock. That is
         // the estimate of all moves less its floor of 10 and 2 more.
         (self.moves_left_estimate() - 12.0).max(3.0)
+    }
+
+    /// A piece ends on a nearer anti-diagonal to its goal: the mover's
+    /// distance falls, and it cannot fall for ever.
+    fn makes_progress(&self, mv: HMove) -> bool {
+        let side = self.side();
+        diag_distance(side, mv.to) < diag_distance(side, mv.from)
     }
 
     /// Once the armies have passed each other, a proven shortest finish.
