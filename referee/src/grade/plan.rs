@@ -3,7 +3,7 @@
 //! game. Command-line overrides (`--singles`, `--games`, `--time`,
 //! `--seed`, `--ladder`/`--no-ladder`) apply on top, for a quick dry run.
 
-use super::ladder::Ladder;
+use super::ladder::config::Ladder;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -224,8 +224,17 @@ impl GradePlan {
             return Err("games.max_plies must be at least 1".into());
         }
         match &self.ladder {
-            Some(l) => super::ladder::check(self, l),
+            Some(l) => l.check(&self.game, &self.ladder_program()),
             None => Ok(()),
+        }
+    }
+
+    /// The program that plays the ladder's levels (before `{agent}` is
+    /// made a path): `ladder.agent`, else the program of `games.opponent`.
+    pub(crate) fn ladder_program(&self) -> String {
+        match self.ladder.as_ref().and_then(|l| l.agent.clone()) {
+            Some(a) => a,
+            None => self.games.opponent.split_whitespace().next().unwrap_or("").to_string(),
         }
     }
 

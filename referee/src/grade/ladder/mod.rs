@@ -11,91 +11,18 @@
 //! the games it lacks and `referee merge` can check a placement is whole.
 //! The placement assumes the ladder is ordered, as it was built to be.
 
+pub(crate) mod config;
 mod play;
 
 pub(crate) use play::place;
 
 use super::exam::TestResult;
 use super::plan::GradePlan;
-use serde::{Deserialize, Serialize};
 use std::fmt;
-
-/// A plan's `[ladder]`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct Ladder {
-    /// Games against each level tried (the submission opens the odd ones).
-    #[serde(default = "Ladder::default_games")]
-    pub games: usize,
-    /// Each side's total CPU seconds for a ladder game.
-    #[serde(default = "Ladder::default_clock")]
-    pub clock: f64,
-    /// The program that takes `--level N`; by default the program of
-    /// `games.opponent` (its first word, e.g. `{agent}`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub agent: Option<String>,
-}
-
-impl Ladder {
-    fn default_games() -> usize {
-        2
-    }
-
-    fn default_clock() -> f64 {
-        10.0
-    }
-}
-
-impl Default for Ladder {
-    fn default() -> Self {
-        Ladder {
-            games: Ladder::default_games(),
-            clock: Ladder::default_clock(),
-            agent: None,
-        }
-    }
-}
 
 /// The highest level of the ladder.
 fn top() -> u32 {
     agent::search::level::Level::MAX.number()
-}
-
-/// Refuses a ladder the plan's game has no levels for, or that plays
-/// nothing; `plan.check` calls it.
-pub(crate) fn check(plan: &GradePlan, l: &Ladder) -> Result<(), String> {
-    use agent::games::GameKind;
-    if !GameKind::from_name(&plan.game).is_some_and(GameKind::has_levels) {
-        return Err(format!(
-            "the ladder placement ([ladder] in the plan, or --ladder) plays `agent --level N`, which only {} has; {} has no levels: remove [ladder] or --ladder",
-            GameKind::level_games(),
-            plan.game
-        ));
-    }
-    if !(1..=10).contains(&l.games) {
-        return Err(format!("ladder.games must be between 1 and 10, found {}", l.games));
-    }
-    if !(l.clock.is_finite() && l.clock > 0.0 && l.clock <= 1e6) {
-        return Err(format!(
-            "ladder.clock must be a positive number of seconds, found {}",
-            l.clock
-        ));
-    }
-    if program(plan).trim().is_empty() {
-        return Err(
-            "ladder.agent is not given and games.opponent is empty: name the program that takes --level".into(),
-        );
-    }
-    Ok(())
-}
-
-/// The program that plays the levels (before `{agent}` is made a path):
-/// `ladder.agent`, else the program of `games.opponent`.
-pub(crate) fn program(plan: &GradePlan) -> String {
-    match plan.ladder.as_ref().and_then(|l| l.agent.clone()) {
-        Some(a) => a,
-        None => plan.games.opponent.split_whitespace().next().unwrap_or("").to_string(),
-    }
 }
 
 /// Where a submission stands: the highest level it beat (0: none).
@@ -184,6 +111,7 @@ pub(crate) fn placement(plan: &GradePlan, results: &[&TestResult]) -> Option<Pla
 
 #[cfg(test)]
 mod tests {
+    use super::config::Ladder;
     use super::*;
     use crate::grade::plan::{contest, Overrides};
 
@@ -267,14 +195,14 @@ mod tests {
         let q = p.clone().with(&on(true)).unwrap();
         let l = q.ladder.clone().unwrap();
         assert_eq!((l.games, l.clock), (2, 1.0), "--time sets the ladder's clock too");
-        assert_eq!(program(&q), "{agent}");
+        assert_eq!(q.ladder_program(), "{agent}");
         let back: GradePlan = toml::from_str(&q.to_toml()).unwrap();
         assert_eq!(back, q);
         assert_eq!(q.with(&on(false)).unwrap().ladder, None);
         let text = p.to_toml() + "\n[ladder]\ngames = 3\nagent = \"my-agent\"\n";
         let r: GradePlan = toml::from_str(&text).unwrap();
         assert_eq!(r.ladder.as_ref().map(|l| (l.games, l.clock)), Some((3, 10.0)));
-        assert_eq!(program(&r), "my-agent");
+        assert_eq!(r.ladder_program(), "my-agent");
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! games' own loop, sandbox, move cap and records ([`exam::game`]), then
 //! kept with no points.
 
-use super::{is_ladder, program, step, test_name, Placement, Step};
+use super::{is_ladder, step, test_name, Placement, Step};
 use crate::game::{Contestant, SeatKind};
 use crate::grade::exam::{self, Bench, GameTest, TestResult};
 use crate::grade::plan::{opponent_command, DrawRule, GradePlan};
@@ -29,7 +29,7 @@ pub(crate) fn place<G: FileGame>(
     plan.games.draw = DrawRule::Nobody;
     let plan = &plan;
     let start = G::generate(&GenOptions::default())?;
-    let program = opponent_command(&program(plan));
+    let program = opponent_command(&plan.ladder_program());
     let mut done: Vec<TestResult> = taken.iter().filter(|r| is_ladder(&r.test)).cloned().collect();
     loop {
         let refs: Vec<&TestResult> = done.iter().collect();
