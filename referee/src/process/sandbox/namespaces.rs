@@ -378,7 +378,8 @@ pub(crate) fn enter(plan: &MountPlan) -> Result<(), usize> {
                         && mount(None, dst, None, flags, None)
                 }
                 Step::Overlay { src, dst, opts, kept } => {
-                    let flags = libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV;
+                    // The source mount's own flags too (a noexec /opt stays so).
+                    let flags = libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV | kept;
                     mount(Some(c"overlay"), dst, Some(c"overlay"), flags, Some(opts)) || bind_read_only(src, dst, *kept)
                 }
                 Step::Tmpfs { dst, opts } => mount(
