@@ -13,6 +13,7 @@ use crate::clock::process_cpu_seconds;
 use crate::games::halma::bitboard::{Bitboard, CAMP, LEVEL_GE};
 use crate::games::halma::HMove;
 use crate::protocol::Player;
+use crate::search::table::{Pages, Slots};
 
 /// The result of a solve.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,8 +89,8 @@ enum Pass {
 /// The single-agent race solver (IDA* with a transposition table). Create it
 /// once and reuse it: solving allocates nothing.
 pub struct Solver {
-    table: Vec<Entry>,
-    mask: usize,
+    /// Buckets of two neighbouring entries ([`Slots::pair`]).
+    table: Slots<Entry>,
     moves: Vec<(i16, HMove)>,
     pub(super) path: [HMove; MAX_PLIES],
     nodes: u64,
@@ -115,10 +116,8 @@ impl Solver {
         // The goal database is built once per process (about 0.2 s), here
         // rather than inside the first timed solve.
         let _ = goal_db::table();
-        let n = 1usize << log2_entries;
         Solver {
-            table: vec![Entry::default(); n],
-            mask: n - 1,
+            table: Slots::new(log2_entries, Pages::Normal),
             moves: vec![(0, HMove::new(0, 0)); MAX_PLIES * MOVE_CAP],
             path: [HMove::new(0, 0); MAX_PLIES],
             nodes: 0,
@@ -156,7 +155,7 @@ impl Solver {
         // counter wraps, as 0 is the empty table's.
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
-            self.table.iter_mut().for_each(|e| *e = Entry::default());
+            self.table.clear();
             self.generation = 1;
         }
         self.nodes = 0;
@@ -279,7 +278,7 @@ impl Solver {
             if i + 1 < kept {
                 let (_, next) = self.moves[ply * MOVE_CAP + i + 1];
                 let nkey = key ^ KEYS[next.from as usize] ^ KEYS[next.to as usize];
-                prefetch(&self.table[nkey as usize & self.mask & !1]);
+                self.table.prefetch(self.table.pair(nkey));
             }
             let mut child = pieces;
             child.clear(mv.from);
@@ -356,7 +355,7 @@ impl Solver {
                 continue;
             }
             let ckey = key ^ KEYS[mv.from as usize] ^ KEYS[mv.to as usize];
-            prefetch(&self.table[ckey as usize & self.mask & !1]);
+            self.table.prefetch(self.table.pair(ckey));
             // The least bound first, then the most progress: the bound
             // (6 bits; a larger one is computed again in the child) above
             // the progress (9 bits, -256..=255).
@@ -370,7 +369,7 @@ impl Solver {
     /// one cache line) holds it.
     #[inline]
     fn probe(&self, key: u64) -> Option<u32> {
-        let slot = key as usize & self.mask & !1;
+        let slot = self.table.pair(key);
         let bucket = &self.table[slot..slot + 2];
         let generation = self.generation;
         bucket
@@ -383,7 +382,7 @@ impl Solver {
     /// entry, else over the bucket's entry that took less work.
     #[inline]
     fn store(&mut self, key: u64, bound: u32, work: u64) {
-        let slot = key as usize & self.mask & !1;
+        let slot = self.table.pair(key);
         let generation = self.generation;
         let bucket = &mut self.table[slot..slot + 2];
         // An entry of an earlier solve is an empty one: key 0, no work.
@@ -404,18 +403,4 @@ impl Solver {
             work: work.min(u64::from(u32::MAX)) as u32,
         };
     }
-}
-
-/// Asks for the cache line of `entry` ahead of its use (a hint; nothing
-/// where the target has no such instruction).
-#[inline(always)]
-fn prefetch(entry: &Entry) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch only hints the cache and never faults; the
-    // pointer comes from a live reference.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>((entry as *const Entry).cast());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = entry;
 }
