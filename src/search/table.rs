@@ -4,6 +4,15 @@
 //! (the search's [`Tt`](super::tt), the Fifteen, Connect Square and Halma
 //! race solvers'); only the array, its sizing, indexing, clearing and
 //! prefetching are shared.
+//!
+//! The entries stay apart: no two tables store the same fields (a move and
+//! a depth; bounds and a canonical move; a learned bound and the work it
+//! took) or mark an empty slot the same way (`None`, no plies left, key 0,
+//! a stale generation), and each probe walks its bucket in its own order,
+//! so a common entry trait would add indirection for no shared caller.
+//! Only the Fifteen and Halma race solvers prefetch; the search's table and
+//! Connect Square's could, but that would be a speed change to measure on
+//! its own, not part of sharing the code.
 
 use std::ops::{Deref, DerefMut};
 
