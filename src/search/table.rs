@@ -1,9 +1,9 @@
-//! The slot array the four transposition tables are built on: a
-//! power-of-two array indexed by a key's low bits, and the one cache
-//! prefetch. The tables keep their own entries and replacement policies
-//! (the search's [`Tt`](super::tt), the Fifteen, Connect Square and Halma
-//! race solvers'); only the array, its sizing, indexing, clearing and
-//! prefetching are shared.
+//! The slot array the transposition tables are built on: a power-of-two
+//! array indexed by a key's low bits, and the one cache prefetch. The
+//! tables keep their own entries and replacement policies (the search's
+//! [`Tt`](super::tt), the Fifteen and Connect Square solvers'); only the
+//! array, its sizing, indexing, clearing and prefetching are shared. The
+//! Halma race solver uses [`prefetch`] alone (its table's comment says why).
 //!
 //! The entries stay apart: no two tables store the same fields (a move and
 //! a depth; bounds and a canonical move; a learned bound and the work it
