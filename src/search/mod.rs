@@ -15,6 +15,7 @@ pub mod mcts;
 pub mod minimax;
 pub mod mix;
 pub mod pace;
+pub mod table;
 pub mod tt;
 
 use std::fmt::Debug;

@@ -1,5 +1,6 @@
 //! A fixed-size, always-allocated-up-front transposition table.
 
+use super::table::{Pages, Slots};
 use super::WIN_THRESHOLD;
 
 /// Which side of the window a stored score bounds.
@@ -30,30 +31,25 @@ pub struct Entry<M> {
     pub age: u8,
 }
 
-/// The table: a power-of-two array indexed by the hash's low bits.
+/// The table: one entry per slot of the shared power-of-two array, at the
+/// hash's low bits.
 pub(crate) struct Tt<M> {
-    slots: Vec<Option<Entry<M>>>,
-    mask: usize,
+    slots: Slots<Option<Entry<M>>>,
     age: u8,
 }
 
 impl<M: Copy> Tt<M> {
     /// A table with `2^bits` slots (bits clamped to 4..=26).
     pub fn new(bits: u32) -> Self {
-        let bits = bits.clamp(4, 26);
-        let n = 1usize << bits;
         Tt {
-            slots: vec![None; n],
-            mask: n - 1,
+            slots: Slots::new(bits.clamp(4, 26), Pages::Normal),
             age: 0,
         }
     }
 
     /// A table sized to use about `bytes` of memory.
     pub(crate) fn with_bytes(bytes: usize) -> Self {
-        let slot = std::mem::size_of::<Option<Entry<M>>>().max(1);
-        let n = (bytes / slot).max(16);
-        Self::new(usize::BITS - 1 - n.leading_zeros())
+        Self::new(Slots::<Option<Entry<M>>>::log2_fitting(bytes))
     }
 
     #[cfg(test)]
@@ -70,7 +66,7 @@ impl<M: Copy> Tt<M> {
     /// The entry for `key`, if stored.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry<M>> {
-        match self.slots[key as usize & self.mask] {
+        match self.slots[self.slots.home(key)] {
             Some(e) if e.key == key => Some(e),
             _ => None,
         }
@@ -80,7 +76,8 @@ impl<M: Copy> Tt<M> {
     /// best move when the new result has none.
     #[inline]
     pub fn store(&mut self, key: u64, mv: Option<M>, score: i32, depth: i16, bound: Bound) {
-        let slot = &mut self.slots[key as usize & self.mask];
+        let home = self.slots.home(key);
+        let slot = &mut self.slots[home];
         if let Some(old) = slot {
             let same = old.key == key;
             if !same && old.age == self.age && old.depth > depth && old.bound == Bound::Exact {

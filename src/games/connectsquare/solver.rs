@@ -39,6 +39,7 @@
 
 use super::{hash128, square_completions, squares, ConnectSquare, Status};
 use crate::clock::CpuTimer;
+use crate::search::table::{Pages, Slots};
 use arrayvec::ArrayVec;
 
 /// The game-theoretic result for the side to move.
@@ -165,8 +166,8 @@ impl Geometry {
 /// The solver; keeps its table between calls on positions of one board
 /// size (it clears itself when the size changes).
 pub struct Solver {
-    table: Vec<[Entry; WAYS]>,
-    mask: usize,
+    /// One bucket of [`WAYS`] entries per slot.
+    table: Slots<[Entry; WAYS]>,
     /// Positions searched so far (all calls).
     pub nodes: u64,
     timer: CpuTimer,
@@ -179,10 +180,8 @@ pub struct Solver {
 impl Solver {
     /// A solver with `2^bits` table entries (16 bytes each).
     pub fn new(bits: u32) -> Solver {
-        let n = 1usize << (bits.clamp(10, 30) - 1);
         Solver {
-            table: vec![[Entry::default(); WAYS]; n],
-            mask: n - 1,
+            table: Slots::new(bits.clamp(10, 30) - 1, Pages::Normal),
             nodes: 0,
             timer: CpuTimer::start(),
             limit: f64::INFINITY,
@@ -268,9 +267,7 @@ impl Solver {
 
     /// Forgets everything.
     pub fn clear(&mut self) {
-        for b in self.table.iter_mut() {
-            *b = [Entry::default(); WAYS];
-        }
+        self.table.clear();
     }
 
     fn start(&mut self, pos: &ConnectSquare, seconds: f64) {
@@ -370,7 +367,7 @@ impl Solver {
         let key = if self.geo.exact_keys { k as u64 } else { h };
         // +1 keeps every real key off 0, the mark of an empty slot (no
         // column's key part is all ones, so the exact keys never wrap).
-        ((h as usize) & self.mask, key.wrapping_add(1))
+        (self.table.home(h), key.wrapping_add(1))
     }
 
     /// Whether the side not to move (`y`) is held to at most a draw: some

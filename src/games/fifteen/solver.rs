@@ -35,6 +35,7 @@ use super::geo::{geo, value_index, Geo, MAX_CELLS, VALUES};
 use super::{Fifteen, Move};
 use crate::clock::CpuTimer;
 use crate::protocol::Player;
+use crate::search::table::{Pages, Slots};
 use crate::search::Game;
 use rand::rngs::SmallRng;
 use rand::Rng;
@@ -112,8 +113,8 @@ struct Entry {
 
 /// The solver: a table of canonical states and a budget.
 pub struct Solver {
-    table: Vec<Entry>,
-    mask: usize,
+    /// Entries in pairs: a key's home slot and its neighbour (`i ^ 1`).
+    table: Slots<Entry>,
     nodes: u64,
     timer: CpuTimer,
     /// CPU seconds (from the solve's start) after which the solve gives up.
@@ -219,15 +220,10 @@ impl Solver {
     /// A solver with a table of about `bytes` bytes (rounded down to a power
     /// of two entries, at least 1024).
     pub fn new(bytes: usize) -> Solver {
-        let entries = (bytes / std::mem::size_of::<Entry>()).max(1024);
-        let size = 1usize << (usize::BITS - 1 - entries.leading_zeros());
-        // Advised before the first write, which is when pages get backed.
-        let mut table = Vec::with_capacity(size);
-        advise_huge_pages(table.spare_capacity_mut().as_ptr() as usize, size * std::mem::size_of::<Entry>());
-        table.resize(size, Entry::default());
+        // Huge pages: its probes land anywhere in up to 128 MiB.
+        let table = Slots::new(Slots::<Entry>::log2_fitting(bytes).max(10), Pages::Huge);
         Solver {
             table,
-            mask: size - 1,
             nodes: 0,
             timer: CpuTimer::start(),
             budget: f64::INFINITY,
@@ -241,7 +237,7 @@ impl Solver {
     /// Forgets every stored result (a solve of an unrelated position can
     /// still use them, but a benchmark must not).
     pub fn clear(&mut self) {
-        self.table.fill(Entry::default());
+        self.table.clear();
     }
 
     /// Win, draw or loss of `g` within `budget` CPU seconds (None if the
@@ -375,8 +371,7 @@ impl Solver {
     fn played(&self, g: &Fifteen, mv: Move) -> Fifteen {
         let mut c = g.clone();
         c.play(mv);
-        let i = c.canonical().0 as usize & self.mask & !1;
-        prefetch(&self.table[i]);
+        self.table.prefetch(self.table.pair(c.canonical().0));
         c
     }
 
@@ -492,7 +487,7 @@ impl Solver {
     #[inline]
     fn probe(&self, g: &Fifteen) -> Option<(Entry, usize)> {
         let (key, frame) = g.canonical();
-        let i = key as usize & self.mask;
+        let i = self.table.home(key);
         for slot in [i, i ^ 1] {
             let e = self.table[slot];
             if e.plies != 0 && e.key == key {
@@ -508,7 +503,7 @@ impl Solver {
     fn store(&mut self, g: &Fifteen, alpha: i32, beta: i32, value: i32, mv: Move) {
         let (key, frame) = g.canonical();
         let plies = g.plies_left().min(255) as u8;
-        let i = key as usize & self.mask;
+        let i = self.table.home(key);
         // Two slots per key: the same state, else an empty slot, else the
         // one with the shorter game left (cheaper to recompute).
         let slot = if self.table[i].key == key && self.table[i].plies != 0 {
@@ -582,34 +577,6 @@ impl ThreeLeft {
         child.flip();
         two_left(&child, geo, free & !(1u64 << c), self.theirs, kept, -beta, -alpha).map(|v| -v)
     }
-}
-
-/// Asks the kernel to back the table's `bytes` at `start` with 2 MiB pages: its probes land
-/// anywhere in up to 128 MiB, and with 4 KiB pages nearly each one missed the
-/// TLB as well as the cache. Only advice: the table works without it.
-fn advise_huge_pages(start: usize, bytes: usize) {
-    let huge = 2 << 20;
-    let aligned = (start + huge - 1) & !(huge - 1);
-    if aligned + huge <= start + bytes {
-        let len = (start + bytes - aligned) & !(huge - 1);
-        // SAFETY: the range lies inside the table's live allocation;
-        // MADV_HUGEPAGE changes how pages are backed, never their contents.
-        unsafe { libc::madvise(aligned as *mut libc::c_void, len, libc::MADV_HUGEPAGE) };
-    }
-}
-
-/// Starts loading the cache line of `entry` (a hint: a no-op elsewhere
-/// than on x86-64).
-#[inline]
-fn prefetch(entry: &Entry) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: prefetching is only a hint and never faults; the pointer is
-    // a live reference anyway.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch(entry as *const Entry as *const i8, std::arch::x86_64::_MM_HINT_T0)
-    };
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = entry;
 }
 
 /// The value index of the only card in a hand holding exactly one.
