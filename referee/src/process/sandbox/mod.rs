@@ -30,12 +30,14 @@
 
 pub(crate) mod cgroup;
 pub(crate) mod cgroup_v1;
+mod host_mounts;
 pub(crate) mod limits;
 pub(crate) mod namespaces;
 pub(crate) mod netns;
 mod opts;
 pub(crate) mod pgroup;
 mod probe;
+mod program_paths;
 pub(crate) mod seccomp;
 pub(crate) mod spawn;
 

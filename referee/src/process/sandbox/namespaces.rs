@@ -13,6 +13,8 @@
 //! prepared C strings are safe (the referee is multi-threaded), hence libc
 //! rather than a wrapper crate that may allocate.
 
+use super::host_mounts::{locked_flags, overlay_options};
+pub(crate) use super::program_paths::command_paths;
 use std::ffi::{CStr, CString};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
@@ -102,56 +104,6 @@ pub(crate) struct MountPlan {
 fn cstr(p: &Path) -> CString {
     // Paths come from the file system or the command line: no NUL inside.
     CString::new(p.as_os_str().as_bytes()).unwrap_or_default()
-}
-
-/// Absolute paths named in an agent command that exist: the program, its
-/// script, a data directory. A file stands for its directory, and for the
-/// directory of the file it links to (a venv's `bin/python`, an
-/// alternatives link); a program in a Python venv's `bin/` brings the
-/// whole venv (its `pyvenv.cfg` and `lib/`), so it runs as on the user's
-/// shell.
-pub(crate) fn command_paths(cmd: &str) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = Vec::new();
-    let mut add = |dir: PathBuf| {
-        if let Ok(dir) = dir.canonicalize() {
-            if dir != Path::new("/") && !out.contains(&dir) {
-                out.push(dir);
-            }
-        }
-    };
-    // The command's words as sh splits them (the referee's one tokenizer),
-    // then the parts of a word around spaces (a quoted inner command, as
-    // in `sh -c 'cat /x'`), `=` and shell operators: a path may follow
-    // `VAR=` or sit against a `;` or a redirection.
-    let words =
-        crate::process::command::words(cmd).unwrap_or_else(|_| cmd.split_whitespace().map(String::from).collect());
-    let parts = words
-        .iter()
-        .flat_map(|w| w.split(|c: char| c.is_whitespace() || matches!(c, '=' | ';' | '&' | '|' | '<' | '>')))
-        .map(str::to_string)
-        .collect::<Vec<_>>();
-    for tok in parts.iter().map(String::as_str) {
-        if !tok.starts_with('/') || tok == "/" {
-            continue;
-        }
-        let p = Path::new(tok);
-        if p.is_dir() {
-            add(p.to_path_buf());
-            continue;
-        }
-        if !p.is_file() {
-            continue;
-        }
-        let Some(dir) = p.parent() else { continue };
-        add(dir.to_path_buf());
-        if let Some(target_dir) = p.canonicalize().ok().and_then(|t| t.parent().map(Path::to_path_buf)) {
-            add(target_dir);
-        }
-        if let Some(venv) = dir.parent().filter(|v| v.join("pyvenv.cfg").is_file()) {
-            add(venv.to_path_buf());
-        }
-    }
-    out
 }
 
 impl MountPlan {
@@ -267,58 +219,6 @@ impl MountPlan {
     }
 }
 
-/// The overlay options showing `dir` over the empty directory `empty`, or
-/// `None` where an overlay would show less than a bind: `dir` has mounts
-/// below it (an overlay shows only its own file system), or a path holds
-/// a character the option string cannot carry.
-fn overlay_options(dir: &Path, empty: &Path) -> Option<CString> {
-    fn plain(p: &Path) -> Option<&str> {
-        p.to_str().filter(|s| !s.contains([':', ',', '\\']))
-    }
-    let (d, e) = (plain(dir)?, plain(empty)?);
-    if submounted().iter().any(|m| m.starts_with(dir) && m != dir) {
-        return None;
-    }
-    CString::new(format!("lowerdir={d}:{e}")).ok()
-}
-
-/// The mount points of the referee's namespace (read once: the system
-/// directories' mounts do not change during a run).
-fn submounted() -> &'static [PathBuf] {
-    static MOUNTS: std::sync::OnceLock<Vec<PathBuf>> = std::sync::OnceLock::new();
-    MOUNTS.get_or_init(|| {
-        let text = std::fs::read_to_string("/proc/self/mountinfo").unwrap_or_default();
-        // The fifth field is the mount point, with spaces and such octal-escaped.
-        text.lines()
-            .filter_map(|l| l.split(' ').nth(4))
-            .map(|m| PathBuf::from(m.replace("\\040", " ")))
-            .collect()
-    })
-}
-
-/// The flags of the mount holding `p` that a bind of it must keep: a user
-/// namespace may not clear read-only, noexec, nodev, nosuid or atime flags
-/// set by its parent (the kernel refuses the remount otherwise).
-fn locked_flags(p: &Path) -> libc::c_ulong {
-    use rustix::fs::StatVfsMountFlags as St;
-    let Ok(st) = rustix::fs::statvfs(p) else {
-        return 0;
-    };
-    let pairs = [
-        (St::RDONLY, libc::MS_RDONLY),
-        (St::NOEXEC, libc::MS_NOEXEC),
-        (St::NODEV, libc::MS_NODEV),
-        (St::NOSUID, libc::MS_NOSUID),
-        (St::NOATIME, libc::MS_NOATIME),
-        (St::NODIRATIME, libc::MS_NODIRATIME),
-        (St::RELATIME, libc::MS_RELATIME),
-    ];
-    pairs
-        .iter()
-        .filter(|(st_flag, _)| st.f_flag.contains(*st_flag))
-        .fold(0, |acc, (_, ms)| acc | ms)
-}
-
 fn mount(src: Option<&CStr>, dst: &CStr, fstype: Option<&CStr>, flags: libc::c_ulong, data: Option<&CStr>) -> bool {
     let p = |c: Option<&CStr>| c.map_or(std::ptr::null(), CStr::as_ptr);
     // SAFETY: every pointer is a NUL-terminated string we own, or null.
@@ -423,17 +323,6 @@ pub(crate) fn enter(plan: &MountPlan) -> Result<(), usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn command_paths_are_existing_absolute_directories() {
-        let sh = Path::new("/bin/sh").canonicalize().unwrap();
-        let got = command_paths("/bin/sh -c 'cat /etc/passwd' /no/such/file relative/x");
-        assert_eq!(got, vec![sh.parent().unwrap().to_path_buf(), PathBuf::from("/etc")]);
-        assert!(
-            command_paths("cd / && ls").is_empty(),
-            "the whole file system is never shown"
-        );
-    }
 
     #[test]
     fn hidden_directories_are_covered_before_anything_inside_them() {
