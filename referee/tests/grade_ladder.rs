@@ -7,50 +7,29 @@
 //! the ladder, no placement game is played twice, and the merged sheet
 //! carries the placements. A game without levels is refused the ladder.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+mod common;
+
+use common::Scratch;
+
 const REFEREE: &str = env!("CARGO_BIN_EXE_referee");
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
-}
-
-/// A scratch directory (and the builds beside its gradings), removed
-/// however the test ends.
-struct Scratch(PathBuf);
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        for e in std::fs::read_dir(&self.0).into_iter().flatten().flatten() {
-            let _ = std::fs::remove_dir_all(e.path());
-        }
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// Three players of known order and a folder with nothing to run. Level 3
 /// plays by depth and seed, not by the clock, so its placement is the same
 /// on any machine; it sorts first, so the kill below finds it placing.
 fn class(dir: &Path) {
-    let ours = repo().join("target/release/agent");
-    assert!(
-        ours.exists(),
-        "{} is missing: build the workspace first",
-        ours.display()
+    common::agent_class(
+        dir,
+        &[
+            ("a-level3", "--level 3"),
+            ("b-full", ""),
+            ("d-random", "--strategy random"),
+        ],
+        "c-none",
     );
-    for (name, args) in [
-        ("a-level3", " --level 3"),
-        ("b-full", ""),
-        ("d-random", " --strategy random"),
-    ] {
-        let d = dir.join(name);
-        std::fs::create_dir_all(&d).unwrap();
-        std::fs::write(d.join("run"), format!("{}{args}\n", ours.display())).unwrap();
-    }
-    std::fs::create_dir_all(dir.join("c-none")).unwrap();
-    std::fs::write(dir.join("c-none/notes.txt"), "").unwrap();
 }
 
 fn text(o: &Output) -> String {

@@ -6,45 +6,24 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod common;
+
+use common::Scratch;
+
 const REFEREE: &str = env!("CARGO_BIN_EXE_referee");
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
-}
-
-/// A scratch directory (and the builds beside its gradings), removed
-/// however the test ends.
-struct Scratch(PathBuf);
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        for e in std::fs::read_dir(&self.0).into_iter().flatten().flatten() {
-            let _ = std::fs::remove_dir_all(e.path());
-        }
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 /// Four students whose every move is decided without a clock (fixed-depth
 /// searches, a greedy player) and one folder that does not build.
 fn class(dir: &Path) {
-    let ours = repo().join("target/release/agent");
-    assert!(
-        ours.exists(),
-        "{} is missing: build the workspace first",
-        ours.display()
+    common::agent_class(
+        dir,
+        &[
+            ("d1", "--strategy alphabeta --depth 1"),
+            ("d2", "--strategy alphabeta --depth 2"),
+            ("gr", "--strategy greedy"),
+        ],
+        "none",
     );
-    for (name, args) in [
-        ("d1", "--strategy alphabeta --depth 1"),
-        ("d2", "--strategy alphabeta --depth 2"),
-        ("gr", "--strategy greedy"),
-    ] {
-        let d = dir.join(name);
-        std::fs::create_dir_all(&d).unwrap();
-        std::fs::write(d.join("run"), format!("{} {args}\n", ours.display())).unwrap();
-    }
-    std::fs::create_dir_all(dir.join("none")).unwrap();
-    std::fs::write(dir.join("none/notes.txt"), "").unwrap();
 }
 
 /// A short plan: every single move is decided without a clock; a game is

@@ -304,3 +304,41 @@ pub fn organiser_can_work() -> Result<(), String> {
     let _ = flock(&f, FlockOperation::Unlock);
     Ok(())
 }
+
+/// The workspace root (where `target/release` is).
+pub fn repo() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+/// A scratch directory (and the builds beside its gradings), removed
+/// however the test ends.
+pub struct Scratch(pub std::path::PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        for e in std::fs::read_dir(&self.0).into_iter().flatten().flatten() {
+            let _ = std::fs::remove_dir_all(e.path());
+        }
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A class in `dir` for `referee grade`: one folder per `(name, arguments)`
+/// whose `run` file starts our release agent with those arguments, and a
+/// folder `empty` with nothing to run.
+pub fn agent_class(dir: &Path, players: &[(&str, &str)], empty: &str) {
+    let ours = repo().join("target/release/agent");
+    assert!(
+        ours.exists(),
+        "{} is missing: build the workspace first",
+        ours.display()
+    );
+    for (name, args) in players {
+        let d = dir.join(name);
+        std::fs::create_dir_all(&d).unwrap();
+        let line = format!("{} {args}", ours.display());
+        std::fs::write(d.join("run"), format!("{}\n", line.trim_end())).unwrap();
+    }
+    std::fs::create_dir_all(dir.join(empty)).unwrap();
+    std::fs::write(dir.join(empty).join("notes.txt"), "").unwrap();
+}
