@@ -16,6 +16,7 @@ mod manifest;
 pub(crate) mod merge;
 pub(crate) mod plan;
 pub(crate) mod positions;
+mod queue;
 mod results;
 pub(crate) mod sheet;
 pub(crate) mod submission;
@@ -26,7 +27,7 @@ use crate::process::command::AgentCommand;
 use crate::schedule::shard::Shard;
 use crate::signals;
 use agent::protocol::{FileGame, GenOptions};
-use exam::{Bench, GameTest, TestResult};
+use exam::TestResult;
 use plan::{GradePlan, Overrides};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -156,7 +157,8 @@ fn students(dir: &Path) -> Result<Vec<String>, String> {
     Ok(out)
 }
 
-/// Builds the tests once, then grades the students `concurrency` at a time.
+/// Builds the tests once, then grades the students `concurrency` tests at
+/// a time ([`queue`]).
 fn grade_class<G: FileGame>(
     a: &GradeArgs,
     plan: &GradePlan,
@@ -198,25 +200,7 @@ fn grade_class<G: FileGame>(
         .iter()
         .filter(|s| a.only.as_ref().is_none_or(|o| o == *s))
         .collect();
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let failed = std::sync::Mutex::new(None);
-    std::thread::scope(|scope| {
-        for _ in 0..a.concurrency.min(todo.len()) {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                if i >= todo.len() || signals::STOP.load(std::sync::atomic::Ordering::Relaxed) {
-                    return;
-                }
-                if let Err(e) = grade_student(&class, a, todo[i], (i + 1, todo.len())) {
-                    signals::STOP.store(true, std::sync::atomic::Ordering::Relaxed);
-                    *failed.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
-                }
-            });
-        }
-    });
-    if let Some(e) = failed.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        return Err(e);
-    }
+    queue::grade(&class, a, &todo)?;
     Ok(tests)
 }
 
@@ -241,77 +225,6 @@ fn games<G: FileGame>(plan: &GradePlan) -> Result<Vec<(G, f64, bool)>, String> {
             ((start.clone()), (clock * 10.0).round() / 10.0, i < plan.games.opened)
         })
         .collect())
-}
-
-/// Builds one student's submission and runs the tests it has not yet taken.
-fn grade_student<G: FileGame>(
-    c: &Class<'_, G>,
-    a: &GradeArgs,
-    student: &str,
-    (i, n): (usize, usize),
-) -> Result<(), String> {
-    let done = c.results.taken(student)?;
-    if done.iter().any(|t| t == "build") {
-        return Ok(());
-    }
-    let home = submission::home_of(c.out, student);
-    let stop = &signals::STOP;
-    let sandbox = &c.rules.sandbox;
-    let me = match submission::build(
-        student,
-        &a.submissions.join(student),
-        &home,
-        sandbox,
-        c.plan.build.cpu,
-        stop,
-    ) {
-        Ok(me) => me,
-        Err(why) => {
-            eprintln!("grade: [{i}/{n}] {student}: 0/{} ({why})", c.plan.max_points());
-            return c.results.add(&build_failure(student, &why));
-        }
-    };
-    let others: Vec<PathBuf> = c.homes.iter().filter(|h| **h != home).cloned().collect();
-    let bench = Bench {
-        student: &me,
-        others: &others,
-        work: exam::work_of(c.out, student),
-        rules: &c.rules,
-        stop,
-    };
-    take_tests(c, &bench, &done)?;
-    let placed = ladder::place::<G>(&bench, c.plan, c.results, &c.results.of(student)?)?;
-    let _ = crate::process::workdir::remove_all(&bench.work);
-    let mine = c.results.of(student)?;
-    let total: u32 = mine.iter().map(|r| r.points).sum();
-    let ladder = placed.map_or_else(String::new, |p| format!(" (ladder: {p})"));
-    eprintln!("grade: [{i}/{n}] {student}: {total}/{}{ladder}", c.plan.max_points());
-    Ok(())
-}
-
-/// Runs the plan's tests the student has not taken (`done`), each
-/// recorded as it finishes.
-fn take_tests<G: FileGame>(c: &Class<'_, G>, bench: &Bench<'_>, done: &[String]) -> Result<(), String> {
-    for (k, pos) in c.singles.iter().enumerate() {
-        if !done.contains(&format!("s{:02}", k + 1)) {
-            let r = exam::single(bench, c.plan, k + 1, pos);
-            c.results.add(&finished(r)?)?;
-        }
-    }
-    for (k, (start, clock, opens)) in c.games.iter().enumerate() {
-        if !done.contains(&format!("g{:02}", k + 1)) {
-            let t = GameTest {
-                test: format!("g{:02}", k + 1),
-                start: start.clone(),
-                clock: *clock,
-                opens: *opens,
-                opponent: &c.opponent,
-            };
-            let (r, rec) = exam::game(bench, c.plan, t).map_err(interrupted)?;
-            c.results.add_game(&r, &rec)?;
-        }
-    }
-    Ok(())
 }
 
 /// A test that finished, or the error that stops the grading.

@@ -1,0 +1,189 @@
+//! The order a class's work is done in. Every submission is built first,
+//! `concurrency` at a time; then the tests of all the built submissions
+//! form one queue that the workers share, each student's games ahead of its
+//! single moves. A worker takes the next test whoever's it is, so a run
+//! never ends with one core busy on the last student's whole grading while
+//! the other waits: its last work is short single moves. The worker that
+//! finishes a student's last test places it on the ladder (a chain of
+//! games, each chosen by the one before) and reports its total.
+
+use super::exam::{self, Bench, GameTest};
+use super::{build_failure, finished, interrupted, ladder, submission, Class};
+use crate::cli::GradeArgs;
+use crate::game::Contestant;
+use crate::signals;
+use agent::protocol::FileGame;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// A submission that built, and what its tests share.
+struct Built<'a> {
+    name: &'a str,
+    /// Its place in the run, for the progress line: (k, of n).
+    place: (usize, usize),
+    me: Contestant,
+    others: Vec<PathBuf>,
+    /// The tests it had taken before this run (a resumed one).
+    taken: Vec<String>,
+    /// Its tests not yet finished; the one that ends the last finishes it.
+    left: AtomicUsize,
+}
+
+/// One piece of the queue, of the built submission at that index.
+#[derive(Clone, Copy)]
+enum Task {
+    Game(usize, usize),
+    Single(usize, usize),
+    /// Nothing left to test (a resumed run): only its placement and line.
+    Finish(usize),
+}
+
+/// Builds, then grades, the students `todo`, `a.concurrency` at a time.
+pub(super) fn grade<G: FileGame>(c: &Class<'_, G>, a: &GradeArgs, todo: &[&String]) -> Result<(), String> {
+    let n = todo.len();
+    let slots: Vec<Mutex<Option<Built<'_>>>> = todo.iter().map(|_| Mutex::new(None)).collect();
+    pool(a.concurrency, n, |i| {
+        let built = build(c, a, todo[i], (i + 1, n))?;
+        *slots[i].lock().unwrap_or_else(|p| p.into_inner()) = built;
+        Ok(())
+    })?;
+    let mut built = Vec::new();
+    let mut tasks = Vec::new();
+    for b in slots
+        .into_iter()
+        .filter_map(|s| s.into_inner().unwrap_or_else(|p| p.into_inner()))
+    {
+        let s = built.len();
+        let games = (0..c.games.len()).filter(|k| !b.taken.contains(&test_name('g', *k)));
+        let singles = (0..c.singles.len()).filter(|k| !b.taken.contains(&test_name('s', *k)));
+        let before = tasks.len();
+        tasks.extend(games.map(|k| Task::Game(s, k)));
+        tasks.extend(singles.map(|k| Task::Single(s, k)));
+        if tasks.len() == before {
+            tasks.push(Task::Finish(s));
+        }
+        b.left.store(tasks.len() - before, Ordering::Relaxed);
+        built.push(b);
+    }
+    pool(a.concurrency, tasks.len(), |i| match tasks[i] {
+        Task::Finish(s) => finish(c, &built[s]),
+        Task::Game(s, k) | Task::Single(s, k) => {
+            take(c, &built[s], tasks[i], k)?;
+            if built[s].left.fetch_sub(1, Ordering::AcqRel) == 1 {
+                finish(c, &built[s])?;
+            }
+            Ok(())
+        }
+    })
+}
+
+/// Runs `work(0..n)` on `j` threads, each taking the next index; the
+/// first error (or a stop) ends the handing out, and is returned.
+fn pool(j: usize, n: usize, work: impl Fn(usize) -> Result<(), String> + Sync) -> Result<(), String> {
+    let next = AtomicUsize::new(0);
+    let failed = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..j.min(n) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= n || signals::STOP.load(Ordering::Relaxed) {
+                    return;
+                }
+                if let Err(e) = work(i) {
+                    signals::STOP.store(true, Ordering::Relaxed);
+                    *failed.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+                }
+            });
+        }
+    });
+    failed
+        .into_inner()
+        .unwrap_or_else(|p| p.into_inner())
+        .map_or(Ok(()), Err)
+}
+
+/// The name of test `k` (from 0) of a kind: `g01`, `s03`.
+fn test_name(kind: char, k: usize) -> String {
+    format!("{kind}{:02}", k + 1)
+}
+
+/// Builds one student's submission, with the tests it has already taken;
+/// `None` for one that does not build (now, or in the run resumed).
+fn build<'a, G: FileGame>(
+    c: &Class<'_, G>,
+    a: &GradeArgs,
+    student: &'a str,
+    (i, n): (usize, usize),
+) -> Result<Option<Built<'a>>, String> {
+    let done = c.results.taken(student)?;
+    if done.iter().any(|t| t == "build") {
+        return Ok(None);
+    }
+    let home = submission::home_of(c.out, student);
+    let sb = &c.rules.sandbox;
+    match submission::build(
+        student,
+        &a.submissions.join(student),
+        &home,
+        sb,
+        c.plan.build.cpu,
+        &signals::STOP,
+    ) {
+        Ok(me) => Ok(Some(Built {
+            name: student,
+            place: (i, n),
+            me,
+            others: c.homes.iter().filter(|h| **h != home).cloned().collect(),
+            taken: done,
+            left: AtomicUsize::new(0),
+        })),
+        Err(why) => {
+            eprintln!("grade: [{i}/{n}] {student}: 0/{} ({why})", c.plan.max_points());
+            c.results.add(&build_failure(student, &why)).map(|()| None)
+        }
+    }
+}
+
+/// Where `b`'s tests run.
+fn bench<'b>(c: &'b Class<'_, impl FileGame>, b: &'b Built<'_>) -> Bench<'b> {
+    Bench {
+        student: &b.me,
+        others: &b.others,
+        work: exam::work_of(c.out, b.name),
+        rules: &c.rules,
+        stop: &signals::STOP,
+    }
+}
+
+/// Runs one test and records it.
+fn take<G: FileGame>(c: &Class<'_, G>, b: &Built<'_>, task: Task, k: usize) -> Result<(), String> {
+    let bench = bench(c, b);
+    if let Task::Single(..) = task {
+        let r = exam::single(&bench, c.plan, k + 1, &c.singles[k]);
+        return c.results.add(&finished(r)?);
+    }
+    let (start, clock, opens) = &c.games[k];
+    let t = GameTest {
+        test: test_name('g', k),
+        start: start.clone(),
+        clock: *clock,
+        opens: *opens,
+        opponent: &c.opponent,
+    };
+    let (r, rec) = exam::game(&bench, c.plan, t).map_err(interrupted)?;
+    c.results.add_game(&r, &rec)
+}
+
+/// After a student's last test: the ladder's placement, if the plan asks,
+/// and the student's line.
+fn finish<G: FileGame>(c: &Class<'_, G>, b: &Built<'_>) -> Result<(), String> {
+    let bench = bench(c, b);
+    let placed = ladder::place::<G>(&bench, c.plan, c.results, &c.results.of(b.name)?)?;
+    let _ = crate::process::workdir::remove_all(&bench.work);
+    let total: u32 = c.results.of(b.name)?.iter().map(|r| r.points).sum();
+    let ladder = placed.map_or_else(String::new, |p| format!(" (ladder: {p})"));
+    let (i, n) = b.place;
+    eprintln!("grade: [{i}/{n}] {}: {total}/{}{ladder}", b.name, c.plan.max_points());
+    Ok(())
+}
