@@ -4,9 +4,12 @@
 # of `agent --version` (start-up alone) and of /bin/true, run alternately
 # RUNS times in one loop so that load hits all three alike; medians. Then,
 # with --referee, the referee's per-ply overhead against a bare fork and
-# exec (scripts/sandbox-overhead.sh). Needs python3.
+# exec (scripts/sandbox-overhead.sh). Says whether the agent is statically
+# linked (`make build` links it so; `cargo build` alone does not). Other
+# agent binaries in FLOOR_ALSO (space-separated paths) are timed in the same
+# loop, e.g. a dynamically linked build beside the static one. Needs python3.
 #
-# Usage: scripts/floor.sh [RUNS] [--referee]     (default 40)
+# Usage: [FLOOR_ALSO="BIN..."] scripts/floor.sh [RUNS] [--referee]   (default 40)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 runs=${1:-40}
@@ -16,8 +19,19 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 { echo GAME; echo BLACK; echo 0.05; tail -n +4 "$root/samples/halma/midgame_1.txt"; } >"$work/input.txt"
 cd "$work"
-python3 - "$runs" /bin/true "$agent --version" "$agent" <<'PY'
-import os, statistics, sys
+# shellcheck disable=SC2086 # FLOOR_ALSO is a list of paths
+python3 - "$runs" /bin/true "$agent --version" "$agent" ${FLOOR_ALSO:-} <<'PY'
+import os, statistics, struct, sys
+def linking(path):
+    # PT_INTERP (3) among the ELF program headers: a dynamic loader is named.
+    with open(path, "rb") as f:
+        h = f.read(64)
+        phoff, = struct.unpack_from("<Q", h, 32)
+        phentsize, phnum = struct.unpack_from("<HH", h, 54)
+        f.seek(phoff)
+        ph = f.read(phentsize * phnum)
+    kinds = {struct.unpack_from("<I", ph, i * phentsize)[0] for i in range(phnum)}
+    return "dynamically linked" if 3 in kinds else "statically linked"
 def cpu_ms(argv):
     pid = os.fork()
     if pid == 0:
@@ -40,7 +54,8 @@ print(f"median whole-process CPU of {runs} runs each, alternating (load {os.getl
 for c, s in zip(cmds, seen):
     m = statistics.median(s)
     name = " ".join(os.path.basename(w) if w.startswith("/") else w for w in c)
-    print(f"  {m:6.3f} ms  (+{m - base:5.3f} over /bin/true)  {name}")
+    kind = f" ({linking(c[0])})" if c[0] != "/bin/true" and len(c) == 1 else ""
+    print(f"  {m:6.3f} ms  (+{m - base:5.3f} over /bin/true)  {name}{kind}")
 PY
 cd "$root"
 if [ "${2:-}" = --referee ]; then
