@@ -175,7 +175,7 @@ impl Leaf {
         &self.dir_fd
     }
 
-    /// The `cgroup.procs` of the move's v1 leaves, which the child joins.
+    /// The `tasks` files of the move's v1 leaves, which the child joins.
     pub(crate) fn v1_procs(&self) -> impl Iterator<Item = std::os::fd::RawFd> + '_ {
         self.v1.iter().flat_map(V1Leaf::procs)
     }
@@ -218,6 +218,14 @@ impl Leaf {
     /// SIGKILLs every process in the leaf and waits (up to 5 s) until it is
     /// empty.
     pub(crate) fn kill(&self) {
+        // The usual end of a move: the agent exited and left nothing. Only
+        // a member can add to the leaf (by forking), so an empty one stays
+        // empty, and `cgroup.kill` would take the cgroup tree's global
+        // lock that the other workers' moves wait on to start and end.
+        let events = std::fs::read_to_string(self.dir.join("cgroup.events"));
+        if events.is_ok_and(|s| s.lines().any(|l| l == "populated 0")) {
+            return;
+        }
         let _ = File::options()
             .write(true)
             .open(self.dir.join("cgroup.kill"))

@@ -139,8 +139,13 @@ impl V1Parent {
                 }
                 Controller::Pids => std::fs::write(dir.join("pids.max"), pids.to_string())?,
             }
-            leaf.procs
-                .push(File::options().write(true).open(dir.join("cgroup.procs"))?);
+            // `tasks`, not `cgroup.procs`: the child, one thread, moves
+            // itself (`0`), which the kernel does without the global
+            // write lock on every thread group; through `cgroup.procs`
+            // that lock waits out an RCU grace period whenever the cgroup
+            // tree has been quiet for a moment: 6.5-10 ms, against
+            // 0.6 ms (timed on a 6.18 kernel, 40 writes 30 ms apart).
+            leaf.procs.push(File::options().write(true).open(dir.join("tasks"))?);
         }
         Ok(leaf)
     }
@@ -159,8 +164,9 @@ impl Drop for V1Parent {
 #[derive(Debug)]
 pub(crate) struct V1Leaf {
     dirs: Vec<(Controller, PathBuf)>,
-    /// Each leaf's `cgroup.procs`, open for writing: the child writes `0`
-    /// (itself) into each before it executes the agent.
+    /// Each leaf's `tasks`, open for writing: the child writes `0`
+    /// (itself, still its only thread) into each before it executes the
+    /// agent.
     procs: Vec<File>,
 }
 

@@ -91,8 +91,8 @@ pub(crate) struct Confine<'a> {
     pub cgroup: Option<&'a File>,
     /// System calls refused to the agent (installed just before exec).
     pub filter: Option<&'a super::seccomp::Filter>,
-    /// `cgroup.procs` files of cgroup v1 leaves, open for writing, that
-    /// the child joins (writing `0`, itself) before anything else.
+    /// `tasks` files of cgroup v1 leaves, open for writing, that the
+    /// child joins (writing `0`, itself) before anything else.
     pub join: Vec<RawFd>,
     /// The file-system view.
     pub plan: &'a MountPlan,
