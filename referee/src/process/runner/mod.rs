@@ -17,8 +17,10 @@ use crate::process::sandbox::pgroup::Tracker;
 use crate::process::sandbox::spawn::{self, Confine, Exec, Identity, Launch, UserMaps};
 use crate::process::sandbox::{Jail, Level, Sandbox};
 use crate::process::workdir;
+use closer::drop_later;
 use watch::{decode_status, watch, Accounting};
 
+mod closer;
 mod watch;
 use std::ffi::CString;
 use std::os::fd::AsRawFd;
@@ -298,6 +300,8 @@ pub fn run(spec: &RunSpec<'_>, stop: &AtomicBool) -> std::io::Result<RunResult> 
     let start = Instant::now();
     let mut started = spawn::spawn(&launch)?;
     let (pid, base) = (started.pid, started.setup_cpu);
+    // Held so that the agent's exit does not tear its view down ([`drop_later`]).
+    let view = jail.and_then(|_| std::fs::File::open(format!("/proc/{pid}/ns/mnt")).ok());
     drop((launch, out_w, err_w, null));
     let mut acct = match leaf {
         // The child's own figure for its set-up, not a read of the cgroup
@@ -318,6 +322,9 @@ pub fn run(spec: &RunSpec<'_>, stop: &AtomicBool) -> std::io::Result<RunResult> 
     };
     let cpu = w.polled_max.max(acct.finish()).max(waited);
     drop(net);
+    if let Some(v) = view {
+        drop_later(v);
+    }
     if w.killed.is_none() && acct.oom_killed() {
         w.killed = Some(Killed::Memory);
     }
