@@ -13,6 +13,23 @@ const SYSTEM: &[&str] = &[
     "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt",
 ];
 
+/// Devices bound into the agent's `/dev`.
+const DEVICES: &[&str] = &["/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"];
+
+/// The [`DEVICES`] that exist and the flags of their mount a bind keeps,
+/// read once per referee.
+pub(super) fn devices() -> &'static [(&'static Path, libc::c_ulong)] {
+    static DEVS: std::sync::OnceLock<Vec<(&'static Path, libc::c_ulong)>> = std::sync::OnceLock::new();
+    DEVS.get_or_init(|| {
+        DEVICES
+            .iter()
+            .map(Path::new)
+            .filter(|d| d.exists())
+            .map(|d| (d, locked_flags(d)))
+            .collect()
+    })
+}
+
 /// What one of the host's system directories is.
 #[derive(Debug)]
 pub(super) enum System {

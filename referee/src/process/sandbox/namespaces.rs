@@ -14,7 +14,7 @@
 //! rather than a wrapper crate that may allocate (rustix's raw calls on a
 //! `&CStr` do not, and attach the lent overlays: [`super::overlays`]).
 
-use super::host_mounts::{locked_flags, overlay_options, system_dirs, System};
+use super::host_mounts::{devices, locked_flags, overlay_options, system_dirs, System};
 use super::overlays::attach;
 pub(crate) use super::program_paths::command_paths;
 use std::ffi::{CStr, CString};
@@ -22,8 +22,6 @@ use std::os::fd::OwnedFd;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
-/// Devices bound into the agent's `/dev`.
-const DEVICES: &[&str] = &["/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"];
 /// Links in the agent's `/dev` (so `> /dev/stdout` works).
 const DEV_LINKS: &[(&str, &str)] = &[
     ("/dev/fd", "/proc/self/fd"),
@@ -155,7 +153,7 @@ impl MountPlan {
                             kept: *kept,
                             slot,
                         })),
-                        None => plan.bind(p, &at(p), true, false),
+                        None => plan.bind_kept(p, &at(p), true, false, *kept),
                     }
                     shown.push(p.to_path_buf());
                 }
@@ -168,9 +166,9 @@ impl MountPlan {
             opts: CString::new(opts).unwrap_or_default(),
         });
         plan.dirs(root, Path::new("/dev"));
-        for d in DEVICES.iter().map(Path::new).filter(|d| d.exists()) {
+        for (d, kept) in devices() {
             plan.steps.push(Step::File(cstr(&at(d))));
-            plan.bind(d, &at(d), false, true);
+            plan.bind_kept(d, &at(d), false, true, *kept);
         }
         for (l, to) in DEV_LINKS {
             plan.steps.push(Step::Link {
@@ -212,12 +210,17 @@ impl MountPlan {
     }
 
     fn bind(&mut self, src: &Path, dst: &Path, read_only: bool, dev: bool) {
+        self.bind_kept(src, dst, read_only, dev, locked_flags(src));
+    }
+
+    /// [`MountPlan::bind`] where the flags to keep are known.
+    fn bind_kept(&mut self, src: &Path, dst: &Path, read_only: bool, dev: bool, kept: libc::c_ulong) {
         self.steps.push(Step::Bind {
             src: cstr(src),
             dst: cstr(dst),
             read_only,
             dev,
-            kept: locked_flags(src),
+            kept,
         });
     }
 

@@ -2,22 +2,25 @@
 //! once and lent out (as [`super::netns`] lends network namespaces). Each
 //! system directory is shown to an agent as an overlay of its own, so that
 //! a lock it takes lands on the overlay's inode, never on the host's (see
-//! [`super::namespaces`]). A move used to mount its ~7 overlays itself and
-//! destroy them with its mount namespace: every superblock freed waits for
-//! an expedited RCU grace period (`ovl_free_fs`), 0.2-0.6 ms of wall time
-//! per move against plain binds.
+//! [`super::namespaces`]). A move used to mount its overlays itself (one
+//! per system directory that is not a link: 3 on a merged-/usr system, up
+//! to 9) and destroy them with its mount namespace: every superblock freed
+//! waits for an expedited RCU grace period (`ovl_free_fs`), measured at
+//! 0.2-0.6 ms of wall time per move against plain binds.
 //!
 //! Now the referee makes a set of overlays as detached mounts (the new
 //! mount API: `fsopen`, `fsconfig`, `fsmount`), and a move's child, in its
 //! new mount namespace, attaches a clone of each (`open_tree` with
 //! `OPEN_TREE_CLONE`, then `move_mount`): the clone is a new mount of the
 //! same superblock, so the move makes and destroys mounts only, and the
-//! set's own detached mounts outlive the move's namespace. On Linux 6.18
-//! the child may clone a detached mount made by the referee (a mount of an
-//! anonymous namespace that no `open_tree` made has no namespace of origin
-//! the kernel would hold the child to); tried and works, so no clone is
-//! made in the referee before `clone3`. Where the child cannot attach, it
-//! mounts an overlay itself, or binds, as before.
+//! set's own detached mounts outlive the move's namespace. Checked on
+//! Linux 6.18: the child, in the mount namespace clone3 gave it, may clone
+//! a detached mount the referee made with `fsmount` (and so may the
+//! referee itself), so nothing is cloned in the referee before `clone3`.
+//! Where the kernel refuses (older kernels clone no mount outside the
+//! caller's namespace), the referee finds out when it makes a set and
+//! keeps none; if a child still cannot attach one, it mounts an
+//! overlay itself, or binds, as before.
 //!
 //! A set is lent to one move at a time and given back only after the
 //! move's processes are ended, so a lock an agent takes through it (which
@@ -114,14 +117,21 @@ impl Drop for OverlayLease<'_> {
 }
 
 /// A set of detached overlays, one per overlayable system directory.
+/// Fails too where the kernel will not clone them (as moves do, see
+/// [`attach`]; older kernels clone no mount outside the caller's own
+/// namespace): a set nobody could attach is not kept.
 fn new_set(empty: &Path) -> std::io::Result<Set> {
-    system_dirs()
+    let set: Set = system_dirs()
         .iter()
         .map(|(dir, what)| match what {
             System::Dir { kept, overlay: true } => overlay(dir, empty, *kept).map(Some),
             _ => Ok(None),
         })
-        .collect()
+        .collect::<std::io::Result<_>>()?;
+    if let Some(fd) = set.iter().flatten().next() {
+        open_tree(fd, c"", OpenTreeFlags::OPEN_TREE_CLONE | OpenTreeFlags::AT_EMPTY_PATH)?;
+    }
+    Ok(set)
 }
 
 /// A read-only, nosuid, nodev overlay of `dir` over `empty` as a detached
