@@ -20,8 +20,10 @@
 //! so the kernel reaps its children and their CPU reaches no parent, then
 //! starts N children one after another, each burning MS ms, then plays),
 //! `inotify N S` (opens up to N inotify instances, holds them S seconds,
-//! then plays), `lock-etc S` (takes an exclusive lock on every file of
-//! `/etc` it can open, holds them S seconds, then plays).
+//! then plays), `lock-etc S` (exits 4 if `/etc/passwd` is locked already,
+//! by a process of an earlier move; else takes an exclusive lock on every
+//! file of `/etc` it can open, leaves a detached child holding the
+//! `flock`s for a minute, holds them S seconds itself, then plays).
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -262,6 +264,14 @@ fn inotify(n: usize, secs: f64) {
 /// `secs` seconds: the organiser's tools lock files such as `/etc/passwd`.
 fn lock_etc(secs: f64) {
     use rustix::fs::{fcntl_lock, flock, FlockOperation};
+    // The move's view of /etc may be lent to later moves: a lock left by
+    // an earlier one must have ended with its processes.
+    let passwd = std::fs::File::open("/etc/passwd").expect("/etc/passwd in the view");
+    if let Err(e) = flock(&passwd, FlockOperation::NonBlockingLockExclusive) {
+        eprintln!("mock-agent: /etc/passwd is locked already (an earlier move's lock outlived it): {e}");
+        std::process::exit(4);
+    }
+    drop(passwd);
     let mut held = Vec::new();
     for e in std::fs::read_dir("/etc").into_iter().flatten().flatten() {
         let Ok(f) = std::fs::File::open(e.path()) else { continue };
@@ -272,6 +282,18 @@ fn lock_etc(secs: f64) {
         }
     }
     eprintln!("mock-agent: {} files of /etc locked", held.len());
+    // SAFETY: single-threaded program: the child only detaches, closes
+    // its standard streams and sleeps, holding the flocks it shares.
+    unsafe {
+        if libc::fork() == 0 {
+            libc::setsid();
+            for fd in 0..3 {
+                libc::close(fd);
+            }
+            libc::sleep(60);
+            libc::_exit(0);
+        }
+    }
     std::thread::sleep(Duration::from_secs_f64(secs));
     legal_move();
 }

@@ -13,6 +13,7 @@ use crate::process::agent_files::{self, Capture, Output};
 use crate::process::sandbox::cgroup::Leaf;
 use crate::process::sandbox::namespaces::{self, MountPlan};
 use crate::process::sandbox::netns::{NetLease, NetPool};
+use crate::process::sandbox::overlays::{OverlayLease, OverlayPool};
 use crate::process::sandbox::pgroup::Tracker;
 use crate::process::sandbox::spawn::{self, Confine, Exec, Identity, Launch, UserMaps};
 use crate::process::sandbox::{Jail, Level, Sandbox};
@@ -185,6 +186,7 @@ fn confinement<'a>(
     leaf: Option<&'a Leaf>,
     plan: &'a MountPlan,
     net: Option<&NetLease<'_>>,
+    overlays: Option<&'a OverlayLease<'_>>,
     dir: &Path,
 ) -> std::io::Result<Confine<'a>> {
     let identity = match &j.ids {
@@ -201,6 +203,7 @@ fn confinement<'a>(
         filter: j.filter.as_ref(),
         plan,
         net: net.map(NetLease::fd),
+        overlays: overlays.map_or(&[], OverlayLease::set),
         identity,
     })
 }
@@ -285,8 +288,18 @@ pub fn run(spec: &RunSpec<'_>, stop: &AtomicBool) -> std::io::Result<RunResult> 
     let plan = jail.map(|j| mount_plan(&j.root, spec, &dir));
     // Held until the move's processes are ended (`acct.finish`), below.
     let net = jail.and_then(|j| j.nets.as_ref()).and_then(NetPool::lend);
+    // Likewise: no later move sees a lock taken through these overlays
+    // before its taker is dead.
+    let overlays = jail.and_then(|j| j.overlays.as_ref()).and_then(OverlayPool::lend);
     let confine = match (jail, &plan) {
-        (Some(j), Some(plan)) => Some(confinement(j, leaf.as_ref(), plan, net.as_ref(), &dir)?),
+        (Some(j), Some(plan)) => Some(confinement(
+            j,
+            leaf.as_ref(),
+            plan,
+            net.as_ref(),
+            overlays.as_ref(),
+            &dir,
+        )?),
         _ => None,
     };
     let launch = Launch {
@@ -321,7 +334,7 @@ pub fn run(spec: &RunSpec<'_>, stop: &AtomicBool) -> std::io::Result<RunResult> 
         0.0
     };
     let cpu = w.polled_max.max(acct.finish()).max(waited);
-    drop(net);
+    drop((net, overlays));
     if let Some(v) = view {
         drop_later(v);
     }

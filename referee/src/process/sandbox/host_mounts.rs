@@ -1,22 +1,89 @@
 //! What the agent's view needs to know of the host's own mounts: the
-//! flags a bind must keep, and whether a system directory can be shown as
-//! an overlay (see [`super::namespaces`]).
+//! system directories and what each is (a link, or a directory whose mount
+//! flags a bind must keep and that can or cannot be shown as an overlay;
+//! see [`super::namespaces`]), found once per referee: the system's mounts
+//! and links do not change during a run, and every move needs them.
 
 use std::ffi::CString;
 use std::path::{Path, PathBuf};
 
-/// The overlay options showing `dir` over the empty directory `empty`, or
-/// `None` where an overlay would show less than a bind: `dir` has mounts
-/// below it (an overlay shows only its own file system), or a path holds
-/// a character the option string cannot carry.
+/// System directories shown read-only (those that exist; symbolic links
+/// such as a merged-/usr `/bin -> usr/bin` are recreated as links).
+const SYSTEM: &[&str] = &[
+    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt",
+];
+
+/// Devices bound into the agent's `/dev`.
+const DEVICES: &[&str] = &["/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"];
+
+/// The [`DEVICES`] that exist and the flags of their mount a bind keeps,
+/// read once per referee.
+pub(super) fn devices() -> &'static [(&'static Path, libc::c_ulong)] {
+    static DEVS: std::sync::OnceLock<Vec<(&'static Path, libc::c_ulong)>> = std::sync::OnceLock::new();
+    DEVS.get_or_init(|| {
+        DEVICES
+            .iter()
+            .map(Path::new)
+            .filter(|d| d.exists())
+            .map(|d| (d, locked_flags(d)))
+            .collect()
+    })
+}
+
+/// What one of the host's system directories is.
+#[derive(Debug)]
+pub(super) enum System {
+    /// A symbolic link to this target.
+    Link(PathBuf),
+    /// A directory.
+    Dir {
+        /// The flags of its mount a bind or overlay of it keeps ([`locked_flags`]).
+        kept: libc::c_ulong,
+        /// Whether an overlay shows all of it ([`overlayable`]).
+        overlay: bool,
+    },
+}
+
+/// The system directories that exist, in [`SYSTEM`]'s order, read once
+/// per referee (a symlink_metadata, a statvfs and a scan of the mount
+/// table each, which every move used to repeat).
+pub(super) fn system_dirs() -> &'static [(&'static Path, System)] {
+    static DIRS: std::sync::OnceLock<Vec<(&'static Path, System)>> = std::sync::OnceLock::new();
+    DIRS.get_or_init(|| {
+        SYSTEM
+            .iter()
+            .map(Path::new)
+            .filter_map(|p| match std::fs::symlink_metadata(p) {
+                Ok(m) if m.file_type().is_symlink() => Some((p, System::Link(std::fs::read_link(p).ok()?))),
+                Ok(m) if m.is_dir() => Some((
+                    p,
+                    System::Dir {
+                        kept: locked_flags(p),
+                        overlay: overlayable(p),
+                    },
+                )),
+                _ => None,
+            })
+            .collect()
+    })
+}
+
+/// `p` as an overlay option can carry it (no separator or escape in it).
+fn plain(p: &Path) -> Option<&str> {
+    p.to_str().filter(|s| !s.contains([':', ',', '\\']))
+}
+
+/// Whether an overlay of `dir` shows as much as a bind: not where `dir`
+/// has mounts below it (an overlay shows only its own file system), or
+/// where its path holds a character the option string cannot carry.
+fn overlayable(dir: &Path) -> bool {
+    plain(dir).is_some() && !submounted().iter().any(|m| m.starts_with(dir) && m != dir)
+}
+
+/// The overlay options showing the [`overlayable`] `dir` over the empty
+/// directory `empty` (`None` if `empty`'s path cannot be carried).
 pub(super) fn overlay_options(dir: &Path, empty: &Path) -> Option<CString> {
-    fn plain(p: &Path) -> Option<&str> {
-        p.to_str().filter(|s| !s.contains([':', ',', '\\']))
-    }
     let (d, e) = (plain(dir)?, plain(empty)?);
-    if submounted().iter().any(|m| m.starts_with(dir) && m != dir) {
-        return None;
-    }
     CString::new(format!("lowerdir={d}:{e}")).ok()
 }
 

@@ -35,6 +35,7 @@ pub(crate) mod limits;
 pub(crate) mod namespaces;
 pub(crate) mod netns;
 mod opts;
+pub(crate) mod overlays;
 pub(crate) mod pgroup;
 mod probe;
 mod program_paths;
@@ -92,6 +93,9 @@ pub struct Jail {
     /// Network namespaces lent to moves (`full`; rootless moves make their
     /// own in their user namespace).
     pub(crate) nets: Option<netns::NetPool>,
+    /// Read-only overlays of the system directories lent to moves (`full`;
+    /// rootless moves mount their own).
+    pub(crate) overlays: Option<overlays::OverlayPool>,
 }
 
 impl Jail {
@@ -105,8 +109,11 @@ impl Jail {
         std::fs::create_dir_all(&root).map_err(|e| format!("cannot create {}: {e}", root.display()))?;
         let mut jail = Jail {
             cgroup,
-            root,
             nets: ids.is_some().then(netns::NetPool::default),
+            // The root, empty in the referee's namespace, is the overlays'
+            // empty lower layer.
+            overlays: ids.is_some().then(|| overlays::OverlayPool::new(root.clone())),
+            root,
             ids,
             filter: None,
         };

@@ -11,21 +11,17 @@
 //! The plan is built in the referee (allocating freely); [`enter`] runs in
 //! the child between clone and exec, where only raw system calls on the
 //! prepared C strings are safe (the referee is multi-threaded), hence libc
-//! rather than a wrapper crate that may allocate.
+//! rather than a wrapper crate that may allocate (rustix's raw calls on a
+//! `&CStr` do not, and attach the lent overlays: [`super::overlays`]).
 
-use super::host_mounts::{locked_flags, overlay_options};
+use super::host_mounts::{devices, locked_flags, overlay_options, system_dirs, System};
+use super::overlays::attach;
 pub(crate) use super::program_paths::command_paths;
 use std::ffi::{CStr, CString};
+use std::os::fd::OwnedFd;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
-/// System directories shown read-only (those that exist; symbolic links
-/// such as a merged-/usr `/bin -> usr/bin` are recreated as links).
-const SYSTEM: &[&str] = &[
-    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt",
-];
-/// Devices bound into the agent's `/dev`.
-const DEVICES: &[&str] = &["/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"];
 /// Links in the agent's `/dev` (so `> /dev/stdout` works).
 const DEV_LINKS: &[(&str, &str)] = &[
     ("/dev/fd", "/proc/self/fd"),
@@ -33,6 +29,29 @@ const DEV_LINKS: &[(&str, &str)] = &[
     ("/dev/stdout", "/proc/self/fd/1"),
     ("/dev/stderr", "/proc/self/fd/2"),
 ];
+
+/// A system directory shown read-only ([`Step::Overlay`]).
+#[derive(Debug)]
+struct Overlay {
+    src: CString,
+    dst: CString,
+    opts: CString,
+    kept: libc::c_ulong,
+    slot: usize,
+}
+
+impl Overlay {
+    /// Shows it: the lent set's overlay, else an overlay mounted here, else
+    /// a bind (in the child: system calls only).
+    fn show(&self, set: &[Option<OwnedFd>]) -> bool {
+        // The source mount's own flags too (a noexec /opt stays so).
+        let flags = libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV | self.kept;
+        let lent = set.get(self.slot).and_then(Option::as_ref);
+        lent.is_some_and(|fd| attach(fd, &self.dst))
+            || mount(Some(c"overlay"), &self.dst, Some(c"overlay"), flags, Some(&self.opts))
+            || bind_read_only(&self.src, &self.dst, self.kept)
+    }
+}
 
 /// One step of building the root, in order.
 #[derive(Debug)]
@@ -57,13 +76,10 @@ enum Step {
     /// `lowerdir=src:empty` in `opts`: the kernel wants two lower layers
     /// without an upper one, and `empty` is the root's `/proc` mount point,
     /// still empty then). Locks taken through it stay on its own inodes.
-    /// If the kernel refuses it, `src` is bound read-only instead.
-    Overlay {
-        src: CString,
-        dst: CString,
-        opts: CString,
-        kept: libc::c_ulong,
-    },
+    /// Where the move has a lent set of overlays ([`super::overlays`]),
+    /// the set's overlay number `slot` is attached instead; if the kernel
+    /// refuses both, `src` is bound read-only.
+    Overlay(Overlay),
     /// The `/proc` of the new PID namespace, mounted before the switch of
     /// root: in a user namespace the kernel allows it only while a full
     /// `/proc` is still visible.
@@ -87,7 +103,7 @@ impl Step {
                 )
             }
             Step::Tmpfs { dst, .. } => format!("mounting a tmpfs at {}", s(dst)),
-            Step::Overlay { src, .. } => format!("mounting {} read-only", s(src)),
+            Step::Overlay(o) => format!("mounting {} read-only", s(&o.src)),
             Step::Proc(_) => "mounting /proc for the PID namespace".into(),
         }
     }
@@ -121,31 +137,26 @@ impl MountPlan {
         // The overlays' empty lower layer: made first, mounted on last.
         plan.dirs(root, Path::new("/proc"));
         let empty = at(Path::new("/proc"));
-        for s in SYSTEM {
-            let p = Path::new(s);
-            match std::fs::symlink_metadata(p) {
-                Ok(m) if m.file_type().is_symlink() => {
-                    if let Ok(to) = std::fs::read_link(p) {
-                        plan.steps.push(Step::Link {
-                            at: cstr(&at(p)),
-                            to: cstr(&to),
-                        });
-                    }
-                }
-                Ok(m) if m.is_dir() => {
+        for (slot, (p, what)) in system_dirs().iter().enumerate() {
+            match what {
+                System::Link(to) => plan.steps.push(Step::Link {
+                    at: cstr(&at(p)),
+                    to: cstr(to),
+                }),
+                System::Dir { kept, overlay } => {
                     plan.dirs(root, p);
-                    match overlay_options(p, &empty) {
-                        Some(opts) => plan.steps.push(Step::Overlay {
+                    match overlay_options(p, &empty).filter(|_| *overlay) {
+                        Some(opts) => plan.steps.push(Step::Overlay(Overlay {
                             src: cstr(p),
                             dst: cstr(&at(p)),
                             opts,
-                            kept: locked_flags(p),
-                        }),
-                        None => plan.bind(p, &at(p), true, false),
+                            kept: *kept,
+                            slot,
+                        })),
+                        None => plan.bind_kept(p, &at(p), true, false, *kept),
                     }
                     shown.push(p.to_path_buf());
                 }
-                _ => {}
             }
         }
         plan.dirs(root, Path::new("/tmp"));
@@ -155,9 +166,9 @@ impl MountPlan {
             opts: CString::new(opts).unwrap_or_default(),
         });
         plan.dirs(root, Path::new("/dev"));
-        for d in DEVICES.iter().map(Path::new).filter(|d| d.exists()) {
+        for (d, kept) in devices() {
             plan.steps.push(Step::File(cstr(&at(d))));
-            plan.bind(d, &at(d), false, true);
+            plan.bind_kept(d, &at(d), false, true, *kept);
         }
         for (l, to) in DEV_LINKS {
             plan.steps.push(Step::Link {
@@ -199,12 +210,17 @@ impl MountPlan {
     }
 
     fn bind(&mut self, src: &Path, dst: &Path, read_only: bool, dev: bool) {
+        self.bind_kept(src, dst, read_only, dev, locked_flags(src));
+    }
+
+    /// [`MountPlan::bind`] where the flags to keep are known.
+    fn bind_kept(&mut self, src: &Path, dst: &Path, read_only: bool, dev: bool, kept: libc::c_ulong) {
         self.steps.push(Step::Bind {
             src: cstr(src),
             dst: cstr(dst),
             read_only,
             dev,
-            kept: locked_flags(src),
+            kept,
         });
     }
 
@@ -231,11 +247,12 @@ fn bind_read_only(src: &CStr, dst: &CStr, kept: libc::c_ulong) -> bool {
     mount(Some(src), dst, None, libc::MS_BIND | libc::MS_REC, None) && mount(None, dst, None, flags, None)
 }
 
-/// Builds the root and enters it. Runs in the freshly cloned child (new
+/// Builds the root and enters it, attaching the overlays of `set` (a set
+/// lent to the move, if any). Runs in the freshly cloned child (new
 /// mount and PID namespaces, with every capability there): raw system calls only. On failure
 /// returns the number of the failed step for [`MountPlan::describe`]
 /// (errno is left set).
-pub(crate) fn enter(plan: &MountPlan) -> Result<(), usize> {
+pub(crate) fn enter(plan: &MountPlan, set: &[Option<OwnedFd>]) -> Result<(), usize> {
     let n = plan.steps.len();
     let fail = |i: usize| Err(i);
     // Nothing mounted here may propagate back to the referee's namespace.
@@ -277,11 +294,7 @@ pub(crate) fn enter(plan: &MountPlan) -> Result<(), usize> {
                     mount(Some(src), dst, None, libc::MS_BIND | libc::MS_REC, None)
                         && mount(None, dst, None, flags, None)
                 }
-                Step::Overlay { src, dst, opts, kept } => {
-                    // The source mount's own flags too (a noexec /opt stays so).
-                    let flags = libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV | kept;
-                    mount(Some(c"overlay"), dst, Some(c"overlay"), flags, Some(opts)) || bind_read_only(src, dst, *kept)
-                }
+                Step::Overlay(o) => o.show(set),
                 Step::Tmpfs { dst, opts } => mount(
                     Some(c"tmpfs"),
                     dst,

@@ -148,7 +148,7 @@ pub(super) fn child(l: &Launch<'_>, err: RawFd, envp: &[*const c_char], status: 
                 }
                 cap_user_quotas();
             }
-            if let Err(step) = namespaces::enter(c.plan) {
+            if let Err(step) = namespaces::enter(c.plan, c.overlays) {
                 report(err, Stage::Mounts, step);
             }
         } else if libc::chdir(l.dir.as_ptr()) != 0 {

@@ -99,6 +99,10 @@ pub(crate) struct Confine<'a> {
     /// A network namespace to enter (one lent for the move); `None`: a new
     /// one at clone time.
     pub net: Option<RawFd>,
+    /// The system directories' overlays lent for the move, one per
+    /// system directory (see [`super::overlays`]); empty: the child
+    /// mounts its own.
+    pub overlays: &'a [Option<OwnedFd>],
     /// The agent's identity.
     pub identity: Identity,
 }
