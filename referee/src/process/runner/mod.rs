@@ -18,7 +18,7 @@ use crate::process::sandbox::pgroup::Tracker;
 use crate::process::sandbox::spawn::{self, Confine, Exec, Identity, Launch, UserMaps};
 use crate::process::sandbox::{Jail, Level, Sandbox};
 use crate::process::workdir;
-use closer::drop_later;
+use closer::{drop_later, hold_view};
 use watch::{decode_status, watch, Accounting};
 
 mod closer;
@@ -313,8 +313,7 @@ pub fn run(spec: &RunSpec<'_>, stop: &AtomicBool) -> std::io::Result<RunResult> 
     let start = Instant::now();
     let mut started = spawn::spawn(&launch)?;
     let (pid, base) = (started.pid, started.setup_cpu);
-    // Held so that the agent's exit does not tear its view down ([`drop_later`]).
-    let view = jail.and_then(|_| std::fs::File::open(format!("/proc/{pid}/ns/mnt")).ok());
+    let view = jail.and_then(|_| hold_view(pid));
     drop((launch, out_w, err_w, null));
     let mut acct = match leaf {
         // The child's own figure for its set-up, not a read of the cgroup
@@ -335,9 +334,7 @@ pub fn run(spec: &RunSpec<'_>, stop: &AtomicBool) -> std::io::Result<RunResult> 
     };
     let cpu = w.polled_max.max(acct.finish()).max(waited);
     drop((net, overlays));
-    if let Some(v) = view {
-        drop_later(v);
-    }
+    drop_later(view);
     if w.killed.is_none() && acct.oom_killed() {
         w.killed = Some(Killed::Memory);
     }
