@@ -5,8 +5,9 @@
 # submissions and of the reference agent, as charged) divided by
 # (wall time x J). 1.0 would be every core busy with agents all the time.
 #
-# Usage: scripts/grade-throughput.sh [STUDENTS] [CONCURRENCY] [extra grade options]
-#        (default 20 students, concurrency 2, --singles 3 --games 2 --time 5)
+# Usage: [REFEREE=BIN] scripts/grade-throughput.sh [STUDENTS] [CONCURRENCY] [extra grade options]
+#        (default 20 students, concurrency 2, --singles 3 --games 2 --time 5;
+#        REFEREE: another referee binary to time, e.g. an older build side by side)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 n=${1:-20}
@@ -28,7 +29,7 @@ for i in $(seq 1 "$n"); do
     fi
 done
 start=$(date +%s.%N)
-"$root/target/release/referee" grade --concurrency "$j" "${extra[@]}" --out "$work/out" "$work/class" 2>/dev/null
+"${REFEREE:-$root/target/release/referee}" grade --concurrency "$j" "${extra[@]}" --out "$work/out" "$work/class" 2>/dev/null
 end=$(date +%s.%N)
 python3 - "$work/out" "$start" "$end" "$j" "$n" <<'PY'
 import json, sys
