@@ -15,7 +15,7 @@
 //! `&CStr` do not, and attach the lent overlays: [`super::overlays`]).
 
 use super::host_mounts::{devices, locked_flags, overlay_options, system_dirs, System};
-use super::overlays::attach;
+use super::overlays::{attach, dev_slot};
 pub(crate) use super::program_paths::command_paths;
 use std::ffi::{CStr, CString};
 use std::os::fd::OwnedFd;
@@ -23,7 +23,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 /// Links in the agent's `/dev` (so `> /dev/stdout` works).
-const DEV_LINKS: &[(&str, &str)] = &[
+pub(super) const DEV_LINKS: &[(&str, &str)] = &[
     ("/dev/fd", "/proc/self/fd"),
     ("/dev/stdin", "/proc/self/fd/0"),
     ("/dev/stdout", "/proc/self/fd/1"),
@@ -47,7 +47,7 @@ impl Overlay {
         // The source mount's own flags too (a noexec /opt stays so).
         let flags = libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV | self.kept;
         let lent = set.get(self.slot).and_then(Option::as_ref);
-        lent.is_some_and(|fd| attach(fd, &self.dst))
+        lent.is_some_and(|fd| attach(fd, &self.dst, false))
             || mount(Some(c"overlay"), &self.dst, Some(c"overlay"), flags, Some(&self.opts))
             || bind_read_only(&self.src, &self.dst, self.kept)
     }
@@ -86,6 +86,10 @@ enum Step {
     Proc(CString),
     /// A tmpfs at `dst` with these options.
     Tmpfs { dst: CString, opts: CString },
+    /// The lent set's `/dev` (its `slot`) attached at `dst`, whole; where
+    /// it is, the `skip` steps after this one, which make the same `/dev`
+    /// device by device, are skipped.
+    DevTree { dst: CString, slot: usize, skip: usize },
 }
 
 impl Step {
@@ -105,6 +109,7 @@ impl Step {
             Step::Tmpfs { dst, .. } => format!("mounting a tmpfs at {}", s(dst)),
             Step::Overlay(o) => format!("mounting {} read-only", s(&o.src)),
             Step::Proc(_) => "mounting /proc for the PID namespace".into(),
+            Step::DevTree { .. } => "attaching the prepared /dev".into(),
         }
     }
 }
@@ -166,6 +171,12 @@ impl MountPlan {
             opts: CString::new(opts).unwrap_or_default(),
         });
         plan.dirs(root, Path::new("/dev"));
+        let tree = plan.steps.len();
+        plan.steps.push(Step::DevTree {
+            dst: cstr(&at(Path::new("/dev"))),
+            slot: dev_slot(),
+            skip: 0,
+        });
         for (d, kept) in devices() {
             plan.steps.push(Step::File(cstr(&at(d))));
             plan.bind_kept(d, &at(d), false, true, *kept);
@@ -175,6 +186,10 @@ impl MountPlan {
                 at: cstr(&at(Path::new(l))),
                 to: cstr(Path::new(to)),
             });
+        }
+        let made_here = plan.steps.len() - tree - 1;
+        if let Step::DevTree { skip, .. } = &mut plan.steps[tree] {
+            *skip = made_here;
         }
         let inside = |p: &Path, dirs: &[PathBuf]| dirs.iter().any(|d| p.starts_with(d));
         // Nothing inside a hidden directory is shown, even if named in the command.
@@ -241,10 +256,22 @@ fn mount(src: Option<&CStr>, dst: &CStr, fstype: Option<&CStr>, flags: libc::c_u
     unsafe { libc::mount(p(src), dst.as_ptr(), p(fstype), flags, p(data).cast()) == 0 }
 }
 
+/// Binds `src` at `dst`, then makes it nosuid, read-only or not, nodev or
+/// not, keeping `kept` (the flags of `src`'s own mount).
+fn bind(src: &CStr, dst: &CStr, read_only: bool, dev: bool, kept: libc::c_ulong) -> bool {
+    let mut flags = libc::MS_BIND | libc::MS_REMOUNT | libc::MS_NOSUID | kept;
+    if read_only {
+        flags |= libc::MS_RDONLY;
+    }
+    if !dev {
+        flags |= libc::MS_NODEV;
+    }
+    mount(Some(src), dst, None, libc::MS_BIND | libc::MS_REC, None) && mount(None, dst, None, flags, None)
+}
+
 /// Binds `src` at `dst` read-only, nosuid and nodev, keeping `kept`.
 fn bind_read_only(src: &CStr, dst: &CStr, kept: libc::c_ulong) -> bool {
-    let flags = libc::MS_BIND | libc::MS_REMOUNT | libc::MS_NOSUID | libc::MS_NODEV | libc::MS_RDONLY | kept;
-    mount(Some(src), dst, None, libc::MS_BIND | libc::MS_REC, None) && mount(None, dst, None, flags, None)
+    bind(src, dst, true, false, kept)
 }
 
 /// Builds the root and enters it, attaching the overlays of `set` (a set
@@ -267,10 +294,21 @@ pub(crate) fn enter(plan: &MountPlan, set: &[Option<OwnedFd>]) -> Result<(), usi
     {
         return fail(n);
     }
+    let mut skip_to = 0;
     for (i, s) in plan.steps.iter().enumerate() {
+        if i < skip_to {
+            continue;
+        }
         // SAFETY: system calls on NUL-terminated strings owned by the plan.
         let ok = unsafe {
             match s {
+                Step::DevTree { dst, slot, skip } => {
+                    let lent = set.get(*slot).and_then(Option::as_ref);
+                    if lent.is_some_and(|fd| attach(fd, dst, true)) {
+                        skip_to = i + 1 + skip;
+                    }
+                    true
+                }
                 Step::Dir(d) => libc::mkdir(d.as_ptr(), 0o755) == 0 || *libc::__errno_location() == libc::EEXIST,
                 Step::File(f) => {
                     let fd = libc::open(f.as_ptr(), libc::O_CREAT | libc::O_WRONLY | libc::O_CLOEXEC, 0o644);
@@ -283,17 +321,7 @@ pub(crate) fn enter(plan: &MountPlan, set: &[Option<OwnedFd>]) -> Result<(), usi
                     read_only,
                     dev,
                     kept,
-                } => {
-                    let mut flags = libc::MS_BIND | libc::MS_REMOUNT | libc::MS_NOSUID | kept;
-                    if *read_only {
-                        flags |= libc::MS_RDONLY;
-                    }
-                    if !*dev {
-                        flags |= libc::MS_NODEV;
-                    }
-                    mount(Some(src), dst, None, libc::MS_BIND | libc::MS_REC, None)
-                        && mount(None, dst, None, flags, None)
-                }
+                } => bind(src, dst, *read_only, *dev, *kept),
                 Step::Overlay(o) => o.show(set),
                 Step::Tmpfs { dst, opts } => mount(
                     Some(c"tmpfs"),

@@ -28,7 +28,9 @@
 //! once its taker is dead. The overlays are read-only, without an upper
 //! layer: nothing else of a move stays in them.
 
-use super::host_mounts::{system_dirs, System};
+use super::host_mounts::{devices, system_dirs, System};
+use super::namespaces::DEV_LINKS;
+use rustix::fs::{openat, symlinkat, Mode, OFlags, CWD};
 use rustix::mount::{
     fsconfig_create, fsconfig_set_string, fsmount, fsopen, move_mount, open_tree, FsMountFlags, FsOpenFlags,
     MountAttrFlags, MoveMountFlags, OpenTreeFlags,
@@ -40,7 +42,8 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::Mutex;
 
 /// One overlay per entry of [`system_dirs`] (`None` for a link or a
-/// directory an overlay cannot show): detached mounts.
+/// directory an overlay cannot show), then the agent's `/dev` at
+/// [`dev_slot`] (`None` if it could not be made): detached mounts.
 pub(crate) type Set = Vec<Option<OwnedFd>>;
 
 /// The sets not lent out.
@@ -131,7 +134,53 @@ fn new_set(empty: &Path) -> std::io::Result<Set> {
     if let Some(fd) = set.iter().flatten().next() {
         open_tree(fd, c"", OpenTreeFlags::OPEN_TREE_CLONE | OpenTreeFlags::AT_EMPTY_PATH)?;
     }
+    let mut set = set;
+    // Where the kernel will not build it, each move makes its own /dev.
+    set.push(
+        dev_tree()
+            .inspect_err(|e| log::debug!("sandbox: no lasting /dev ({e})"))
+            .ok(),
+    );
     Ok(set)
+}
+
+/// Where a [`Set`] holds its `/dev`: after one slot per system directory.
+pub(crate) fn dev_slot() -> usize {
+    system_dirs().len()
+}
+
+/// The agent's `/dev` as one detached tree: a small tmpfs (root's, mode
+/// 0755) holding the host's devices, each bound onto a file of its name,
+/// and the links to `/proc/self/fd`. A move attaches it with one recursive
+/// clone instead of a file, a bind and a remount per device (15 system
+/// calls). The device mounts keep the host's own `/dev` flags and are not
+/// made nosuid: a device node is never executed.
+fn dev_tree() -> std::io::Result<OwnedFd> {
+    let fs = fsopen("tmpfs", FsOpenFlags::FSOPEN_CLOEXEC)?;
+    fsconfig_set_string(&fs, "mode", "0755")?;
+    fsconfig_set_string(&fs, "size", "64k")?;
+    fsconfig_create(&fs)?;
+    let attrs =
+        MountAttrFlags::MOUNT_ATTR_NOSUID | MountAttrFlags::MOUNT_ATTR_NODEV | MountAttrFlags::MOUNT_ATTR_NOEXEC;
+    let tree = fsmount(&fs, FsMountFlags::FSMOUNT_CLOEXEC, attrs)?;
+    let name = |p: &'static str| p.strip_prefix("/dev/").unwrap_or(p);
+    for (dev, _) in devices() {
+        let dev = dev
+            .to_str()
+            .ok_or_else(|| std::io::Error::other("a device name not in UTF-8"))?;
+        let file = OFlags::CREATE | OFlags::WRONLY | OFlags::CLOEXEC;
+        drop(openat(&tree, name(dev), file, Mode::from_raw_mode(0o644))?);
+        let bound = open_tree(
+            CWD,
+            dev,
+            OpenTreeFlags::OPEN_TREE_CLONE | OpenTreeFlags::OPEN_TREE_CLOEXEC,
+        )?;
+        move_mount(&bound, c"", &tree, name(dev), MoveMountFlags::MOVE_MOUNT_F_EMPTY_PATH)?;
+    }
+    for (at, to) in DEV_LINKS {
+        symlinkat(*to, &tree, name(at))?;
+    }
+    Ok(tree)
 }
 
 /// A read-only, nosuid, nodev overlay of `dir` over `empty` as a detached
@@ -162,11 +211,15 @@ fn attributes(kept: libc::c_ulong) -> MountAttrFlags {
     a
 }
 
-/// Attaches a clone of the detached mount `set` at `dst`. Runs in the
-/// move's child between clone and exec: system calls only (rustix's are
-/// raw, and a `&CStr` path is passed without a copy), nothing allocated.
-pub(super) fn attach(set: &OwnedFd, dst: &CStr) -> bool {
-    let flags = OpenTreeFlags::OPEN_TREE_CLONE | OpenTreeFlags::OPEN_TREE_CLOEXEC | OpenTreeFlags::AT_EMPTY_PATH;
+/// Attaches a clone of the detached mount `set` at `dst`, with the mounts
+/// below it if `tree`. Runs in the move's child between clone and exec:
+/// system calls only (rustix's are raw, and a `&CStr` path is passed
+/// without a copy), nothing allocated.
+pub(super) fn attach(set: &OwnedFd, dst: &CStr, tree: bool) -> bool {
+    let mut flags = OpenTreeFlags::OPEN_TREE_CLONE | OpenTreeFlags::OPEN_TREE_CLOEXEC | OpenTreeFlags::AT_EMPTY_PATH;
+    if tree {
+        flags |= OpenTreeFlags::AT_RECURSIVE;
+    }
     open_tree(set, c"", flags).is_ok_and(|clone| {
         move_mount(
             &clone,
