@@ -126,23 +126,27 @@ mkdir -p "$OUT"
 # agents as another user when the script runs as root, and they must reach
 # their binaries here.
 chmod go+rx "$OUT"
+# A directory of its own for each agent: the referee shows neither the
+# other's program.
+mkdir -p "$OUT/new" "$OUT/base"
+chmod go+rx "$OUT/new" "$OUT/base"
 if [ -n "$NEW" ]; then
     cargo build --release -p referee >&2
     NEW_BIN=$(agent_of "$NEW") || exit 2
-    cp "$NEW_BIN" "$OUT/agent-new"
+    cp "$NEW_BIN" "$OUT/new/agent"
     NEW_DESC=${NEW:0:12}
 else
     cargo build --release -p agent -p referee >&2
-    cp target/release/agent "$OUT/agent-new"
+    cp target/release/agent "$OUT/new/agent"
     NEW_DESC="working tree ($(git describe --always --dirty))"
 fi
 cp target/release/referee "$OUT/referee"
-cp "$BASE_BIN" "$OUT/agent-base"
+cp "$BASE_BIN" "$OUT/base/agent"
 echo "SPRT [$ELO0, $ELO1]: $NEW_DESC vs ${BASE:0:12}, Halma GAME $TIME s per side," \
     "up to $GAMES games in pairs from $SUITE openings, $CONCURRENCY at a time; out: $OUT" >&2
 
 "$OUT/referee" match --game halma --mode game --time "$TIME" --games "$GAMES" \
     --sprt="$ELO0,$ELO1" --openings "$SUITE" --concurrency "$CONCURRENCY" \
-    --agent "name=new,cmd=$OUT/agent-new" --agent "name=base,cmd=$OUT/agent-base" \
+    --agent "name=new,cmd=$OUT/new/agent,dir=$OUT/new" --agent "name=base,cmd=$OUT/base/agent,dir=$OUT/base" \
     --out "$OUT/match" --results "$OUT/results.json"
 echo "results: $OUT/results.json; records: $OUT/match/records.jsonl" >&2
