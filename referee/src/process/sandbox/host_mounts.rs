@@ -16,6 +16,14 @@ const SYSTEM: &[&str] = &[
 /// Devices bound into the agent's `/dev`.
 const DEVICES: &[&str] = &["/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"];
 
+/// Links in the agent's `/dev` (so `> /dev/stdout` works).
+pub(super) const DEV_LINKS: &[(&str, &str)] = &[
+    ("/dev/fd", "/proc/self/fd"),
+    ("/dev/stdin", "/proc/self/fd/0"),
+    ("/dev/stdout", "/proc/self/fd/1"),
+    ("/dev/stderr", "/proc/self/fd/2"),
+];
+
 /// The [`DEVICES`] that exist and the flags of their mount a bind keeps,
 /// read once per referee.
 pub(super) fn devices() -> &'static [(&'static Path, libc::c_ulong)] {

@@ -14,21 +14,13 @@
 //! rather than a wrapper crate that may allocate (rustix's raw calls on a
 //! `&CStr` do not, and attach the lent overlays: [`super::overlays`]).
 
-use super::host_mounts::{devices, locked_flags, overlay_options, system_dirs, System};
+use super::host_mounts::{devices, locked_flags, overlay_options, system_dirs, System, DEV_LINKS};
 use super::overlays::{attach, dev_slot};
 pub(crate) use super::program_paths::command_paths;
 use std::ffi::{CStr, CString};
 use std::os::fd::OwnedFd;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
-
-/// Links in the agent's `/dev` (so `> /dev/stdout` works).
-pub(super) const DEV_LINKS: &[(&str, &str)] = &[
-    ("/dev/fd", "/proc/self/fd"),
-    ("/dev/stdin", "/proc/self/fd/0"),
-    ("/dev/stdout", "/proc/self/fd/1"),
-    ("/dev/stderr", "/proc/self/fd/2"),
-];
 
 /// A system directory shown read-only ([`Step::Overlay`]).
 #[derive(Debug)]

@@ -28,8 +28,7 @@
 //! once its taker is dead. The overlays are read-only, without an upper
 //! layer: nothing else of a move stays in them.
 
-use super::host_mounts::{devices, system_dirs, System};
-use super::namespaces::DEV_LINKS;
+use super::host_mounts::{devices, system_dirs, System, DEV_LINKS};
 use rustix::fs::{openat, symlinkat, Mode, OFlags, CWD};
 use rustix::mount::{
     fsconfig_create, fsconfig_set_string, fsmount, fsopen, move_mount, open_tree, FsMountFlags, FsOpenFlags,
