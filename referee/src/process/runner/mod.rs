@@ -325,14 +325,7 @@ pub fn run(spec: &RunSpec<'_>, stop: &AtomicBool) -> std::io::Result<RunResult> 
     let mut w = watch(spec, stop, pid, &started.pidfd, start, &mut acct, [&mut out, &mut err])?;
     w.exit = decode_status(started.agent_status(w.status));
     // The main process is gone: nothing of the agent may outlive the move.
-    // wait4's figure counts the sandbox set-up too: the cgroup figure (from
-    // exec on) is the whole truth where there is one.
-    let waited = if matches!(acct, Accounting::Group(..)) {
-        (w.child_cpu - base).max(0.0)
-    } else {
-        0.0
-    };
-    let cpu = w.polled_max.max(acct.finish()).max(waited);
+    let cpu = acct.charge(&w);
     drop((net, overlays));
     drop_later(view);
     if w.killed.is_none() && acct.oom_killed() {

@@ -51,9 +51,32 @@ impl Accounting {
         }
     }
 
+    /// After the main process is reaped: ends the rest of the move and
+    /// returns its charge. Where there is a cgroup, its figure (from exec
+    /// on) is the whole truth. Otherwise the largest of the polled figure,
+    /// the last scan and wait4's (which counts the sandbox set-up too, so
+    /// less the set-up); but a rootless move's init reaps every process of
+    /// its namespace, so there, when the move ended by itself, wait4's
+    /// figure is the whole charge, and the scans of `/proc`, which can
+    /// count a child twice (read as a zombie, then again in its parent's
+    /// total once reaped), only enforced the limit. (A move the referee
+    /// killed took its init down with it, whose figure then lacks the
+    /// processes the kernel reaped for it.)
+    pub(super) fn charge(&mut self, w: &Watched) -> f64 {
+        let waited = match self {
+            Accounting::Group(_, base) => (w.child_cpu - *base).max(0.0),
+            Accounting::Cgroup(..) => 0.0,
+        };
+        let finished = self.finish();
+        match self {
+            Accounting::Group(t, _) if t.is_namespace() && w.killed.is_none() => waited,
+            _ => w.polled_max.max(finished).max(waited),
+        }
+    }
+
     /// After the main process is reaped: ends the rest, returns the CPU
     /// figure from the accounting itself and from reaped orphans.
-    pub(super) fn finish(&mut self) -> f64 {
+    fn finish(&mut self) -> f64 {
         match self {
             Accounting::Cgroup(l, base) => {
                 l.kill();

@@ -114,6 +114,12 @@ impl Tracker {
         }
     }
 
+    /// Whether this tracks a PID namespace ([`Tracker::in_namespace`]),
+    /// whose init's reaped figure is the whole charge.
+    pub(crate) fn is_namespace(&self) -> bool {
+        self.namespace
+    }
+
     /// CPU seconds currently held by live (or zombie) members. Every
     /// [`FULL_SCAN_EVERY`]th call (and when `full`) reads all of `/proc` for
     /// new members; otherwise only known members are read.
