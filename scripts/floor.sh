@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The per-move floor: the whole-process CPU (user + system, from wait4, of a
-# process started with posix_spawn) of
-# a short Halma move by our agent (GAME, 0.05 s left, a midgame position),
+# The per-move floor: the whole-process CPU (user + system, from wait4, of
+# a process started with posix_spawn) of a short Halma move by our agent
+# (GAME, 0.05 s left, a midgame position),
 # of `agent --version` (start-up alone) and of /bin/true, run alternately
 # RUNS times in one loop so that load hits all three alike; medians. Then,
 # with --referee, the referee's per-ply overhead against a bare fork and

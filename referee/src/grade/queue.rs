@@ -179,9 +179,11 @@ fn take<G: FileGame>(c: &Class<'_, G>, b: &Built<'_>, task: Task, k: usize) -> R
 /// and the student's line.
 fn finish<G: FileGame>(c: &Class<'_, G>, b: &Built<'_>) -> Result<(), String> {
     let bench = bench(c, b);
-    let placed = ladder::place::<G>(&bench, c.plan, c.results, &c.results.of(b.name)?)?;
+    let mine = c.results.of(b.name)?;
+    let placed = ladder::place::<G>(&bench, c.plan, c.results, &mine)?;
     let _ = crate::process::workdir::remove_all(&bench.work);
-    let total: u32 = c.results.of(b.name)?.iter().map(|r| r.points).sum();
+    // Ladder games score no points: the total is the tests' alone.
+    let total: u32 = mine.iter().map(|r| r.points).sum();
     let ladder = placed.map_or_else(String::new, |p| format!(" (ladder: {p})"));
     let (i, n) = b.place;
     eprintln!("grade: [{i}/{n}] {}: {total}/{}{ladder}", b.name, c.plan.max_points());

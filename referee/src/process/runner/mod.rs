@@ -199,7 +199,7 @@ fn confinement<'a>(
     };
     Ok(Confine {
         cgroup: leaf.map(Leaf::fd),
-        join: leaf.map(|l| l.v1_procs().collect()).unwrap_or_default(),
+        join: leaf.map(|l| l.v1_tasks().collect()).unwrap_or_default(),
         filter: j.filter.as_ref(),
         plan,
         net: net.map(NetLease::fd),

@@ -176,8 +176,8 @@ impl Leaf {
     }
 
     /// The `tasks` files of the move's v1 leaves, which the child joins.
-    pub(crate) fn v1_procs(&self) -> impl Iterator<Item = std::os::fd::RawFd> + '_ {
-        self.v1.iter().flat_map(V1Leaf::procs)
+    pub(crate) fn v1_tasks(&self) -> impl Iterator<Item = std::os::fd::RawFd> + '_ {
+        self.v1.iter().flat_map(V1Leaf::tasks)
     }
 
     /// Whether the kernel's memory limit ended a process of the move.
@@ -222,8 +222,7 @@ impl Leaf {
         // a member can add to the leaf (by forking), so an empty one stays
         // empty, and `cgroup.kill` would take the cgroup tree's global
         // lock that the other workers' moves wait on to start and end.
-        let events = std::fs::read_to_string(self.dir.join("cgroup.events"));
-        if events.is_ok_and(|s| s.lines().any(|l| l == "populated 0")) {
+        if self.events_say("populated 0") {
             return;
         }
         let _ = File::options()
@@ -237,9 +236,12 @@ impl Leaf {
     }
 
     fn populated(&self) -> bool {
-        std::fs::read_to_string(self.dir.join("cgroup.events"))
-            .map(|s| s.lines().any(|l| l == "populated 1"))
-            .unwrap_or(false)
+        self.events_say("populated 1")
+    }
+
+    /// Whether `cgroup.events` could be read and holds the line `line`.
+    fn events_say(&self, line: &str) -> bool {
+        std::fs::read_to_string(self.dir.join("cgroup.events")).is_ok_and(|s| s.lines().any(|l| l == line))
     }
 }
 

@@ -125,7 +125,7 @@ impl V1Parent {
         let name = format!("m{}", self.next.fetch_add(1, Ordering::Relaxed));
         let mut leaf = V1Leaf {
             dirs: Vec::new(),
-            procs: Vec::new(),
+            tasks: Vec::new(),
         };
         for (c, parent) in &self.dirs {
             let dir = parent.join(&name);
@@ -145,7 +145,7 @@ impl V1Parent {
             // that lock waits out an RCU grace period whenever the cgroup
             // tree has been quiet for a moment: 6.5-10 ms, against
             // 0.6 ms (timed on a 6.18 kernel, 40 writes 30 ms apart).
-            leaf.procs.push(File::options().write(true).open(dir.join("tasks"))?);
+            leaf.tasks.push(File::options().write(true).open(dir.join("tasks"))?);
         }
         Ok(leaf)
     }
@@ -167,13 +167,13 @@ pub(crate) struct V1Leaf {
     /// Each leaf's `tasks`, open for writing: the child writes `0`
     /// (itself, still its only thread) into each before it executes the
     /// agent.
-    procs: Vec<File>,
+    tasks: Vec<File>,
 }
 
 impl V1Leaf {
     /// The descriptors the child joins the leaves through.
-    pub(crate) fn procs(&self) -> impl Iterator<Item = RawFd> + '_ {
-        self.procs.iter().map(|f| f.as_raw_fd())
+    pub(crate) fn tasks(&self) -> impl Iterator<Item = RawFd> + '_ {
+        self.tasks.iter().map(|f| f.as_raw_fd())
     }
 
     /// Whether a memory leaf is among them.

@@ -123,7 +123,7 @@ impl Drop for OverlayLease<'_> {
 /// [`attach`]; older kernels clone no mount outside the caller's own
 /// namespace): a set nobody could attach is not kept.
 fn new_set(empty: &Path) -> std::io::Result<Set> {
-    let set: Set = system_dirs()
+    let mut set: Set = system_dirs()
         .iter()
         .map(|(dir, what)| match what {
             System::Dir { kept, overlay: true } => overlay(dir, empty, *kept).map(Some),
@@ -133,7 +133,6 @@ fn new_set(empty: &Path) -> std::io::Result<Set> {
     if let Some(fd) = set.iter().flatten().next() {
         open_tree(fd, c"", OpenTreeFlags::OPEN_TREE_CLONE | OpenTreeFlags::AT_EMPTY_PATH)?;
     }
-    let mut set = set;
     // Where the kernel will not build it, each move makes its own /dev.
     set.push(
         dev_tree()
