@@ -53,8 +53,19 @@ def cpu_ms(argv):
 runs = int(sys.argv[1])
 cmds = [c.split() for c in sys.argv[2:]]
 seen = [[] for _ in cmds]
+# A directory of its own for each command, all starting from the same
+# input.txt: the moves keep playdata.txt there, and two builds must not read
+# each other's (another version's record is ignored, and a fresh record
+# plans differently).
+dirs = []
+for i in range(len(cmds)):
+    os.mkdir(f"run{i}")
+    with open("input.txt") as src, open(f"run{i}/input.txt", "w") as dst:
+        dst.write(src.read())
+    dirs.append(os.path.abspath(f"run{i}"))
 for _ in range(runs):
     for i, c in enumerate(cmds):
+        os.chdir(dirs[i])
         seen[i].append(cpu_ms(c))
 base = statistics.median(seen[0])
 print(f"median whole-process CPU of {runs} runs each, alternating (load {os.getloadavg()[0]:.1f}):")

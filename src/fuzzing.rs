@@ -160,7 +160,7 @@ mod tests {
         input_turn::<crate::games::hinger::Hinger>(b"HINGER\nSINGLE\n1\n5.0\n1 3\n1 1 1\n");
         input_turn::<crate::games::hinger::Hinger>(b"HINGER\nSINGLE\n1\n5.0\n1 18446744073709551615\n");
         any_input(b"\xff\xfe garbage");
-        playdata(b"agent-playdata 1\ngame hinger\nmoves 3\nseen 1f 2a\n");
+        playdata(b"agent-playdata 2\ngame hinger\nmoves 3\nseen 1f 2a\n");
         calibration(b"nodes_per_second 2500000\n");
     }
 }

@@ -2,13 +2,18 @@
 //! (GAME mode): how many moves it has made and the positions already seen,
 //! so that it does not walk in circles. The file is a hint, not trusted: a
 //! missing, special, oversized, foreign or damaged file is ignored (with a
-//! note in the `-v` log) and the game goes on from a fresh record.
+//! note in the `-v` log) and the game goes on from a fresh record. Its last
+//! line is a checksum of the rest: the file is written in place (a rename
+//! costs a tenth of a millisecond on a disk), so a kill mid-write leaves a
+//! mixture of two records, which the checksum refuses.
 
-use crate::protocol::read_bounded;
+use crate::protocol::{read_bounded, Replace};
 use fxhash::FxHashSet;
 use std::path::Path;
 
-const MAGIC: &str = "agent-playdata 1";
+const MAGIC: &str = "agent-playdata 2";
+/// The first word of the last line, before the checksum in hex.
+const CHECK: &str = "check ";
 
 /// More moves than any game here lasts (Halma's cap is 1000 plies); a
 /// larger count means the file is damaged.
@@ -45,6 +50,11 @@ pub(crate) struct Clock {
 impl PlayData {
     /// Parses the file's text; None when it is not ours or is damaged.
     pub fn parse(text: &str, game: &str) -> Option<PlayData> {
+        Self::parse_body(unseal(text)?, game)
+    }
+
+    /// Parses the text above the checksum.
+    fn parse_body(text: &str, game: &str) -> Option<PlayData> {
         let mut lines = text.lines();
         if lines.next()?.trim() != MAGIC {
             return None;
@@ -124,21 +134,44 @@ impl PlayData {
             s.push_str(&format!(" {h:x}"));
         }
         s.push('\n');
-        s
+        seal(s)
     }
 
-    /// Writes `dir/playdata.txt` atomically; failures are only logged (the
-    /// move in output.txt is what counts).
+    /// Writes `dir/playdata.txt` in place (the checksum guards against a
+    /// kill mid-write); failures are only logged (the move in output.txt is
+    /// what counts).
     pub(crate) fn save(&self, dir: &Path) {
-        if let Err(e) = crate::protocol::write_atomic(dir, "playdata.txt", &self.to_text()) {
+        let text = self.to_text();
+        if let Err(e) = crate::protocol::write_file(dir, "playdata.txt", &text, Replace::Stale) {
             log::warn!("could not write playdata.txt: {e}");
         }
     }
 }
 
+/// `body` (whole lines) followed by the line of its checksum.
+fn seal(mut body: String) -> String {
+    let sum = fxhash::hash64(body.as_bytes());
+    body.push_str(&format!("{CHECK}{sum:016x}\n"));
+    body
+}
+
+/// The body of a sealed text whose checksum matches; None for any other
+/// text (damaged, cut short, two records mixed, or no checksum at all).
+fn unseal(text: &str) -> Option<&str> {
+    let end = text.strip_suffix('\n')?;
+    let start = end.rfind('\n').map_or(0, |i| i + 1);
+    let sum = u64::from_str_radix(end[start..].strip_prefix(CHECK)?, 16).ok()?;
+    let body = &text[..start];
+    (fxhash::hash64(body.as_bytes()) == sum).then_some(body)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn parse(body: &str, game: &str) -> Option<PlayData> {
+        PlayData::parse(&seal(body.to_string()), game)
+    }
 
     #[test]
     fn round_trips() {
@@ -157,25 +190,43 @@ mod tests {
             overhead: 0.004,
         });
         assert_eq!(PlayData::parse(&p.to_text(), "halma"), Some(p));
-        let bad = "agent-playdata 1\ngame halma\nmoves 1\nclock 1 NaN 2\nseen\n";
-        assert_eq!(PlayData::parse(bad, "halma"), None);
+        let bad = "agent-playdata 2\ngame halma\nmoves 1\nclock 1 NaN 2\nseen\n";
+        assert_eq!(parse(bad, "halma"), None);
+    }
+
+    #[test]
+    fn a_record_cut_short_or_mixed_with_an_older_one_is_refused() {
+        let mut p = PlayData {
+            game: "halma".into(),
+            moves: 1,
+            ..PlayData::default()
+        };
+        p.seen.extend([0x1f, 0x2a]);
+        let old = p.to_text();
+        p.moves = 2;
+        p.seen.extend([0x3b, 0x4c]);
+        let new = p.to_text();
+        assert_eq!(PlayData::parse(&new, "halma"), Some(p));
+        // Killed part-way through writing the new record over the old.
+        for cut in 1..new.len() {
+            let mixed = format!("{}{}", &new[..cut], old.get(cut..).unwrap_or(""));
+            // Before the first changed byte the old record is whole, and fine.
+            if mixed != old {
+                assert_eq!(PlayData::parse(&mixed, "halma"), None, "{mixed:?}");
+            }
+            assert_eq!(PlayData::parse(&new[..cut], "halma"), None);
+        }
+        // A record without its checksum line (an older agent's) is not ours.
+        let unsealed = old.rsplit_once(CHECK).unwrap().0;
+        assert_eq!(PlayData::parse(unsealed, "halma"), None);
     }
 
     #[test]
     fn corrupt_or_foreign_files_are_ignored() {
-        assert_eq!(PlayData::parse("", "halma"), None);
-        assert_eq!(
-            PlayData::parse("agent-playdata 1\ngame hinger\nmoves 1\nseen\n", "halma"),
-            None
-        );
-        assert_eq!(
-            PlayData::parse("agent-playdata 1\ngame halma\nmoves x\nseen\n", "halma"),
-            None
-        );
-        assert_eq!(
-            PlayData::parse("agent-playdata 1\ngame halma\nmoves 1\nseen zz\n", "halma"),
-            None
-        );
+        assert_eq!(parse("", "halma"), None);
+        assert_eq!(parse("agent-playdata 2\ngame hinger\nmoves 1\nseen\n", "halma"), None);
+        assert_eq!(parse("agent-playdata 2\ngame halma\nmoves x\nseen\n", "halma"), None);
+        assert_eq!(parse("agent-playdata 2\ngame halma\nmoves 1\nseen zz\n", "halma"), None);
         let dir = std::env::temp_dir().join(format!("agent-pd-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("playdata.txt"), [0xffu8, 0xfe, 0x00]).unwrap();
@@ -185,11 +236,11 @@ mod tests {
 
     #[test]
     fn implausible_values_and_special_files_are_ignored() {
-        let big = format!("agent-playdata 1\ngame halma\nmoves {}\nseen\n", MAX_MOVES + 1);
-        assert_eq!(PlayData::parse(&big, "halma"), None);
+        let big = format!("agent-playdata 2\ngame halma\nmoves {}\nseen\n", MAX_MOVES + 1);
+        assert_eq!(parse(&big, "halma"), None);
         let many: String = (0..=MAX_SEEN as u64).map(|h| format!(" {h:x}")).collect();
-        let many = format!("agent-playdata 1\ngame halma\nmoves 3\nseen{many}\n");
-        assert_eq!(PlayData::parse(&many, "halma"), None);
+        let many = format!("agent-playdata 2\ngame halma\nmoves 3\nseen{many}\n");
+        assert_eq!(parse(&many, "halma"), None);
         // A FIFO (which would block a plain read) gives a fresh record at once.
         let dir = std::env::temp_dir().join(format!("agent-pd-fifo-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);

@@ -1,19 +1,21 @@
 //! The file protocol shared by all games (docs/protocol.md): typed parsing with
 //! line-numbered errors, the [`FileGame`] trait through which the driver and
-//! the referee handle any game, and atomic writing of `output.txt`.
+//! the referee handle any game, and writing the agent's files so that a kill never leaves a damaged move.
 
+mod files;
 pub mod limits;
 pub mod lines;
 pub mod params;
 pub mod view;
 
+pub(crate) use files::{write_atomic, write_file, Replace};
 pub use lines::{Line, Lines};
 pub use params::{Param, ParamKey};
 pub use view::{BoardView, CellView, Drawing, Ground, LegendEntry, LinkView, MoveView, PieceShape, PieceView, Sample};
 
 use crate::search::{Game, Limits, Outcome, Searchable, Strategy};
 use std::fmt;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::Path;
 
 /// `SINGLE` (spend the time on this move) or `GAME` (one move of a full game).
@@ -448,22 +450,6 @@ pub trait FileGame: Searchable + Notation + Setup + View + Policy {}
 
 impl<T: Searchable + Notation + Setup + View + Policy> FileGame for T {}
 
-/// Writes `contents` to `dir/name` through a temporary file and a rename, so
-/// a reader (or a kill) never sees a half-written file. On any error the
-/// temporary file is removed: no `.name.tmpPID` is left behind.
-pub(crate) fn write_atomic(dir: &Path, name: &str, contents: &str) -> std::io::Result<()> {
-    let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
-    let result = std::fs::File::create(&tmp)
-        .and_then(|mut f| f.write_all(contents.as_bytes()))
-        // No fsync: the reader is on the same machine and the rename is
-        // atomic for it; an fsync would cost milliseconds of a 0.01 s budget.
-        .and_then(|()| std::fs::rename(&tmp, dir.join(name)));
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
-}
-
 /// The most bytes the agent reads from any of its input files (`input.txt`,
 /// `playdata.txt`, `calibration.txt`). The largest legal `input.txt` (a 10x10
 /// Hinger board of big piles) is a few kilobytes.
@@ -680,24 +666,6 @@ mod tests {
     }
 
     #[test]
-    fn atomic_write_leaves_no_temp_file_when_the_rename_fails() {
-        let dir = temp_dir("atomic-fail");
-        // A non-empty directory where output.txt should go: the rename fails.
-        std::fs::create_dir_all(dir.join("output.txt/inside")).unwrap();
-        assert!(write_atomic(&dir, "output.txt", "1\n").is_err());
-        let left: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name())
-            .collect();
-        assert_eq!(
-            left,
-            vec![std::ffi::OsString::from("output.txt")],
-            "a temp file was left behind"
-        );
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
     fn bounded_read_refuses_special_files_and_skips_a_bom() {
         let dir = temp_dir("bounded");
         let p = dir.join("input.txt");
@@ -749,15 +717,5 @@ mod tests {
             let v: f64 = s.parse().unwrap();
             assert!(v > 0.0 && v <= t && t - v < 1e-3, "{t} -> {s}");
         }
-    }
-
-    #[test]
-    fn atomic_write_replaces_file() {
-        let dir = std::env::temp_dir().join(format!("agent-atomic-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        write_atomic(&dir, "output.txt", "E 1,1 2,2\n").unwrap();
-        write_atomic(&dir, "output.txt", "E 3,3 4,4\n").unwrap();
-        assert_eq!(std::fs::read_to_string(dir.join("output.txt")).unwrap(), "E 3,3 4,4\n");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
