@@ -8,7 +8,7 @@
 #
 #   scripts/sprt.sh BASE_REV [--new NEW_REV] [--time S] [--games N]
 #                   [--elo0 A --elo1 B] [--plies K | --openings FILE]
-#                   [--concurrency C] [--out DIR]
+#                   [--concurrency C] [--out DIR | --resume DIR]
 #
 # BASE_REV's agent is built from `git archive` of that revision (no worktree
 # is added to the repository) with its own CARGO_TARGET_DIR under
@@ -18,6 +18,9 @@
 # rebuild during a long match does not change the players mid-run.
 # With --new, the new agent is built the same way, so edits to the working
 # tree during the run (or before it) cannot reach either player.
+# --resume DIR continues a run stopped part-way (killed, or the machine
+# needed), with the players and referee kept in DIR and the same other
+# options; no game finished before the stop is played again.
 # Prints the referee's log and summary (W-L-D, pentanomial pairs, LLR and
 # bounds, Elo); records.jsonl and results.json stay in the --out directory.
 #
@@ -30,7 +33,7 @@ CALLER_DIR=$PWD
 cd "$(dirname "$0")/.."
 
 usage() {
-    sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 }
 
@@ -46,6 +49,7 @@ OPENINGS=""
 CONCURRENCY=2
 OUT=""
 NEW_REV=""
+RESUME=""
 while [ $# -gt 0 ]; do
     [ $# -ge 2 ] || { echo "sprt.sh: $1 needs a value" >&2; usage; }
     case $1 in
@@ -58,6 +62,7 @@ while [ $# -gt 0 ]; do
         --concurrency) CONCURRENCY=$2 ;;
         --out) OUT=$2 ;;
         --new) NEW_REV=$2 ;;
+        --resume) RESUME=$2 ;;
         *) echo "sprt.sh: unknown option $1" >&2; usage ;;
     esac
     shift 2
@@ -116,6 +121,17 @@ agent_of() {
     ) 9>"$CACHE/build.lock" || exit 1
     echo "$bin"
 }
+if [ -n "$RESUME" ]; then
+    OUT=$RESUME
+    for f in referee new/agent base/agent match/records.jsonl; do
+        [ -e "$OUT/$f" ] || { echo "sprt.sh: --resume $OUT: no $f there; is it a run of this script?" >&2; exit 2; }
+    done
+    echo "SPRT [$ELO0, $ELO1]: resuming the run in $OUT" >&2
+    exec "$OUT/referee" match --game halma --mode game --time "$TIME" --games "$GAMES" \
+        --sprt="$ELO0,$ELO1" --openings "$SUITE" --concurrency "$CONCURRENCY" \
+        --agent "name=new,cmd=$OUT/new/agent,dir=$OUT/new" --agent "name=base,cmd=$OUT/base/agent,dir=$OUT/base" \
+        --out "$OUT/match" --results "$OUT/results.json" --resume
+fi
 BASE_BIN=$(agent_of "$BASE") || exit 2
 
 # The referee (and, without --new, the agent) of the working tree,
