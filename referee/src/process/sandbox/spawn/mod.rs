@@ -19,10 +19,10 @@ use super::limits::SandboxLimits;
 use super::namespaces::MountPlan;
 
 mod child;
-use child::Stage;
+mod shared;
+use child::{Stage, Wipe};
 use std::ffi::{c_char, CString};
 use std::fs::File;
-use std::io::Read;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 
 const CLONE_PIDFD: u64 = 0x1000;
@@ -238,6 +238,35 @@ fn cloexec_pipe() -> std::io::Result<(File, OwnedFd)> {
     Ok((File::from(rd), wr))
 }
 
+/// What the child runs with, for a child started on a stack of its own
+/// (whose entry takes one pointer).
+struct ChildCall<'a> {
+    launch: &'a Launch<'a>,
+    err: RawFd,
+    envp: &'a [*const c_char],
+    status: RawFd,
+    wipe: Wipe,
+}
+
+/// The entry of a child started by [`shared::clone3_on_stack`].
+extern "C" fn child_entry(call: *const std::ffi::c_void) -> ! {
+    // SAFETY: `spawn` passes its own ChildCall and keeps it (and all it
+    // points to) alive and unchanged until this child has executed or died.
+    let c = unsafe { &*call.cast::<ChildCall<'_>>() };
+    child::child(c.launch, c.err, c.envp, c.status, c.wipe)
+}
+
+/// A stack of its own for the child when it may share the referee's
+/// memory ([`shared`]): every start but the rootless one, whose child
+/// outlives `spawn` as the move's init.
+fn shared_stack(l: &Launch<'_>) -> std::io::Result<Option<shared::Stack>> {
+    if cfg!(target_arch = "x86_64") && !l.reaper() {
+        shared::Stack::new().map(Some)
+    } else {
+        Ok(None)
+    }
+}
+
 /// Starts the agent; returns once it has executed `sh` (or failed to).
 pub(crate) fn spawn(l: &Launch<'_>) -> std::io::Result<Started> {
     let (mut rd, wr) = cloexec_pipe()?;
@@ -247,20 +276,48 @@ pub(crate) fn spawn(l: &Launch<'_>) -> std::io::Result<Started> {
     let mut pidfd: RawFd = -1;
     let mut args = clone_args(l, &mut pidfd);
     let wipe = child::own_arg_env();
-    // SAFETY: clone3 with no stack behaves like fork; the child only runs
-    // `child`, which never returns.
-    let pid = unsafe {
-        libc::syscall(
-            libc::SYS_clone3,
-            &mut args as *mut CloneArgs,
-            std::mem::size_of::<CloneArgs>(),
-        )
+    let stack = shared_stack(l)?;
+    // In this frame's own scope, not a block's: the child reads it while
+    // this thread goes on, so its place must not be reused before the
+    // child has executed or died.
+    let call = ChildCall {
+        launch: l,
+        err: wr.as_raw_fd(),
+        envp: &envp,
+        status: status_wr.as_raw_fd(),
+        wipe,
     };
-    if pid == 0 {
-        child::child(l, wr.as_raw_fd(), &envp, status_wr.as_raw_fd(), wipe);
-    }
+    let pid = match &stack {
+        #[cfg(target_arch = "x86_64")]
+        Some(s) => {
+            s.lend(&mut args);
+            // SAFETY: the stack is lent and lives until the child has
+            // executed or died, as do `call`, `l` and `envp` (this frame
+            // waits for that below before it returns).
+            unsafe { shared::clone3_on_stack(&mut args, child_entry, (&raw const call).cast()) }
+        }
+        _ => {
+            // SAFETY: clone3 with no stack behaves like fork; the child only
+            // runs `child`, which never returns.
+            let pid = unsafe {
+                libc::syscall(
+                    libc::SYS_clone3,
+                    &mut args as *mut CloneArgs,
+                    std::mem::size_of::<CloneArgs>(),
+                )
+            };
+            if pid == 0 {
+                child::child(l, wr.as_raw_fd(), &envp, status_wr.as_raw_fd(), wipe);
+            }
+            if pid < 0 {
+                -i64::from(std::io::Error::last_os_error().raw_os_error().unwrap_or(libc::EINVAL))
+            } else {
+                pid
+            }
+        }
+    };
     if pid < 0 {
-        return Err(std::io::Error::last_os_error());
+        return Err(std::io::Error::from_raw_os_error(-pid as i32));
     }
     let pid = pid as i32;
     drop((wr, status_wr));
@@ -284,7 +341,10 @@ pub(crate) fn spawn(l: &Launch<'_>) -> std::io::Result<Started> {
     if let Some(p) = rustix::process::Pid::from_raw(pid) {
         let _ = rustix::process::kill_process(p, rustix::process::Signal::KILL);
     }
-    let _ = super::pgroup::wait4(pid, 0);
+    if super::pgroup::wait4(pid, 0).is_err() {
+        // Not seen to end: its stack may still be in use; never unmap it.
+        std::mem::forget(stack);
+    }
     if word(&msg, 0) == Stage::Ready as u32 {
         let e = std::io::ErrorKind::TimedOut;
         return Err(std::io::Error::new(e, "the agent's sandbox was not ready within 60 s"));
@@ -333,13 +393,16 @@ fn start_error(l: &Launch<'_>, msg: &[u8; 12]) -> std::io::Error {
     )
 }
 
+/// Reads up to `buf.len()` bytes (fewer at the end of the pipe). Raw
+/// system calls (rustix): a child sharing this thread's memory also shares
+/// its `errno`, which libc's `read` would consult.
 fn read_full(f: &mut File, buf: &mut [u8]) -> usize {
     let mut n = 0;
     while n < buf.len() {
-        match f.read(&mut buf[n..]) {
+        match rustix::io::read(&*f, &mut buf[n..]) {
             Ok(0) => break,
             Ok(k) => n += k,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(rustix::io::Errno::INTR) => {}
             Err(_) => break,
         }
     }
