@@ -1,11 +1,14 @@
 //! The order a class's work is done in. Every submission is built first,
-//! `concurrency` at a time; then the tests of all the built submissions
-//! form one queue that the workers share, each student's games ahead of its
-//! single moves. A worker takes the next test whoever's it is, so a run
-//! never ends with one core busy on the last student's whole grading while
-//! the other waits: its last work is short single moves. The worker that
-//! finishes a student's last test places it on the ladder (a chain of
-//! games, each chosen by the one before) and reports its total.
+//! `concurrency` at a time; then the work of all the built submissions
+//! forms one queue that the workers share: first every student's ladder
+//! placement (a chain of games, each chosen by the one before, so the
+//! longest piece of work there is), then each student's games ahead of
+//! its single moves. A worker takes the next piece whoever's it is, so a
+//! run never ends with one core busy on a long chain while the other
+//! waits: its last work is short single moves. (With the ladder after a
+//! student's tests, the last student's whole ladder ran on one core at
+//! the end of every grading.) The worker that finishes a student's last
+//! piece reports its total.
 
 use super::exam::{self, Bench, GameTest};
 use super::{build_failure, finished, interrupted, ladder, submission, Class};
@@ -33,6 +36,8 @@ struct Built<'a> {
 /// One piece of the queue, of the built submission at that index.
 #[derive(Clone, Copy)]
 enum Task {
+    /// Its ladder placement, whole.
+    Ladder(usize),
     Game(usize, usize),
     Single(usize, usize),
     /// Nothing left to test (a resumed run): only its placement and line.
@@ -49,7 +54,7 @@ pub(super) fn grade<G: FileGame>(c: &Class<'_, G>, a: &GradeArgs, todo: &[&Strin
         Ok(())
     })?;
     let mut built = Vec::new();
-    let mut tasks = Vec::new();
+    let (mut ladders, mut tests) = (Vec::new(), Vec::new());
     for b in slots
         .into_iter()
         .filter_map(|s| s.into_inner().unwrap_or_else(|p| p.into_inner()))
@@ -57,24 +62,39 @@ pub(super) fn grade<G: FileGame>(c: &Class<'_, G>, a: &GradeArgs, todo: &[&Strin
         let s = built.len();
         let games = (0..c.games.len()).filter(|k| !b.taken.contains(&test_name('g', *k)));
         let singles = (0..c.singles.len()).filter(|k| !b.taken.contains(&test_name('s', *k)));
-        let before = tasks.len();
-        tasks.extend(games.map(|k| Task::Game(s, k)));
-        tasks.extend(singles.map(|k| Task::Single(s, k)));
-        if tasks.len() == before {
-            tasks.push(Task::Finish(s));
+        let before = tests.len();
+        tests.extend(games.map(|k| Task::Game(s, k)));
+        tests.extend(singles.map(|k| Task::Single(s, k)));
+        let mut left = tests.len() - before;
+        // (A ladder placed in the run resumed takes no game: it is read back.)
+        if c.plan.ladder.is_some() {
+            ladders.push(Task::Ladder(s));
+            left += 1;
         }
-        b.left.store(tasks.len() - before, Ordering::Relaxed);
+        if left == 0 {
+            tests.push(Task::Finish(s));
+        }
+        b.left.store(left, Ordering::Relaxed);
         built.push(b);
     }
-    pool(a.concurrency, tasks.len(), |i| match tasks[i] {
-        Task::Finish(s) => finish(c, &built[s]),
-        Task::Game(s, k) | Task::Single(s, k) => {
-            take(c, &built[s], tasks[i], k)?;
-            if built[s].left.fetch_sub(1, Ordering::AcqRel) == 1 {
-                finish(c, &built[s])?;
+    let tasks: Vec<Task> = ladders.into_iter().chain(tests).collect();
+    pool(a.concurrency, tasks.len(), |i| {
+        let s = match tasks[i] {
+            Task::Finish(s) => return finish(c, &built[s]),
+            Task::Ladder(s) => {
+                let b = &built[s];
+                ladder::place::<G>(&bench(c, b), c.plan, c.results, &c.results.of(b.name)?)?;
+                s
             }
-            Ok(())
+            Task::Game(s, k) | Task::Single(s, k) => {
+                take(c, &built[s], tasks[i], k)?;
+                s
+            }
+        };
+        if built[s].left.fetch_sub(1, Ordering::AcqRel) == 1 {
+            finish(c, &built[s])?;
         }
+        Ok(())
     })
 }
 
@@ -175,8 +195,8 @@ fn take<G: FileGame>(c: &Class<'_, G>, b: &Built<'_>, task: Task, k: usize) -> R
     c.results.add_game(&r, &rec)
 }
 
-/// After a student's last test: the ladder's placement, if the plan asks,
-/// and the student's line.
+/// After a student's last test: the student's line, with its ladder
+/// placement (played by then: this only reads it from the results).
 fn finish<G: FileGame>(c: &Class<'_, G>, b: &Built<'_>) -> Result<(), String> {
     let bench = bench(c, b);
     let mine = c.results.of(b.name)?;
