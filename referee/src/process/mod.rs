@@ -8,6 +8,7 @@
 
 pub mod agent_files;
 pub(crate) mod agentinfo;
+pub(crate) mod closer;
 pub mod command;
 pub(crate) mod resolve;
 pub mod runner;

@@ -10,6 +10,7 @@
 //! at the limit; the larger of the polled and final figures is charged.
 
 use crate::process::agent_files::{self, Capture, Output};
+use crate::process::closer::{drop_later, hold_view};
 use crate::process::sandbox::cgroup::Leaf;
 use crate::process::sandbox::namespaces::{self, MountPlan};
 use crate::process::sandbox::netns::{NetLease, NetPool};
@@ -18,10 +19,8 @@ use crate::process::sandbox::pgroup::Tracker;
 use crate::process::sandbox::spawn::{self, Confine, Exec, Identity, Launch, UserMaps};
 use crate::process::sandbox::{Jail, Level, Sandbox};
 use crate::process::workdir;
-use closer::{drop_later, hold_view};
 use watch::{decode_status, watch, Accounting};
 
-mod closer;
 mod watch;
 use std::ffi::CString;
 use std::os::fd::AsRawFd;
@@ -330,6 +329,10 @@ pub fn run(spec: &RunSpec<'_>, stop: &AtomicBool) -> std::io::Result<RunResult> 
     drop_later(view);
     if w.killed.is_none() && acct.oom_killed() {
         w.killed = Some(Killed::Memory);
+    }
+    // Ended (`charge`) and read: its cgroups go away off the move's path.
+    if let Accounting::Cgroup(leaf, _) = acct {
+        drop_later(leaf);
     }
     out.finish();
     err.finish();

@@ -153,11 +153,14 @@ impl Parent {
 
 impl Drop for Parent {
     fn drop(&mut self) {
+        // The moves' leaves are removed by the closer thread: they go first.
+        crate::process::closer::flush();
         let _ = std::fs::remove_dir(&self.dir);
     }
 }
 
-/// One move's cgroup; killed and removed on drop.
+/// One move's cgroup; killed and removed on drop (the runner hands it to
+/// [`crate::process::closer`] once the move is ended and read).
 #[derive(Debug)]
 pub(crate) struct Leaf {
     dir: PathBuf,
