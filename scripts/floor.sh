@@ -10,10 +10,11 @@
 # agent binaries in FLOOR_ALSO (space-separated paths) are timed in the same
 # loop, e.g. a dynamically linked build beside the static one. Needs python3.
 #
-# The moves run in a fresh directory under $TMPDIR (default /tmp): with
-# TMPDIR=/dev/shm they write to a tmpfs, as under the referee, whose working
-# directories are tmpfs mounts; on a disk file system the agent's two
-# renames per move (output.txt, playdata.txt) cost more.
+# The moves run in a fresh directory under $TMPDIR (default /tmp), one per
+# binary: with TMPDIR=/dev/shm they write to a tmpfs, as under the referee,
+# whose working directories are tmpfs mounts; on a disk file system a
+# rename over a file costs more (the agent writes its files in place where
+# it safely can, for that reason).
 #
 # Usage: [FLOOR_ALSO="BIN..."] [TMPDIR=DIR] scripts/floor.sh [RUNS] [--referee]   (default 40)
 set -euo pipefail
