@@ -34,7 +34,7 @@ struct Built<'a> {
 }
 
 /// One piece of the queue, of the built submission at that index.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 enum Task {
     /// Its ladder placement, whole.
     Ladder(usize),
@@ -53,31 +53,20 @@ pub(super) fn grade<G: FileGame>(c: &Class<'_, G>, a: &GradeArgs, todo: &[&Strin
         *slots[i].lock().unwrap_or_else(|p| p.into_inner()) = built;
         Ok(())
     })?;
-    let mut built = Vec::new();
-    let (mut ladders, mut tests) = (Vec::new(), Vec::new());
-    for b in slots
+    let built: Vec<Built<'_>> = slots
         .into_iter()
         .filter_map(|s| s.into_inner().unwrap_or_else(|p| p.into_inner()))
-    {
-        let s = built.len();
-        let games = (0..c.games.len()).filter(|k| !b.taken.contains(&test_name('g', *k)));
-        let singles = (0..c.singles.len()).filter(|k| !b.taken.contains(&test_name('s', *k)));
-        let before = tests.len();
-        tests.extend(games.map(|k| Task::Game(s, k)));
-        tests.extend(singles.map(|k| Task::Single(s, k)));
-        let mut left = tests.len() - before;
-        // (A ladder placed in the run resumed takes no game: it is read back.)
-        if c.plan.ladder.is_some() {
-            ladders.push(Task::Ladder(s));
-            left += 1;
-        }
-        if left == 0 {
-            tests.push(Task::Finish(s));
-        }
-        b.left.store(left, Ordering::Relaxed);
-        built.push(b);
+        .collect();
+    let untaken = |kind, n: usize, b: &Built<'_>| (0..n).filter(|k| !b.taken.contains(&test_name(kind, *k))).collect();
+    let todo: Vec<(Vec<usize>, Vec<usize>)> = built
+        .iter()
+        .map(|b| (untaken('g', c.games.len(), b), untaken('s', c.singles.len(), b)))
+        .collect();
+    // (A ladder placed in the run resumed takes no game: it is read back.)
+    let (tasks, left) = order(&todo, c.plan.ladder.is_some());
+    for (b, n) in built.iter().zip(left) {
+        b.left.store(n, Ordering::Relaxed);
     }
-    let tasks: Vec<Task> = ladders.into_iter().chain(tests).collect();
     pool(a.concurrency, tasks.len(), |i| {
         let s = match tasks[i] {
             Task::Finish(s) => return finish(c, &built[s]),
@@ -96,6 +85,28 @@ pub(super) fn grade<G: FileGame>(c: &Class<'_, G>, a: &GradeArgs, todo: &[&Strin
         }
         Ok(())
     })
+}
+
+/// The queue for the students whose untaken games and single moves are
+/// `todo[s]`: every student's ladder first (when `ladder`), then each
+/// student's games ahead of its singles, and a lone `Finish` for a student
+/// with nothing left; with the number of pieces each student has.
+fn order(todo: &[(Vec<usize>, Vec<usize>)], ladder: bool) -> (Vec<Task>, Vec<usize>) {
+    let (mut ladders, mut tests, mut left) = (Vec::new(), Vec::new(), Vec::new());
+    for (s, (games, singles)) in todo.iter().enumerate() {
+        tests.extend(games.iter().map(|&k| Task::Game(s, k)));
+        tests.extend(singles.iter().map(|&k| Task::Single(s, k)));
+        let mut n = games.len() + singles.len();
+        if ladder {
+            ladders.push(Task::Ladder(s));
+            n += 1;
+        }
+        if n == 0 {
+            tests.push(Task::Finish(s));
+        }
+        left.push(n);
+    }
+    (ladders.into_iter().chain(tests).collect(), left)
 }
 
 /// Runs `work(0..n)` on `j` threads, each taking the next index; the
@@ -208,4 +219,38 @@ fn finish<G: FileGame>(c: &Class<'_, G>, b: &Built<'_>) -> Result<(), String> {
     let (i, n) = b.place;
     eprintln!("grade: [{i}/{n}] {}: {total}/{}{ladder}", b.name, c.plan.max_points());
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ladders_go_first_then_each_students_games_before_its_singles() {
+        // Two students: one with games 0-1 and single 0 left, one resumed
+        // with only single 2 left; a third with nothing left.
+        let todo = vec![(vec![0, 1], vec![0]), (vec![], vec![2]), (vec![], vec![])];
+        let (tasks, left) = order(&todo, true);
+        use Task::*;
+        assert_eq!(
+            tasks,
+            vec![
+                Ladder(0),
+                Ladder(1),
+                Ladder(2),
+                Game(0, 0),
+                Game(0, 1),
+                Single(0, 0),
+                Single(1, 2)
+            ]
+        );
+        assert_eq!(left, vec![4, 2, 1]);
+        // Without a ladder, a student with nothing left is only finished.
+        let (tasks, left) = order(&todo, false);
+        assert_eq!(
+            tasks,
+            vec![Game(0, 0), Game(0, 1), Single(0, 0), Single(1, 2), Finish(2)]
+        );
+        assert_eq!(left, vec![3, 1, 0]);
+    }
 }

@@ -20,7 +20,8 @@ use super::namespaces::MountPlan;
 
 mod child;
 mod shared;
-use child::{Stage, Wipe};
+use child::Stage;
+use shared::{shared_stack, ChildCall};
 use std::ffi::{c_char, CString};
 use std::fs::File;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
@@ -238,35 +239,6 @@ fn cloexec_pipe() -> std::io::Result<(File, OwnedFd)> {
     Ok((File::from(rd), wr))
 }
 
-/// What the child runs with, for a child started on a stack of its own
-/// (whose entry takes one pointer).
-struct ChildCall<'a> {
-    launch: &'a Launch<'a>,
-    err: RawFd,
-    envp: &'a [*const c_char],
-    status: RawFd,
-    wipe: Wipe,
-}
-
-/// The entry of a child started by [`shared::clone3_on_stack`].
-extern "C" fn child_entry(call: *const std::ffi::c_void) -> ! {
-    // SAFETY: `spawn` passes its own ChildCall and keeps it (and all it
-    // points to) alive and unchanged until this child has executed or died.
-    let c = unsafe { &*call.cast::<ChildCall<'_>>() };
-    child::child(c.launch, c.err, c.envp, c.status, c.wipe)
-}
-
-/// A stack of its own for the child when it may share the referee's
-/// memory ([`shared`]): every start but the rootless one, whose child
-/// outlives `spawn` as the move's init.
-fn shared_stack(l: &Launch<'_>) -> std::io::Result<Option<shared::Stack>> {
-    if cfg!(target_arch = "x86_64") && !l.reaper() {
-        shared::Stack::new().map(Some)
-    } else {
-        Ok(None)
-    }
-}
-
 /// Starts the agent; returns once it has executed `sh` (or failed to).
 pub(crate) fn spawn(l: &Launch<'_>) -> std::io::Result<Started> {
     let (mut rd, wr) = cloexec_pipe()?;
@@ -294,7 +266,7 @@ pub(crate) fn spawn(l: &Launch<'_>) -> std::io::Result<Started> {
             // SAFETY: the stack is lent and lives until the child has
             // executed or died, as do `call`, `l` and `envp` (this frame
             // waits for that below before it returns).
-            unsafe { shared::clone3_on_stack(&mut args, child_entry, (&raw const call).cast()) }
+            unsafe { shared::clone3_on_stack(&mut args, shared::child_entry, (&raw const call).cast()) }
         }
         _ => {
             // SAFETY: clone3 with no stack behaves like fork; the child only

@@ -15,8 +15,10 @@
 //! start keeps the copy: its child stays alive as the move's init, long
 //! after `spawn` returns.
 
-use super::CloneArgs;
-use std::ffi::c_void;
+use super::child::{self, Wipe};
+use super::{CloneArgs, Launch};
+use std::ffi::{c_char, c_void};
+use std::os::fd::RawFd;
 use std::ptr::NonNull;
 
 /// Bytes of the child's stack; it needs a few kilobytes (the deepest frame
@@ -70,6 +72,35 @@ impl Drop for Stack {
     }
 }
 
+/// What the child runs with, for a child started on a stack of its own
+/// (whose entry takes one pointer).
+pub(super) struct ChildCall<'a> {
+    pub(super) launch: &'a Launch<'a>,
+    pub(super) err: RawFd,
+    pub(super) envp: &'a [*const c_char],
+    pub(super) status: RawFd,
+    pub(super) wipe: Wipe,
+}
+
+/// The entry of a child started by [`clone3_on_stack`].
+pub(super) extern "C" fn child_entry(call: *const std::ffi::c_void) -> ! {
+    // SAFETY: `spawn` passes its own ChildCall and keeps it (and all it
+    // points to) alive and unchanged until this child has executed or died.
+    let c = unsafe { &*call.cast::<ChildCall<'_>>() };
+    child::child(c.launch, c.err, c.envp, c.status, c.wipe)
+}
+
+/// A stack of its own for the child when it may share the referee's
+/// memory: every start but the rootless one, whose child
+/// outlives `spawn` as the move's init.
+pub(super) fn shared_stack(l: &Launch<'_>) -> std::io::Result<Option<Stack>> {
+    if cfg!(target_arch = "x86_64") && !l.reaper() {
+        Stack::new().map(Some)
+    } else {
+        Ok(None)
+    }
+}
+
 /// `clone3(args)`; the child starts on `args.stack` in `entry(arg)`, which
 /// never returns. Returns what the parent gets: the child's pid or -errno.
 ///
@@ -105,4 +136,55 @@ pub(super) unsafe fn clone3_on_stack(
         lateout("r11") _,
     );
     ret
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{spawn, Exec, Launch};
+    use crate::process::sandbox::pgroup::wait4;
+    use std::ffi::CString;
+    use std::os::fd::AsRawFd;
+
+    /// A launch of `exec` in `dir` without confinement (the shared start),
+    /// its streams on /dev/null.
+    fn launch(dir: &str, exec: Exec, null: &std::fs::File) -> Launch<'static> {
+        let fd = null.as_raw_fd();
+        Launch {
+            exec,
+            dir: CString::new(dir).unwrap(),
+            stdio: [fd, fd, fd],
+            env: vec![c"PATH=/usr/bin:/bin".into()],
+            limits: None,
+            confine: None,
+        }
+    }
+
+    #[test]
+    fn children_started_in_the_referees_memory_run_and_end_one_after_another() {
+        let null = std::fs::File::options()
+            .read(true)
+            .write(true)
+            .open("/dev/null")
+            .unwrap();
+        // Each start maps a stack and unmaps it once its child has executed:
+        // many in a row would fault if one were unmapped under a child.
+        for i in 0..200 {
+            let exit = if i % 2 == 0 { "exit 0" } else { "exit 3" };
+            let l = launch("/", Exec::shell(CString::new(exit).unwrap()), &null);
+            let started = spawn(&l).unwrap();
+            let (_, status, _) = wait4(started.pid, 0).unwrap();
+            assert!(libc::WIFEXITED(status), "start {i}: wait status {status}");
+            assert_eq!(libc::WEXITSTATUS(status), if i % 2 == 0 { 0 } else { 3 }, "start {i}");
+        }
+    }
+
+    #[test]
+    fn a_child_that_fails_before_exec_is_reported_with_its_stage() {
+        let null = std::fs::File::open("/dev/null").unwrap();
+        let l = launch("/no/such/dir/here", Exec::shell(c"exit 0".into()), &null);
+        let e = spawn(&l).err().expect("a start in a missing directory must fail");
+        let msg = e.to_string();
+        assert!(msg.contains("entering the working directory"), "{msg}");
+        assert_eq!(e.kind(), std::io::ErrorKind::NotFound, "{msg}");
+    }
 }
