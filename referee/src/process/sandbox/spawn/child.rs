@@ -1,7 +1,8 @@
-//! The child's side of a start, between `clone3` and `exec`: it runs in a
-//! copy of a multi-threaded process, so it makes raw system calls only, on
-//! data the parent prepared ([`super::Launch`]), and reports a failure as
-//! (stage, step, errno) through the close-on-exec pipe.
+//! The child's side of a start, between `clone3` and `exec`: it runs in the
+//! memory of a multi-threaded process (shared with the referee, or a copy),
+//! so it makes raw system calls only, on data the parent prepared
+//! ([`super::Launch`]), allocates nothing, and reports a failure as (stage,
+//! step, errno) through the close-on-exec pipe.
 
 use super::{Identity, Launch, CLOSE_RANGE_CLOEXEC, INNER_ID, KEYCTL_JOIN_SESSION_KEYRING};
 use crate::process::sandbox::{limits, namespaces};

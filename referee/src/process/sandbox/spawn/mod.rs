@@ -11,9 +11,10 @@
 //! clean-up of a PID namespace reaps without charging anyone), and reports
 //! the agent's exit status.
 //!
-//! The child runs in a copy of a multi-threaded process until exec, so it
-//! only makes raw system calls on data prepared here; failures travel back
-//! through a close-on-exec pipe as (stage, step, errno).
+//! Until exec the child runs in the memory of a multi-threaded process (in
+//! the referee's own, [`shared`], or, rootless, a copy), so it only makes
+//! raw system calls on data prepared here; failures travel back through a
+//! close-on-exec pipe as (stage, step, errno).
 
 use super::limits::SandboxLimits;
 use super::namespaces::MountPlan;
