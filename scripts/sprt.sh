@@ -121,16 +121,22 @@ agent_of() {
     ) 9>"$CACHE/build.lock" || exit 1
     echo "$bin"
 }
+# The match between the players kept in $OUT (extra referee options in "$@").
+run_match() {
+    "$OUT/referee" match --game halma --mode game --time "$TIME" --games "$GAMES" \
+        --sprt="$ELO0,$ELO1" --openings "$SUITE" --concurrency "$CONCURRENCY" \
+        --agent "name=new,cmd=$OUT/new/agent,dir=$OUT/new" --agent "name=base,cmd=$OUT/base/agent,dir=$OUT/base" \
+        --out "$OUT/match" --results "$OUT/results.json" "$@"
+    echo "results: $OUT/results.json; records: $OUT/match/records.jsonl" >&2
+}
 if [ -n "$RESUME" ]; then
     OUT=$RESUME
     for f in referee new/agent base/agent match/records.jsonl; do
         [ -e "$OUT/$f" ] || { echo "sprt.sh: --resume $OUT: no $f there; is it a run of this script?" >&2; exit 2; }
     done
     echo "SPRT [$ELO0, $ELO1]: resuming the run in $OUT" >&2
-    exec "$OUT/referee" match --game halma --mode game --time "$TIME" --games "$GAMES" \
-        --sprt="$ELO0,$ELO1" --openings "$SUITE" --concurrency "$CONCURRENCY" \
-        --agent "name=new,cmd=$OUT/new/agent,dir=$OUT/new" --agent "name=base,cmd=$OUT/base/agent,dir=$OUT/base" \
-        --out "$OUT/match" --results "$OUT/results.json" --resume
+    run_match --resume
+    exit
 fi
 BASE_BIN=$(agent_of "$BASE") || exit 2
 
@@ -161,8 +167,4 @@ cp "$BASE_BIN" "$OUT/base/agent"
 echo "SPRT [$ELO0, $ELO1]: $NEW_DESC vs ${BASE:0:12}, Halma GAME $TIME s per side," \
     "up to $GAMES games in pairs from $SUITE openings, $CONCURRENCY at a time; out: $OUT" >&2
 
-"$OUT/referee" match --game halma --mode game --time "$TIME" --games "$GAMES" \
-    --sprt="$ELO0,$ELO1" --openings "$SUITE" --concurrency "$CONCURRENCY" \
-    --agent "name=new,cmd=$OUT/new/agent,dir=$OUT/new" --agent "name=base,cmd=$OUT/base/agent,dir=$OUT/base" \
-    --out "$OUT/match" --results "$OUT/results.json"
-echo "results: $OUT/results.json; records: $OUT/match/records.jsonl" >&2
+run_match

@@ -7,7 +7,7 @@
 //! costs a tenth of a millisecond on a disk), so a kill mid-write leaves a
 //! mixture of two records, which the checksum refuses.
 
-use crate::protocol::{read_bounded, Replace};
+use crate::protocol::{read_bounded, write_file, Replace};
 use fxhash::FxHashSet;
 use std::path::Path;
 
@@ -53,8 +53,9 @@ impl PlayData {
         Self::parse_body(unseal(text)?, game)
     }
 
-    /// Parses the text above the checksum.
-    fn parse_body(text: &str, game: &str) -> Option<PlayData> {
+    /// Parses the text above the checksum (the fuzzer calls this too: random
+    /// bytes never carry a matching checksum).
+    pub(crate) fn parse_body(text: &str, game: &str) -> Option<PlayData> {
         let mut lines = text.lines();
         if lines.next()?.trim() != MAGIC {
             return None;
@@ -141,8 +142,7 @@ impl PlayData {
     /// kill mid-write); failures are only logged (the move in output.txt is
     /// what counts).
     pub(crate) fn save(&self, dir: &Path) {
-        let text = self.to_text();
-        if let Err(e) = crate::protocol::write_file(dir, "playdata.txt", &text, Replace::Stale) {
+        if let Err(e) = write_file(dir, "playdata.txt", &self.to_text(), Replace::Stale) {
             log::warn!("could not write playdata.txt: {e}");
         }
     }

@@ -45,17 +45,17 @@ pub(crate) fn write_file(dir: &Path, name: &str, contents: &str, replace: Replac
         Replace::Valid(old) => contents.len() >= old && contents.len() <= ONE_PAGE,
     };
     if in_place {
-        if let Some(file) = open_plain(&dir.join(name)) {
-            return overwrite(&file, contents.as_bytes());
+        if let Some((file, len)) = open_plain(&dir.join(name)) {
+            return overwrite(&file, len, contents.as_bytes());
         }
     }
     write_atomic(dir, name, contents)
 }
 
-/// `path` opened for writing (created when missing) if it is a regular file
-/// with no other name; None when it is anything else or cannot be opened,
-/// for the caller to fall back on a rename.
-fn open_plain(path: &Path) -> Option<File> {
+/// `path` opened for writing (created when missing), with its length, if it
+/// is a regular file with no other name; None when it is anything else or
+/// cannot be opened, for the caller to fall back on a rename.
+fn open_plain(path: &Path) -> Option<(File, u64)> {
     let file = std::fs::OpenOptions::new()
         .write(true)
         .create(true)
@@ -66,14 +66,14 @@ fn open_plain(path: &Path) -> Option<File> {
         .open(path)
         .ok()?;
     let meta = file.metadata().ok()?;
-    (meta.file_type().is_file() && meta.nlink() == 1).then_some(file)
+    (meta.file_type().is_file() && meta.nlink() == 1).then_some((file, meta.len()))
 }
 
-/// Writes `bytes` at the start of `file` and cuts off whatever the old
-/// content had beyond them.
-fn overwrite(file: &File, bytes: &[u8]) -> std::io::Result<()> {
+/// Writes `bytes` at the start of `file`, `old_len` bytes long, and cuts off
+/// whatever the old content had beyond them.
+fn overwrite(file: &File, old_len: u64, bytes: &[u8]) -> std::io::Result<()> {
     file.write_all_at(bytes, 0)?;
-    if file.metadata()?.len() > bytes.len() as u64 {
+    if old_len > bytes.len() as u64 {
         file.set_len(bytes.len() as u64)?;
     }
     Ok(())

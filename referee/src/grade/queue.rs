@@ -209,10 +209,9 @@ fn take<G: FileGame>(c: &Class<'_, G>, b: &Built<'_>, task: Task, k: usize) -> R
 /// After a student's last test: the student's line, with its ladder
 /// placement (played by then: this only reads it from the results).
 fn finish<G: FileGame>(c: &Class<'_, G>, b: &Built<'_>) -> Result<(), String> {
-    let bench = bench(c, b);
     let mine = c.results.of(b.name)?;
-    let placed = ladder::place::<G>(&bench, c.plan, c.results, &mine)?;
-    let _ = crate::process::workdir::remove_all(&bench.work);
+    let placed = ladder::placement(c.plan, &mine.iter().collect::<Vec<_>>());
+    let _ = crate::process::workdir::remove_all(&bench(c, b).work);
     // Ladder games score no points: the total is the tests' alone.
     let total: u32 = mine.iter().map(|r| r.points).sum();
     let ladder = placed.map_or_else(String::new, |p| format!(" (ladder: {p})"));

@@ -250,9 +250,9 @@ pub(crate) fn spawn(l: &Launch<'_>) -> std::io::Result<Started> {
     let mut args = clone_args(l, &mut pidfd);
     let wipe = child::own_arg_env();
     let stack = shared_stack(l)?;
-    // In this frame's own scope, not a block's: the child reads it while
-    // this thread goes on, so its place must not be reused before the
-    // child has executed or died.
+    // In this frame's own scope, not a block's: a child sharing this memory
+    // reads it while this thread goes on, so its place must not be reused
+    // before the child has executed or died.
     let call = ChildCall {
         launch: l,
         err: wr.as_raw_fd(),
@@ -280,7 +280,7 @@ pub(crate) fn spawn(l: &Launch<'_>) -> std::io::Result<Started> {
                 )
             };
             if pid == 0 {
-                child::child(l, wr.as_raw_fd(), &envp, status_wr.as_raw_fd(), wipe);
+                shared::child_entry((&raw const call).cast());
             }
             if pid < 0 {
                 -i64::from(std::io::Error::last_os_error().raw_os_error().unwrap_or(libc::EINVAL))

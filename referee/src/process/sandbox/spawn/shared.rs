@@ -72,8 +72,7 @@ impl Drop for Stack {
     }
 }
 
-/// What the child runs with, for a child started on a stack of its own
-/// (whose entry takes one pointer).
+/// What the child runs with, behind the one pointer its entry takes.
 pub(super) struct ChildCall<'a> {
     pub(super) launch: &'a Launch<'a>,
     pub(super) err: RawFd,
@@ -82,7 +81,7 @@ pub(super) struct ChildCall<'a> {
     pub(super) wipe: Wipe,
 }
 
-/// The entry of a child started by [`clone3_on_stack`].
+/// The child's side of every start ([`clone3_on_stack`]'s, or the copy's).
 pub(super) extern "C" fn child_entry(call: *const std::ffi::c_void) -> ! {
     // SAFETY: `spawn` passes its own ChildCall and keeps it (and all it
     // points to) alive and unchanged until this child has executed or died.
