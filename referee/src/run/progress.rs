@@ -18,11 +18,38 @@ pub(crate) struct Progress {
     heart: Option<Heartbeat>,
 }
 
+/// What a run counts and where its heartbeat goes.
+#[derive(Clone, Copy)]
+pub(crate) enum Unit {
+    /// A match or tournament: games; the heartbeat on stdout, with the
+    /// per-game log.
+    Games,
+    /// A grading: tests; the heartbeat on stderr, with the students' lines.
+    Tests,
+}
+
+impl Unit {
+    fn word(self) -> &'static str {
+        match self {
+            Unit::Games => "games",
+            Unit::Tests => "tests",
+        }
+    }
+
+    fn one(self) -> &'static str {
+        match self {
+            Unit::Games => "game",
+            Unit::Tests => "test",
+        }
+    }
+}
+
 /// Longest silence of an unattended log.
 pub(crate) const HEARTBEAT: Duration = Duration::from_secs(60);
 
 /// What the heartbeat says, kept current by the run.
 struct Beat {
+    unit: Unit,
     total: u64,
     done: u64,
     /// Games done when this invocation started (a resumed run's ETA
@@ -42,9 +69,10 @@ struct Heartbeat {
 }
 
 impl Heartbeat {
-    fn start(total: u64, done: u64, every: Duration, mut out: Box<dyn Write + Send>) -> Heartbeat {
+    fn start(unit: Unit, total: u64, done: u64, every: Duration, mut out: Box<dyn Write + Send>) -> Heartbeat {
         let now = Instant::now();
         let beat = Beat {
+            unit,
             total,
             done,
             done_at_start: done,
@@ -98,7 +126,7 @@ fn heartbeat_line(b: &Beat) -> String {
     let elapsed = b.started.elapsed().as_secs_f64();
     let ran = b.done.saturating_sub(b.done_at_start);
     let eta = if ran == 0 {
-        "ETA unknown until a game ends".to_string()
+        format!("ETA unknown until a {} ends", b.unit.one())
     } else {
         let left = b.total.saturating_sub(b.done) as f64;
         format!("ETA {}", minutes(elapsed / ran as f64 * left))
@@ -109,9 +137,10 @@ fn heartbeat_line(b: &Beat) -> String {
         format!(", {}", b.status)
     };
     format!(
-        "referee: {}/{} games{status}, elapsed {}, {eta}",
+        "referee: {}/{} {}{status}, elapsed {}, {eta}",
         b.done,
         b.total,
+        b.unit.word(),
         minutes(elapsed)
     )
 }
@@ -131,21 +160,53 @@ impl Progress {
     /// A run of `total` games of which `done` are already recorded; the bar
     /// is drawn on stderr only when stderr is a terminal.
     pub(crate) fn new(total: u64, done: u64) -> Progress {
+        Progress::counting(Unit::Games, total, done)
+    }
+
+    /// [`Progress::new`] for a run of `total` pieces of `unit`.
+    pub(crate) fn counting(unit: Unit, total: u64, done: u64) -> Progress {
         let bar = std::io::stderr().is_terminal().then(|| {
             let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+            let template = format!(
+                "{{bar:30}} {{pos}}/{{len}} {}  {{msg}}  elapsed {{elapsed}}  ETA {{eta}}",
+                unit.word()
+            );
             // The template is a constant; a bad one is a bug caught by the tests.
-            let style = ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}  elapsed {elapsed}  ETA {eta}")
-                .expect("valid progress template");
+            let style = ProgressStyle::with_template(&template).expect("valid progress template");
             bar.set_style(style);
             bar.set_position(done);
             // Rates measured from this run's games only, so a resumed run's ETA is right.
             bar.reset_eta();
             bar
         });
-        let heart = bar
-            .is_none()
-            .then(|| Heartbeat::start(total, done, HEARTBEAT, Box::new(std::io::stdout())));
+        let heart = bar.is_none().then(|| {
+            let out: Box<dyn Write + Send> = match unit {
+                Unit::Games => Box::new(std::io::stdout()),
+                Unit::Tests => Box::new(std::io::stderr()),
+            };
+            Heartbeat::start(unit, total, done, HEARTBEAT, out)
+        });
         Progress { bar, heart }
+    }
+
+    /// Prints `line` on stderr above the bar, without moving it.
+    pub(crate) fn say(&self, line: &str) {
+        let print = || eprintln!("{line}");
+        match &self.bar {
+            Some(bar) => bar.suspend(print),
+            None => print(),
+        }
+    }
+
+    /// Moves the bar (or the heartbeat's count) by one, showing `status`.
+    pub(crate) fn step(&self, status: &str) {
+        if let Some(bar) = &self.bar {
+            bar.inc(1);
+            bar.set_message(status.to_string());
+        }
+        if let Some(h) = &self.heart {
+            h.update(status);
+        }
     }
 
     /// Logs a finished game (`line` on stdout) and moves the bar, showing `status`.
@@ -156,16 +217,10 @@ impl Progress {
             let _ = out.flush();
         };
         match &self.bar {
-            Some(bar) => {
-                bar.suspend(print);
-                bar.inc(1);
-                bar.set_message(status.to_string());
-            }
+            Some(bar) => bar.suspend(print),
             None => print(),
         }
-        if let Some(h) = &self.heart {
-            h.update(status);
-        }
+        self.step(status);
     }
 
     /// Removes the bar so the final table starts on a clean line.
@@ -230,7 +285,7 @@ mod tests {
     #[test]
     fn a_silent_log_gets_a_heartbeat_with_the_score_and_an_eta() {
         let out = Shared::default();
-        let h = Heartbeat::start(10, 2, Duration::from_millis(40), Box::new(out.clone()));
+        let h = Heartbeat::start(Unit::Games, 10, 2, Duration::from_millis(40), Box::new(out.clone()));
         std::thread::sleep(Duration::from_millis(70));
         h.update("A 2 - 1 B  draws 0");
         std::thread::sleep(Duration::from_millis(70));
