@@ -325,8 +325,7 @@ pub fn run(spec: &RunSpec<'_>, stop: &AtomicBool) -> std::io::Result<RunResult> 
     w.exit = decode_status(started.agent_status(w.status));
     // The main process is gone: nothing of the agent may outlive the move.
     let cpu = acct.charge(&w);
-    drop((net, overlays));
-    drop_later(view);
+    drop((net, overlays, view));
     if w.killed.is_none() && acct.oom_killed() {
         w.killed = Some(Killed::Memory);
     }
