@@ -243,6 +243,40 @@ exec "$1" play
 }
 
 #[test]
+fn each_move_has_its_own_tmp_and_nothing_leads_out_of_its_view() {
+    if !common::full_or_skip("a private /tmp per move") {
+        return;
+    }
+    let a = Arena::new("view");
+    // Every move of a seat enters a copy of one prepared view: its /tmp
+    // must still be its own, its root read-only, and ".." from a shown
+    // directory must stay inside (the host's tree is never below it).
+    let bad = a.agent(
+        "leaver",
+        r#"[ -e /tmp/left-here ] && { echo "an earlier move's /tmp" >&2; exit 9; }
+: > /tmp/left-here || exit 10
+( : > /planted ) 2>/dev/null && { echo "wrote to /" >&2; exit 11; }
+[ -e "/usr/..$2" ] && { echo "climbed out" >&2; exit 12; }
+[ "$(ls -a /usr/..)" = "$(ls -a /)" ] || { echo "/usr/.. is not /" >&2; exit 13; }
+exec "$1" play
+"#,
+    );
+    let good = format!("{} play", *MOCK);
+    let (o, recs) = a.run(&[
+        "match", &bad, &good, "--games", "2", "--time", "10", "--names", "bad,good",
+    ]);
+    assert_finished(&o, &recs, 2);
+    // (Take-one testnim of 3: the first mover moves twice, the second
+    // time in the same view.)
+    assert!(recs.iter().all(|r| r.moves.len() >= 3), "a seat moved twice");
+    assert!(
+        forfeits_of(&recs, "bad").is_empty(),
+        "the agent found a way out: {:?}",
+        recs[0].reason
+    );
+}
+
+#[test]
 fn records_and_the_opponents_directory_cannot_be_damaged() {
     if !common::full_or_skip("confinement of writes") {
         return;

@@ -16,6 +16,7 @@ use crate::process::sandbox::namespaces::{self, MountPlan};
 use crate::process::sandbox::netns::{NetLease, NetPool};
 use crate::process::sandbox::overlays::{OverlayLease, OverlayPool};
 use crate::process::sandbox::pgroup::Tracker;
+use crate::process::sandbox::prepared::ViewLease;
 use crate::process::sandbox::spawn::{self, Confine, Exec, Identity, Launch, UserMaps};
 use crate::process::sandbox::{Jail, Level, Sandbox};
 use crate::process::workdir;
@@ -176,6 +177,15 @@ fn mount_plan(root: &Path, spec: &RunSpec<'_>, dir: &Path) -> MountPlan {
     MountPlan::new(root, dir, &programs, &hide, sb.limits.file_size.saturating_mul(4))
 }
 
+/// A prepared view of `plan` for the move or, where there is none, the
+/// system directories' overlays for it to build its own.
+fn lend_views<'j>(j: &'j Jail, plan: &MountPlan) -> (Option<OverlayLease<'j>>, Option<ViewLease<'j>>) {
+    match j.views.as_ref().and_then(|pool| pool.lend(plan)) {
+        Some(view) => (None, Some(view)),
+        None => (j.overlays.as_ref().and_then(OverlayPool::lend), None),
+    }
+}
+
 /// The move's confinement: the agent's identity (as root, a user of the
 /// move's own, who then owns the working directory and what earlier moves
 /// left there; rootless, the referee's own user seen as
@@ -185,7 +195,7 @@ fn confinement<'a>(
     leaf: Option<&'a Leaf>,
     plan: &'a MountPlan,
     net: Option<&NetLease<'_>>,
-    overlays: Option<&'a OverlayLease<'_>>,
+    (overlays, view): (Option<&'a OverlayLease<'_>>, Option<&'a ViewLease<'_>>),
     dir: &Path,
 ) -> std::io::Result<Confine<'a>> {
     let identity = match &j.ids {
@@ -203,6 +213,7 @@ fn confinement<'a>(
         plan,
         net: net.map(NetLease::fd),
         overlays: overlays.map_or(&[], OverlayLease::set),
+        view: view.map(ViewLease::fd),
         identity,
     })
 }
@@ -287,16 +298,16 @@ pub fn run(spec: &RunSpec<'_>, stop: &AtomicBool) -> std::io::Result<RunResult> 
     let plan = jail.map(|j| mount_plan(&j.root, spec, &dir));
     // Held until the move's processes are ended (`acct.finish`), below.
     let net = jail.and_then(|j| j.nets.as_ref()).and_then(NetPool::lend);
-    // Likewise: no later move sees a lock taken through these overlays
-    // before its taker is dead.
-    let overlays = jail.and_then(|j| j.overlays.as_ref()).and_then(OverlayPool::lend);
+    // Likewise: no later move sees a lock taken through a view's or these
+    // overlays before its taker is dead.
+    let (overlays, view) = jail.zip(plan.as_ref()).map_or((None, None), |(j, p)| lend_views(j, p));
     let confine = match (jail, &plan) {
         (Some(j), Some(plan)) => Some(confinement(
             j,
             leaf.as_ref(),
             plan,
             net.as_ref(),
-            overlays.as_ref(),
+            (overlays.as_ref(), view.as_ref()),
             &dir,
         )?),
         _ => None,
@@ -312,7 +323,7 @@ pub fn run(spec: &RunSpec<'_>, stop: &AtomicBool) -> std::io::Result<RunResult> 
     let start = Instant::now();
     let mut started = spawn::spawn(&launch)?;
     let (pid, base) = (started.pid, started.setup_cpu);
-    let view = jail.and_then(|_| hold_view(pid));
+    let held = jail.and_then(|_| hold_view(pid));
     drop((launch, out_w, err_w, null));
     let mut acct = match leaf {
         // The child's own figure for its set-up, not a read of the cgroup
@@ -325,7 +336,7 @@ pub fn run(spec: &RunSpec<'_>, stop: &AtomicBool) -> std::io::Result<RunResult> 
     w.exit = decode_status(started.agent_status(w.status));
     // The main process is gone: nothing of the agent may outlive the move.
     let cpu = acct.charge(&w);
-    drop((net, overlays, view));
+    drop((net, overlays, view, held));
     if w.killed.is_none() && acct.oom_killed() {
         w.killed = Some(Killed::Memory);
     }

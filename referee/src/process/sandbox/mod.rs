@@ -37,6 +37,7 @@ pub(crate) mod netns;
 mod opts;
 pub(crate) mod overlays;
 pub(crate) mod pgroup;
+pub(crate) mod prepared;
 mod probe;
 mod program_paths;
 pub(crate) mod seccomp;
@@ -96,6 +97,8 @@ pub struct Jail {
     /// Read-only overlays of the system directories lent to moves (`full`;
     /// rootless moves mount their own).
     pub(crate) overlays: Option<overlays::OverlayPool>,
+    /// Prepared views lent to moves (`full`; rootless moves build their own).
+    pub(crate) views: Option<prepared::ViewPool>,
 }
 
 impl Jail {
@@ -113,6 +116,7 @@ impl Jail {
             // The root, empty in the referee's namespace, is the overlays'
             // empty lower layer.
             overlays: ids.is_some().then(|| overlays::OverlayPool::new(root.clone())),
+            views: ids.is_some().then(prepared::ViewPool::default),
             root,
             ids,
             filter: None,

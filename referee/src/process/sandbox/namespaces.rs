@@ -112,6 +112,32 @@ pub(crate) struct MountPlan {
     root: CString,
     steps: Vec<Step>,
     workdir: CString,
+    /// The steps each move makes afresh even in a prepared view
+    /// ([`enter_prepared`]): its private `/tmp` and its `/proc`.
+    per_move: [usize; 2],
+    /// The options of the private `/tmp`.
+    tmp_opts: CString,
+    /// The steps each move makes afresh after its `/tmp` in a prepared
+    /// view, in order, with their paths inside the view: those below
+    /// `/tmp` (which the private `/tmp` would cover) and the bind of the
+    /// working directory.
+    late: Vec<(usize, CString)>,
+    /// What the view depends on (root, working directory, programs shown,
+    /// directories hidden): two plans with one key build the same view.
+    key: Vec<u8>,
+}
+
+/// [`MountPlan::key`]: the paths, each ended by a NUL (which no path
+/// holds), the hidden ones after an empty one.
+fn key_of(root: &Path, workdir: &Path, programs: &[PathBuf], hide: &[PathBuf]) -> Vec<u8> {
+    let shown = [root, workdir].into_iter().chain(programs.iter().map(PathBuf::as_path));
+    let hidden = hide.iter().map(PathBuf::as_path);
+    let mut key = Vec::new();
+    for p in shown.chain(std::iter::once(Path::new(""))).chain(hidden) {
+        key.extend_from_slice(p.as_os_str().as_bytes());
+        key.push(0);
+    }
+    key
 }
 
 fn cstr(p: &Path) -> CString {
@@ -124,10 +150,15 @@ impl MountPlan {
     /// read-only; any of `hide` visible through those is covered by an
     /// empty directory. `root` is an empty directory to build on.
     pub(crate) fn new(root: &Path, workdir: &Path, programs: &[PathBuf], hide: &[PathBuf], tmp_size: u64) -> MountPlan {
+        let opts = format!("mode=1777,size={tmp_size},nr_inodes=4096");
         let mut plan = MountPlan {
             root: cstr(root),
             steps: Vec::new(),
             workdir: cstr(workdir),
+            per_move: [0; 2],
+            tmp_opts: CString::new(opts).unwrap_or_default(),
+            late: Vec::new(),
+            key: key_of(root, workdir, programs, hide),
         };
         let at = |p: &Path| root.join(p.strip_prefix("/").unwrap_or(p));
         let mut shown: Vec<PathBuf> = Vec::new();
@@ -157,32 +188,12 @@ impl MountPlan {
             }
         }
         plan.dirs(root, Path::new("/tmp"));
-        let opts = format!("mode=1777,size={tmp_size},nr_inodes=4096");
+        plan.per_move[0] = plan.steps.len();
         plan.steps.push(Step::Tmpfs {
             dst: cstr(&at(Path::new("/tmp"))),
-            opts: CString::new(opts).unwrap_or_default(),
+            opts: plan.tmp_opts.clone(),
         });
-        plan.dirs(root, Path::new("/dev"));
-        let tree = plan.steps.len();
-        plan.steps.push(Step::DevTree {
-            dst: cstr(&at(Path::new("/dev"))),
-            slot: dev_slot(),
-            skip: 0,
-        });
-        for (d, kept) in devices() {
-            plan.steps.push(Step::File(cstr(&at(d))));
-            plan.bind_kept(d, &at(d), false, true, *kept);
-        }
-        for (l, to) in DEV_LINKS {
-            plan.steps.push(Step::Link {
-                at: cstr(&at(Path::new(l))),
-                to: cstr(Path::new(to)),
-            });
-        }
-        let made_here = plan.steps.len() - tree - 1;
-        if let Step::DevTree { skip, .. } = &mut plan.steps[tree] {
-            *skip = made_here;
-        }
+        plan.dev(root);
         let inside = |p: &Path, dirs: &[PathBuf]| dirs.iter().any(|d| p.starts_with(d));
         // Nothing inside a hidden directory is shown, even if named in the command.
         for p in programs {
@@ -203,9 +214,73 @@ impl MountPlan {
             });
         }
         plan.dirs(root, workdir);
+        let own = plan.steps.len();
         plan.bind(workdir, &at(workdir), false, false);
+        plan.per_move[1] = plan.steps.len();
         plan.steps.push(Step::Proc(cstr(&at(Path::new("/proc")))));
+        plan.late = plan.late_steps(root, own);
         plan
+    }
+
+    /// The steps a prepared view leaves to each move, with their paths
+    /// inside the view: those after the private `/tmp` that make something
+    /// below it, and the bind of the working directory (step `own`), so
+    /// that a view kept after its game holds no agent's files.
+    fn late_steps(&self, root: &Path, own: usize) -> Vec<(usize, CString)> {
+        let root = root.as_os_str().as_bytes();
+        let tmp = [root, b"/tmp/"].concat();
+        let late = self.steps.iter().enumerate().skip(self.per_move[0] + 1);
+        late.filter_map(|(i, step)| {
+            let path = match step {
+                Step::Dir(d) => d,
+                Step::Bind { dst, .. } | Step::Tmpfs { dst, .. } => dst,
+                _ => return None,
+            };
+            let inside = path.to_bytes().strip_prefix(root)?;
+            (i == own || path.to_bytes().starts_with(&tmp)).then(|| (i, CString::new(inside).unwrap_or_default()))
+        })
+        .collect()
+    }
+
+    /// Whether the plan can be entered as a prepared view: not more
+    /// binds left to the move than [`enter_prepared`] holds at once.
+    pub(crate) fn preparable(&self) -> bool {
+        let binds = self
+            .late
+            .iter()
+            .filter(|(i, _)| matches!(self.steps[*i], Step::Bind { .. }));
+        binds.count() <= LATE_BINDS
+    }
+
+    /// The agent's `/dev`: the lent set's whole, or else device by device.
+    fn dev(&mut self, root: &Path) {
+        let at = |p: &Path| root.join(p.strip_prefix("/").unwrap_or(p));
+        self.dirs(root, Path::new("/dev"));
+        let tree = self.steps.len();
+        self.steps.push(Step::DevTree {
+            dst: cstr(&at(Path::new("/dev"))),
+            slot: dev_slot(),
+            skip: 0,
+        });
+        for (d, kept) in devices() {
+            self.steps.push(Step::File(cstr(&at(d))));
+            self.bind_kept(d, &at(d), false, true, *kept);
+        }
+        for (l, to) in DEV_LINKS {
+            self.steps.push(Step::Link {
+                at: cstr(&at(Path::new(l))),
+                to: cstr(Path::new(to)),
+            });
+        }
+        let made_here = self.steps.len() - tree - 1;
+        if let Step::DevTree { skip, .. } = &mut self.steps[tree] {
+            *skip = made_here;
+        }
+    }
+
+    /// See [`MountPlan::key`].
+    pub(crate) fn key(&self) -> &[u8] {
+        &self.key
     }
 
     fn dirs(&mut self, root: &Path, p: &Path) {
@@ -231,13 +306,15 @@ impl MountPlan {
         });
     }
 
-    /// Words for a failure report from [`enter`]'s step number.
+    /// Words for a failure report from [`enter`]'s (or
+    /// [`enter_prepared`]'s) step number.
     pub(crate) fn describe(&self, step: usize) -> String {
         match step {
             s if s < self.steps.len() => self.steps[s].describe(),
             s if s == self.steps.len() => "making the new root private and mounting it".into(),
             s if s == self.steps.len() + 1 => "switching to the new root (pivot_root)".into(),
-            _ => "entering the working directory".into(),
+            s if s == self.steps.len() + 2 => "entering the working directory".into(),
+            _ => "entering the move's prepared view".into(),
         }
     }
 }
@@ -272,6 +349,150 @@ fn bind_read_only(src: &CStr, dst: &CStr, kept: libc::c_ulong) -> bool {
 /// returns the number of the failed step for [`MountPlan::describe`]
 /// (errno is left set).
 pub(crate) fn enter(plan: &MountPlan, set: &[Option<OwnedFd>]) -> Result<(), usize> {
+    build(plan, set, false)
+}
+
+/// Builds the root without the steps each move makes afresh (its `/tmp`
+/// and `/proc`) and enters it: a prepared view, made once in a thread of
+/// its own and kept as a mount namespace ([`super::prepared`]). Mounts its own
+/// overlays, which are then the view's alone.
+pub(crate) fn build_view(plan: &MountPlan) -> Result<(), usize> {
+    build(plan, &[], true)
+}
+
+/// The most binds a prepared view leaves to its move.
+const LATE_BINDS: usize = 16;
+
+/// Enters a copy of the prepared view `view` (a mount namespace that
+/// [`build_view`] made from a plan with this one's key) and adds what is
+/// the move's own: a fresh `/tmp`, what lies below it (directories, binds
+/// of host directories, covers), its working directory, and the `/proc`
+/// of its PID namespace.
+/// The copy holds nothing of the host's tree, so nothing has to be
+/// unmounted here (an unmount waits out an RCU grace period). Runs in the
+/// move's child (root, still in the referee's mount namespace): raw
+/// system calls only.
+pub(crate) fn enter_prepared(plan: &MountPlan, view: libc::c_int) -> Result<(), usize> {
+    let n = plan.steps.len();
+    // The binds left to the move, as detached copies made while the
+    // host's tree is still in view (a copy can be attached in the view's
+    // namespace; a clone of a mount of another namespace cannot).
+    let mut trees = [-1; LATE_BINDS];
+    let mut made = 0;
+    for (i, _) in &plan.late {
+        if let Step::Bind {
+            src, read_only, dev, ..
+        } = &plan.steps[*i]
+        {
+            let tree = detached(src, *read_only, *dev);
+            if tree < 0 || made == LATE_BINDS {
+                return Err(*i);
+            }
+            trees[made] = tree;
+            made += 1;
+        }
+    }
+    // SAFETY: raw system calls on descriptors and strings the plan owns.
+    unsafe {
+        // setns moves the root and working directory to the view's root.
+        if libc::setns(view, libc::CLONE_NEWNS) != 0 || libc::unshare(libc::CLONE_NEWNS) != 0 {
+            return Err(n + 3);
+        }
+    }
+    let flags = libc::MS_NOSUID | libc::MS_NODEV;
+    if !mount(Some(c"tmpfs"), c"/tmp", Some(c"tmpfs"), flags, Some(&plan.tmp_opts)) {
+        return Err(plan.per_move[0]);
+    }
+    let mut bound = trees[..made].iter();
+    for (i, path) in &plan.late {
+        let ok = match &plan.steps[*i] {
+            Step::Dir(_) => make_dir(path),
+            Step::Bind { .. } => bound.next().is_some_and(|&tree| attach_tree(tree, path)),
+            Step::Tmpfs { opts, .. } => mount(Some(c"tmpfs"), path, Some(c"tmpfs"), flags, Some(opts)),
+            _ => false,
+        };
+        if !ok {
+            return Err(*i);
+        }
+    }
+    if !mount(Some(c"proc"), c"/proc", Some(c"proc"), flags | libc::MS_NOEXEC, None) {
+        return Err(plan.per_move[1]);
+    }
+    // SAFETY: chdir on a string owned by the plan.
+    if unsafe { libc::chdir(plan.workdir.as_ptr()) } != 0 {
+        return Err(n + 2);
+    }
+    Ok(())
+}
+
+/// mkdir 0755; an existing directory is fine (raw call, for the child).
+fn make_dir(path: &CStr) -> bool {
+    // SAFETY: mkdir on a NUL-terminated string; errno is the thread's.
+    unsafe { libc::mkdir(path.as_ptr(), 0o755) == 0 || *libc::__errno_location() == libc::EEXIST }
+}
+
+/// Attaches the detached tree `tree` at `path` (raw call, for the child).
+fn attach_tree(tree: libc::c_int, path: &CStr) -> bool {
+    // SAFETY: move_mount of a descriptor with an empty source path onto a
+    // NUL-terminated string.
+    unsafe {
+        libc::syscall(
+            libc::SYS_move_mount,
+            tree,
+            c"".as_ptr(),
+            libc::AT_FDCWD,
+            path.as_ptr(),
+            MOVE_MOUNT_F_EMPTY_PATH,
+        ) == 0
+    }
+}
+
+/// `move_mount`'s flag: the source is the descriptor itself.
+const MOVE_MOUNT_F_EMPTY_PATH: libc::c_uint = 4;
+
+/// The kernel's `struct mount_attr`.
+#[repr(C)]
+struct MountAttr {
+    attr_set: u64,
+    attr_clr: u64,
+    propagation: u64,
+    userns_fd: u64,
+}
+
+/// A detached copy of `src` with the mounts below it, nosuid, read-only
+/// or not, nodev or not (the flags [`bind`] gives), as a descriptor; -1 on
+/// failure (errno set). Raw system calls only, for the child.
+fn detached(src: &CStr, read_only: bool, dev: bool) -> libc::c_int {
+    let mut set = libc::MOUNT_ATTR_NOSUID;
+    if read_only {
+        set |= libc::MOUNT_ATTR_RDONLY;
+    }
+    if !dev {
+        set |= libc::MOUNT_ATTR_NODEV;
+    }
+    let attr = MountAttr {
+        attr_set: set,
+        attr_clr: 0,
+        propagation: 0,
+        userns_fd: 0,
+    };
+    let clone = libc::OPEN_TREE_CLONE | libc::OPEN_TREE_CLOEXEC | libc::AT_RECURSIVE as libc::c_uint;
+    // SAFETY: open_tree and mount_setattr on a string the plan owns, an
+    // empty path and a struct of the kernel's layout on this stack.
+    unsafe {
+        let tree = libc::syscall(libc::SYS_open_tree, libc::AT_FDCWD, src.as_ptr(), clone) as libc::c_int;
+        let flags = libc::AT_EMPTY_PATH | libc::AT_RECURSIVE;
+        let size = std::mem::size_of::<MountAttr>();
+        if tree >= 0 && libc::syscall(libc::SYS_mount_setattr, tree, c"".as_ptr(), flags, &attr, size) != 0 {
+            libc::close(tree);
+            return -1;
+        }
+        tree
+    }
+}
+
+/// [`enter`], or [`build_view`] (`view`: without the per-move steps).
+fn build(plan: &MountPlan, set: &[Option<OwnedFd>], view: bool) -> Result<(), usize> {
     let n = plan.steps.len();
     let fail = |i: usize| Err(i);
     // Nothing mounted here may propagate back to the referee's namespace.
@@ -288,7 +509,8 @@ pub(crate) fn enter(plan: &MountPlan, set: &[Option<OwnedFd>]) -> Result<(), usi
     }
     let mut skip_to = 0;
     for (i, s) in plan.steps.iter().enumerate() {
-        if i < skip_to {
+        let elsewhere = plan.per_move.contains(&i) || plan.late.binary_search_by_key(&i, |(k, _)| *k).is_ok();
+        if i < skip_to || (view && elsewhere) {
             continue;
         }
         // SAFETY: system calls on NUL-terminated strings owned by the plan.
@@ -346,8 +568,9 @@ pub(crate) fn enter(plan: &MountPlan, set: &[Option<OwnedFd>]) -> Result<(), usi
             return fail(n + 1);
         }
     }
+    // (A view's working directory may be one of the per-move steps.)
     // SAFETY: chdir on a string owned by the plan.
-    if unsafe { libc::chdir(plan.workdir.as_ptr()) } != 0 {
+    if !view && unsafe { libc::chdir(plan.workdir.as_ptr()) } != 0 {
         return fail(n + 2);
     }
     Ok(())
@@ -376,5 +599,36 @@ mod tests {
         let own = pos(&|st| matches!(st, Step::Bind { dst, read_only: false, .. } if *dst == s(&work)));
         assert!(program < cover && cover < own, "{plan:?}");
         std::fs::remove_dir_all(&base).unwrap();
+    }
+
+    #[test]
+    fn a_prepared_view_leaves_the_working_directory_and_what_is_below_tmp_to_the_move() {
+        // Paths only: nothing here is mounted or looked at but /tmp itself.
+        let base = Path::new("/tmp/referee-late-plan");
+        let work = base.join("games/1/a");
+        let plan = MountPlan::new(Path::new("/r"), &work, &[base.join("bin")], &[], 1 << 20);
+        let late: Vec<&[u8]> = plan.late.iter().map(|(_, p)| p.to_bytes()).collect();
+        // Below /tmp: the directories, the program's bind, and last the
+        // working directory's own (read-write) bind.
+        assert!(late.contains(&b"/tmp/referee-late-plan/bin".as_slice()), "{late:?}");
+        assert!(late.iter().all(|p| p.starts_with(b"/tmp/")), "{late:?}");
+        assert_eq!(late.last(), Some(&work.as_os_str().as_bytes()), "{late:?}");
+        assert!(matches!(
+            plan.steps[plan.late.last().unwrap().0],
+            Step::Bind { read_only: false, .. }
+        ));
+        // Elsewhere, only the working directory's bind is the move's.
+        let elsewhere = MountPlan::new(
+            Path::new("/r"),
+            Path::new("/srv/w"),
+            &[PathBuf::from("/srv/bin")],
+            &[],
+            1,
+        );
+        let late: Vec<&[u8]> = elsewhere.late.iter().map(|(_, p)| p.to_bytes()).collect();
+        assert_eq!(late, vec![b"/srv/w".as_slice()]);
+        assert!(plan.preparable() && elsewhere.preparable());
+        // One view per key: another working directory is another view.
+        assert_ne!(plan.key(), elsewhere.key());
     }
 }

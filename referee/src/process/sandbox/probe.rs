@@ -100,6 +100,7 @@ fn try_rootless(root: &Path, work: &Path, cgroup: Option<&cgroup::Parent>) -> Re
             plan: &plan,
             net: None,
             overlays: &[],
+            view: None,
             identity: spawn::Identity::Mapped(spawn::UserMaps::for_self()),
         }),
     };

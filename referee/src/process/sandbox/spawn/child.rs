@@ -149,7 +149,11 @@ pub(super) fn child(l: &Launch<'_>, err: RawFd, envp: &[*const c_char], status: 
                 }
                 cap_user_quotas();
             }
-            if let Err(step) = namespaces::enter(c.plan, c.overlays) {
+            let entered = match c.view {
+                Some(view) => namespaces::enter_prepared(c.plan, view),
+                None => namespaces::enter(c.plan, c.overlays),
+            };
+            if let Err(step) = entered {
                 report(err, Stage::Mounts, step);
             }
         } else if libc::chdir(l.dir.as_ptr()) != 0 {

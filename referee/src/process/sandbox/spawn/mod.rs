@@ -105,6 +105,10 @@ pub(crate) struct Confine<'a> {
     /// system directory (see [`super::overlays`]); empty: the child
     /// mounts its own.
     pub overlays: &'a [Option<OwnedFd>],
+    /// A prepared view of `plan` to enter a copy of (one lent for the
+    /// move, see [`super::prepared`]); `None`: the child builds the view
+    /// in a new mount namespace made at clone time.
+    pub view: Option<RawFd>,
     /// The agent's identity.
     pub identity: Identity,
 }
@@ -220,7 +224,10 @@ fn clone_args(l: &Launch<'_>, pidfd: &mut RawFd) -> CloneArgs {
         ..Default::default()
     };
     if let Some(c) = &l.confine {
-        args.flags |= (libc::CLONE_NEWNS | libc::CLONE_NEWPID | libc::CLONE_NEWIPC | libc::CLONE_NEWUTS) as u64;
+        args.flags |= (libc::CLONE_NEWPID | libc::CLONE_NEWIPC | libc::CLONE_NEWUTS) as u64;
+        if c.view.is_none() {
+            args.flags |= libc::CLONE_NEWNS as u64;
+        }
         if c.net.is_none() {
             args.flags |= libc::CLONE_NEWNET as u64;
         }
