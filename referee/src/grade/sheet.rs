@@ -43,14 +43,28 @@ struct Row<'a> {
     ladder_games: Vec<&'a TestResult>,
 }
 
+/// Where a test comes in a student's row: the build, the single moves,
+/// then the games, each kind by number (`s100` after `s99`).
+fn sheet_order(test: &str) -> (u8, u32) {
+    let kind = match test.as_bytes().first() {
+        Some(b'b') => 0,
+        Some(b's') => 1,
+        Some(b'g') => 2,
+        _ => 3,
+    };
+    (kind, test.get(1..).and_then(|n| n.parse().ok()).unwrap_or(u32::MAX))
+}
+
 fn rows<'a>(plan: &GradePlan, students: &'a [String], results: &'a [TestResult]) -> Vec<Row<'a>> {
     students
         .iter()
         .map(|s| {
-            let (ladder_games, tests): (Vec<&TestResult>, Vec<&TestResult>) = results
+            let (ladder_games, mut tests): (Vec<&TestResult>, Vec<&TestResult>) = results
                 .iter()
                 .filter(|r| &r.student == s)
                 .partition(|r| ladder::is_ladder(&r.test));
+            // In the sheet's order, whatever order the workers finished them in.
+            tests.sort_by_key(|t| sheet_order(&t.test));
             let sum = |p: char| {
                 tests
                     .iter()
@@ -294,4 +308,16 @@ fn ladder_part(r: &Row<'_>) -> String {
         );
     }
     h + "</table>"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_row_lists_the_build_then_singles_then_games_by_number() {
+        let mut names = vec!["g02", "s100", "g01", "s02", "s99", "build", "s01"];
+        names.sort_by_key(|t| sheet_order(t));
+        assert_eq!(names, vec!["build", "s01", "s02", "s99", "s100", "g01", "g02"]);
+    }
 }
