@@ -256,7 +256,7 @@ fn each_move_has_its_own_tmp_and_nothing_leads_out_of_its_view() {
         r#"[ -e /tmp/left-here ] && { echo "an earlier move's /tmp" >&2; exit 9; }
 : > /tmp/left-here || exit 10
 ( : > /planted ) 2>/dev/null && { echo "wrote to /" >&2; exit 11; }
-[ -e "/usr/..$2" ] && { echo "climbed out" >&2; exit 12; }
+[ -e "/usr/..$2/records.jsonl" ] && { echo "climbed out" >&2; exit 12; }
 [ "$(ls -a /usr/..)" = "$(ls -a /)" ] || { echo "/usr/.. is not /" >&2; exit 13; }
 exec "$1" play
 "#,
@@ -266,14 +266,11 @@ exec "$1" play
         "match", &bad, &good, "--games", "2", "--time", "10", "--names", "bad,good",
     ]);
     assert_finished(&o, &recs, 2);
+    let lost: Vec<&str> = forfeits_of(&recs, "bad").iter().map(|r| r.reason.as_str()).collect();
+    assert!(lost.is_empty(), "the agent found a way out: {lost:?}");
     // (Take-one testnim of 3: the first mover moves twice, the second
     // time in the same view.)
     assert!(recs.iter().all(|r| r.moves.len() >= 3), "a seat moved twice");
-    assert!(
-        forfeits_of(&recs, "bad").is_empty(),
-        "the agent found a way out: {:?}",
-        recs[0].reason
-    );
 }
 
 #[test]
