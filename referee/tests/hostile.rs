@@ -248,18 +248,22 @@ fn each_move_has_its_own_tmp_and_nothing_leads_out_of_its_view() {
         return;
     }
     let a = Arena::new("view");
-    // Every move of a seat enters a copy of one prepared view: its /tmp
-    // must still be its own, its root read-only, and ".." from a shown
-    // directory must stay inside (the host's tree is never below it).
+    // As root, every move of a seat enters a copy of one prepared view:
+    // its /tmp must still be its own, the view's root read-only to it, and
+    // ".." from a shown directory must stay inside (the host's tree is
+    // never below it). Rootless, each move builds its own view, whose root
+    // (a tmpfs of the move's own) the agent's user owns.
+    let root_is_shared = if level_name() == "full" { "1" } else { "" };
     let bad = a.agent(
         "leaver",
-        r#"[ -e /tmp/left-here ] && { echo "an earlier move's /tmp" >&2; exit 9; }
+        &r#"[ -e /tmp/left-here ] && { echo "an earlier move's /tmp" >&2; exit 9; }
 : > /tmp/left-here || exit 10
-( : > /planted ) 2>/dev/null && { echo "wrote to /" >&2; exit 11; }
+[ -n "SHARED" ] && ( : > /planted ) 2>/dev/null && { echo "wrote to /" >&2; exit 11; }
 [ -e "/usr/..$2/records.jsonl" ] && { echo "climbed out" >&2; exit 12; }
 [ "$(ls -a /usr/..)" = "$(ls -a /)" ] || { echo "/usr/.. is not /" >&2; exit 13; }
 exec "$1" play
-"#,
+"#
+        .replace("SHARED", root_is_shared),
     );
     let good = format!("{} play", *MOCK);
     let (o, recs) = a.run(&[
