@@ -347,9 +347,10 @@ fn an_agent_cannot_lock_the_hosts_files_against_the_organiser() {
     // Each system directory is a read-only overlay of its own inside the
     // move, so the agent's locks land on the overlay's inodes; through a
     // plain bind they reached the host's files (flock /etc/passwd failed
-    // for the organiser for the whole move). At `full` every move of the
-    // run is lent the same overlays: a later move must find the locks of
-    // the earlier ones (and of the child each leaves holding them) gone.
+    // for the organiser for the whole move). At `full` every move of a
+    // seat enters a copy of one prepared view with its own overlays: a
+    // later move must find the locks of the earlier ones (and of the child
+    // each leaves holding them) gone.
     let a = Arena::new("locks");
     let bad = format!("{} lock-etc 3", *MOCK);
     let good = format!("{} play", *MOCK);
@@ -363,9 +364,10 @@ fn an_agent_cannot_lock_the_hosts_files_against_the_organiser() {
     }
     let err = String::from_utf8_lossy(&o.stderr);
     if level() == "full" {
-        // One move at a time: one set of overlays, made once, lent to all.
-        assert!(err.contains("overlay set 1 made"), "{err}");
-        assert!(!err.contains("overlay set 2 made"), "{err}");
+        // The moves entered prepared views (one per game and seat), which
+        // mount overlays of their own: no set was made for moves to attach.
+        assert!(err.contains("prepared view 1 built"), "{err}");
+        assert!(!err.contains("overlay set 1 made"), "{err}");
     }
 }
 

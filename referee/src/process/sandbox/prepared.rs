@@ -27,7 +27,7 @@
 
 use super::namespaces::{build_view, MountPlan};
 use std::os::fd::{AsRawFd, OwnedFd, RawFd};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::Mutex;
 
 /// How many views are kept when not lent: a few games' seats at a time.
@@ -46,6 +46,8 @@ pub(crate) struct ViewPool {
     free: Mutex<Vec<View>>,
     /// Set once a view could not be built: moves then build their own.
     broken: AtomicBool,
+    /// Views built so far (for the log).
+    made: AtomicU32,
 }
 
 /// A view lent to one move: given back to the pool when dropped.
@@ -70,7 +72,11 @@ impl ViewPool {
             Some(v) => v,
             None if self.broken.load(Ordering::Relaxed) => return None,
             None => match new_view(plan) {
-                Ok(view) => view,
+                Ok(view) => {
+                    let n = self.made.fetch_add(1, Ordering::Relaxed) + 1;
+                    log::debug!("sandbox: prepared view {n} built");
+                    view
+                }
                 Err(e) => {
                     if !self.broken.swap(true, Ordering::Relaxed) {
                         log::info!("sandbox: no prepared views ({e}): each move builds its own");
