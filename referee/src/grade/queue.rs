@@ -72,7 +72,10 @@ pub(super) fn grade<G: FileGame>(c: &Class<'_, G>, a: &GradeArgs, todo: &[&Strin
     let mut progress = Progress::counting(Unit::Tests, tasks.len() as u64, 0);
     let graded = pool(a.concurrency, tasks.len(), |i| {
         let s = match tasks[i] {
-            Task::Finish(s) => return finish(c, &built[s], &progress),
+            Task::Finish(s) => {
+                progress.step(&tasks[i].label(built[s].name));
+                return finish(c, &built[s], &progress);
+            }
             Task::Ladder(s) => {
                 let b = &built[s];
                 ladder::place::<G>(&bench(c, b), c.plan, c.results, &c.results.of(b.name)?)?;

@@ -179,6 +179,60 @@ fn sweep_stale_roots() {
     }
 }
 
+/// How a pool that makes what it lends (overlay sets, prepared views)
+/// makes one: each made is logged with its number; after the first
+/// failure (logged once, with what moves do instead) it makes no more.
+#[derive(Debug)]
+pub(crate) struct Making {
+    /// How a made one is logged: `overlay set` and `made` give
+    /// `sandbox: overlay set 3 made`.
+    what: (&'static str, &'static str),
+    /// How the first failure is logged: `lasting overlays` and `each move
+    /// mounts its own` give `sandbox: no lasting overlays (ERROR): each
+    /// move mounts its own`.
+    failed: (&'static str, &'static str),
+    broken: std::sync::atomic::AtomicBool,
+    made: std::sync::atomic::AtomicU32,
+}
+
+impl Making {
+    pub(crate) const fn new(what: (&'static str, &'static str), failed: (&'static str, &'static str)) -> Making {
+        Making {
+            what,
+            failed,
+            broken: std::sync::atomic::AtomicBool::new(false),
+            made: std::sync::atomic::AtomicU32::new(0),
+        }
+    }
+
+    /// What `make` makes; `None` if it fails, or failed before.
+    pub(crate) fn make<T>(&self, make: impl FnOnce() -> std::io::Result<T>) -> Option<T> {
+        use std::sync::atomic::Ordering::Relaxed;
+        if self.broken.load(Relaxed) {
+            return None;
+        }
+        match make() {
+            Ok(made) => {
+                let n = self.made.fetch_add(1, Relaxed) + 1;
+                log::debug!("sandbox: {} {n} {}", self.what.0, self.what.1);
+                Some(made)
+            }
+            Err(e) => {
+                if !self.broken.swap(true, Relaxed) {
+                    log::info!("sandbox: no {} ({e}): {}", self.failed.0, self.failed.1);
+                }
+                None
+            }
+        }
+    }
+
+    /// How many were made.
+    #[cfg(test)]
+    pub(crate) fn made(&self) -> u32 {
+        self.made.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
 /// The user and group ids of the moves at `full`, as isolate's boxes have:
 /// each move takes an id no other move has had, counting up from a random
 /// base per run (far above any account's id), so two agents never share a

@@ -29,6 +29,7 @@
 //! layer: nothing else of a move stays in them.
 
 use super::host_mounts::{devices, system_dirs, System, DEV_LINKS};
+use super::Making;
 use rustix::fs::{openat, symlinkat, Mode, OFlags, CWD};
 use rustix::mount::{
     fsconfig_create, fsconfig_set_string, fsmount, fsopen, move_mount, open_tree, FsMountFlags, FsOpenFlags,
@@ -37,7 +38,6 @@ use rustix::mount::{
 use std::ffi::CStr;
 use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::Mutex;
 
 /// One overlay per entry of [`system_dirs`] (`None` for a link or a
@@ -52,10 +52,8 @@ pub(crate) struct OverlayPool {
     /// The overlays' second, empty lower layer (the kernel wants two lower
     /// layers where there is no upper one): the jail's empty root.
     empty: PathBuf,
-    /// Set once a set could not be made: moves then mount their own.
-    broken: AtomicBool,
-    /// Sets made so far (for the log).
-    made: AtomicU32,
+    /// Makes the sets; once one could not be made, moves mount their own.
+    making: Making,
 }
 
 /// A set lent to one move: given back to the pool when dropped.
@@ -70,8 +68,10 @@ impl OverlayPool {
         OverlayPool {
             free: Mutex::new(Vec::new()),
             empty,
-            broken: AtomicBool::new(false),
-            made: AtomicU32::new(0),
+            making: Making::new(
+                ("overlay set", "made"),
+                ("lasting overlays", "each move mounts its own"),
+            ),
         }
     }
 
@@ -79,23 +79,7 @@ impl OverlayPool {
     /// made, e.g. not root: the move then mounts its own overlays).
     pub(crate) fn lend(&self) -> Option<OverlayLease<'_>> {
         let free = self.free.lock().unwrap_or_else(|p| p.into_inner()).pop();
-        let set = match free {
-            Some(set) => set,
-            None if self.broken.load(Ordering::Relaxed) => return None,
-            None => match new_set(&self.empty) {
-                Ok(set) => {
-                    let n = self.made.fetch_add(1, Ordering::Relaxed) + 1;
-                    log::debug!("sandbox: overlay set {n} made");
-                    set
-                }
-                Err(e) => {
-                    if !self.broken.swap(true, Ordering::Relaxed) {
-                        log::info!("sandbox: no lasting overlays ({e}): each move mounts its own");
-                    }
-                    return None;
-                }
-            },
-        };
+        let set = free.or_else(|| self.making.make(|| new_set(&self.empty)))?;
         Some(OverlayLease {
             pool: self,
             set: Some(set),
@@ -264,7 +248,7 @@ mod tests {
         drop(first);
         let again = pool.lend().unwrap();
         assert_eq!(mounts(again.set()), made, "the set given back is lent again");
-        assert_eq!(pool.made.load(Ordering::Relaxed), 2);
+        assert_eq!(pool.making.made(), 2);
         drop((second, again));
         drop(pool);
         std::fs::remove_dir(&base).unwrap();

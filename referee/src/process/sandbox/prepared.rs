@@ -1,5 +1,6 @@
 //! Prepared views for the `full` level's moves as root: the agent's whole
-//! file-system view but for its `/tmp` and `/proc`, built once per
+//! file-system view but for its `/tmp`, its `/proc` and its working
+//! directory, built once per
 //! working directory and command and kept as a mount namespace, as
 //! [`super::netns`] keeps network namespaces. A move used to copy the
 //! referee's mount namespace at clone time, build the view in the copy
@@ -9,7 +10,8 @@
 //! and up to 1 ms of the move's wall time when other moves' teardowns
 //! queue for the same grace period. Now the move's child enters a copy of
 //! the prepared view (`setns`, then `unshare`: a copy of a dozen mounts)
-//! and mounts only its fresh `/tmp` and its `/proc`
+//! and mounts only what is its own: a fresh `/tmp` and what lies below it,
+//! its working directory and its `/proc`
 //! ([`super::namespaces::enter_prepared`]).
 //!
 //! A view is lent to one move at a time and given back once the move's
@@ -26,8 +28,8 @@
 //! before. Where a view cannot be built, moves build their own too.
 
 use super::namespaces::{build_view, MountPlan};
+use super::Making;
 use std::os::fd::{AsRawFd, OwnedFd, RawFd};
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::Mutex;
 
 /// How many views are kept when not lent: a few games' seats at a time.
@@ -41,13 +43,23 @@ struct View {
 }
 
 /// The views not lent out, the last used last.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct ViewPool {
     free: Mutex<Vec<View>>,
-    /// Set once a view could not be built: moves then build their own.
-    broken: AtomicBool,
-    /// Views built so far (for the log).
-    made: AtomicU32,
+    /// Builds the views; once one could not be built, moves build their own.
+    making: Making,
+}
+
+impl Default for ViewPool {
+    fn default() -> ViewPool {
+        ViewPool {
+            free: Mutex::new(Vec::new()),
+            making: Making::new(
+                ("prepared view", "built"),
+                ("prepared views", "each move builds its own"),
+            ),
+        }
+    }
 }
 
 /// A view lent to one move: given back to the pool when dropped.
@@ -68,23 +80,7 @@ impl ViewPool {
             let at = free.iter().rposition(|v| v.key.as_slice() == plan.key());
             at.map(|i| free.remove(i))
         };
-        let view = match kept {
-            Some(v) => v,
-            None if self.broken.load(Ordering::Relaxed) => return None,
-            None => match new_view(plan) {
-                Ok(view) => {
-                    let n = self.made.fetch_add(1, Ordering::Relaxed) + 1;
-                    log::debug!("sandbox: prepared view {n} built");
-                    view
-                }
-                Err(e) => {
-                    if !self.broken.swap(true, Ordering::Relaxed) {
-                        log::info!("sandbox: no prepared views ({e}): each move builds its own");
-                    }
-                    return None;
-                }
-            },
-        };
+        let view = kept.or_else(|| self.making.make(|| new_view(plan)))?;
         Some(ViewLease {
             pool: self,
             view: Some(view),

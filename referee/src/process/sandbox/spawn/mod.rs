@@ -1,7 +1,9 @@
 //! Starting an agent process: one `clone3` that puts the child into new
 //! mount, PID, network, IPC and UTS namespaces (plus, rootless, a new user
 //! namespace) and, at the `full` level, straight into its move's cgroup
-//! (CLONE_INTO_CGROUP). The child builds its file-system view, sets its
+//! (CLONE_INTO_CGROUP). The child builds its file-system view (or, given
+//! a prepared view, enters a copy of it instead of a mount namespace made
+//! at clone time: [`super::prepared`]), sets its
 //! limits, takes the agent's identity and a fresh session keyring, reports
 //! the CPU its own set-up took (not charged to the agent), and executes
 //! `sh -c CMD` with a clean environment. Rootless, where no cgroup counts
