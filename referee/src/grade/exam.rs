@@ -8,6 +8,7 @@ use crate::game::judge::{run_agent_move, Judged};
 use crate::game::{play_game, with_stderr_tail, Contestant, GameError, GameSetup, Rules};
 use crate::output::record::GameRecord;
 use crate::output::record::LossReason;
+use crate::process::agentinfo::printable;
 use crate::process::runner::Homes;
 use crate::process::workdir;
 use agent::protocol::{ByPlayer, FileGame, Mode};
@@ -186,6 +187,27 @@ pub(crate) fn score(rec: &GameRecord, me: usize, draw: DrawRule) -> (bool, &'sta
             DrawRule::TimeLeft if rec.clocks[me] < rec.clocks[1 - me] => (false, "draw, lost on time left"),
             _ => (false, "draw"),
         },
+    }
+}
+
+/// A test `student`'s submission could not take (its program would not
+/// start, its directory could not be made): its 0, with the reason
+/// (escaped); `(max, time)` are the test's points and clock. A game's is
+/// lost (`won`), which is what a ladder places by.
+pub(crate) fn not_taken(student: &str, test: &str, (max, time): (u32, f64), game: bool, why: &str) -> TestResult {
+    TestResult {
+        student: student.to_string(),
+        test: test.to_string(),
+        points: 0,
+        max,
+        verdict: "could not run".into(),
+        reason: format!("the test could not be run: {}", printable(why)),
+        cpu: 0.0,
+        time,
+        moved: None,
+        opened: None,
+        record: None,
+        won: game.then_some(false),
     }
 }
 

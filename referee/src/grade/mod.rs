@@ -11,6 +11,7 @@
 //! puts the parts together ([`merge`]).
 
 pub(crate) mod exam;
+pub(crate) mod intake;
 pub(crate) mod ladder;
 mod manifest;
 pub(crate) mod merge;
@@ -45,6 +46,8 @@ struct Class<'a, G> {
     opponent: Contestant,
     homes: Vec<PathBuf>,
     results: &'a Results,
+    /// What a `run` file may name.
+    paths: submission::RunPaths,
 }
 
 /// `referee grade`.
@@ -65,13 +68,25 @@ pub(crate) fn run(a: &GradeArgs) -> Result<i32, String> {
         ));
     }
     let shard = a.shard.as_deref().map(Shard::parse).transpose()?;
-    let class = students(&a.submissions)?;
-    let students: Vec<String> = class
+    if a.out.starts_with(&a.submissions) || a.submissions.starts_with(&a.out) {
+        return Err(format!(
+            "--out {} and the submissions {} must not hold one another: give an --out outside the class folder",
+            a.out.display(),
+            a.submissions.display()
+        ));
+    }
+    let (folders, notes) = intake::class(&a.submissions)?;
+    for n in &notes {
+        eprintln!("referee: grade: {n}");
+    }
+    let class: Vec<String> = folders.iter().map(|s| s.id.clone()).collect();
+    let mine: Vec<intake::Student> = folders
         .iter()
         .enumerate()
         .filter(|(i, _)| manifest::in_shard(shard, *i))
         .map(|(_, s)| s.clone())
         .collect();
+    let students: Vec<String> = mine.iter().map(|s| s.id.clone()).collect();
     if let Some(o) = &a.only {
         if !class.iter().any(|s| s == o) {
             return Err(format!("--only {o}: {} has no folder {o}", a.submissions.display()));
@@ -90,7 +105,8 @@ pub(crate) fn run(a: &GradeArgs) -> Result<i32, String> {
         results.forget(o)?;
     }
     signals::install();
-    let sandbox = crate::process::sandbox::install(&a.sandbox, &a.out)?;
+    // No agent sees the class folder, whatever its command names.
+    let sandbox = crate::process::sandbox::install_hiding(&a.sandbox, &a.out, std::slice::from_ref(&a.submissions))?;
     let started = |tests: &sheet::Tests| {
         let g = manifest::Grading {
             plan: plan.clone(),
@@ -103,7 +119,7 @@ pub(crate) fn run(a: &GradeArgs) -> Result<i32, String> {
     let tests = crate::for_game!(&plan.game, |G| grade_class::<G>(
         a,
         &plan,
-        &students,
+        &mine,
         sandbox.clone(),
         &results,
         &started
@@ -141,32 +157,24 @@ fn overrides(a: &GradeArgs) -> Overrides {
     }
 }
 
-/// The students: the folders of `dir`, by name.
-fn students(dir: &Path) -> Result<Vec<String>, String> {
-    let rd = std::fs::read_dir(dir).map_err(|e| format!("cannot read the submissions {}: {e}", dir.display()))?;
-    let mut out: Vec<String> = rd
-        .flatten()
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-        .filter_map(|e| e.file_name().to_str().map(String::from))
-        .filter(|n| !n.starts_with('.'))
-        .collect();
-    out.sort();
-    if out.is_empty() {
-        return Err(format!("{} holds no submission folders", dir.display()));
-    }
-    Ok(out)
-}
-
 /// Builds the tests once, then grades the students `concurrency` tests at
 /// a time ([`queue`]).
 fn grade_class<G: FileGame>(
     a: &GradeArgs,
     plan: &GradePlan,
-    students: &[String],
+    students: &[intake::Student],
     sandbox: Arc<crate::process::sandbox::Sandbox>,
     results: &Results,
     started: &dyn Fn(&sheet::Tests) -> Result<(), String>,
 ) -> Result<sheet::Tests, String> {
+    // The class, the records and every build: named by no command.
+    let builds = submission::home_of(&a.out, "-");
+    let refused = [
+        a.submissions.clone(),
+        a.out.clone(),
+        builds.parent().unwrap_or(&a.out).to_path_buf(),
+    ];
+    let paths = submission::RunPaths::new(&sandbox.read_only, refused.to_vec());
     let class = Class::<G> {
         plan,
         out: &a.out,
@@ -184,8 +192,9 @@ fn grade_class<G: FileGame>(
             calibrate: None,
             home: None,
         },
-        homes: students.iter().map(|s| submission::home_of(&a.out, s)).collect(),
+        homes: students.iter().map(|s| submission::home_of(&a.out, &s.id)).collect(),
         results,
+        paths,
     };
     let tests = sheet::Tests {
         singles: class
@@ -196,9 +205,9 @@ fn grade_class<G: FileGame>(
         games: class.games.iter().map(|(_, c, o)| (*c, *o)).collect(),
     };
     started(&tests)?;
-    let todo: Vec<&String> = students
+    let todo: Vec<&intake::Student> = students
         .iter()
-        .filter(|s| a.only.as_ref().is_none_or(|o| o == *s))
+        .filter(|s| a.only.as_ref().is_none_or(|o| *o == s.id))
         .collect();
     queue::grade(&class, a, &todo)?;
     Ok(tests)
@@ -227,16 +236,25 @@ fn games<G: FileGame>(plan: &GradePlan) -> Result<Vec<(G, f64, bool)>, String> {
         .collect())
 }
 
-/// A test that finished, or the error that stops the grading.
-fn finished(r: Result<TestResult, GameError>) -> Result<TestResult, String> {
-    r.map_err(interrupted)
-}
-
 /// The words for a game that could not finish.
 pub(crate) fn interrupted(e: GameError) -> String {
     match e {
         GameError::Interrupted => "interrupted: continue with --resume (same arguments)".into(),
         GameError::Io(m) => m,
+    }
+}
+
+/// The name of the note on what a submission's intake left out.
+const INTAKE: &str = "intake";
+
+/// The note on what `student`'s intake left out (links out of the
+/// folder): no points, only the words.
+fn left_out(student: &str, what: &[String]) -> TestResult {
+    TestResult {
+        test: INTAKE.into(),
+        verdict: "files left out".into(),
+        reason: what.join("; "),
+        ..build_failure(student, "")
     }
 }
 

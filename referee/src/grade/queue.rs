@@ -12,9 +12,12 @@
 //! piece reports its total above the progress bar, which counts pieces.
 
 use super::exam::{self, Bench, GameTest};
-use super::{build_failure, finished, interrupted, ladder, submission, Class};
+use super::intake::Student;
+use super::{build_failure, interrupted, ladder, submission, Class};
 use crate::cli::GradeArgs;
 use crate::game::Contestant;
+use crate::game::GameError;
+use crate::process::agentinfo::printable;
 use crate::run::progress::{Progress, Unit};
 use crate::signals;
 use agent::protocol::FileGame;
@@ -47,7 +50,7 @@ enum Task {
 }
 
 /// Builds, then grades, the students `todo`, `a.concurrency` at a time.
-pub(super) fn grade<G: FileGame>(c: &Class<'_, G>, a: &GradeArgs, todo: &[&String]) -> Result<(), String> {
+pub(super) fn grade<G: FileGame>(c: &Class<'_, G>, a: &GradeArgs, todo: &[&Student]) -> Result<(), String> {
     let n = todo.len();
     let slots: Vec<Mutex<Option<Built<'_>>>> = todo.iter().map(|_| Mutex::new(None)).collect();
     pool(a.concurrency, n, |i| {
@@ -132,7 +135,9 @@ fn order(todo: &[(Vec<usize>, Vec<usize>)], ladder: bool) -> (Vec<Task>, Vec<usi
 }
 
 /// Runs `work(0..n)` on `j` threads, each taking the next index; the
-/// first error (or a stop) ends the handing out, and is returned.
+/// first error (or a stop) ends the handing out, and is returned. Only the
+/// referee's own failures are errors here (its records cannot be
+/// written): whatever a submission does is that student's result.
 fn pool(j: usize, n: usize, work: impl Fn(usize) -> Result<(), String> + Sync) -> Result<(), String> {
     let next = AtomicUsize::new(0);
     let failed = Mutex::new(None);
@@ -166,32 +171,36 @@ fn test_name(kind: char, k: usize) -> String {
 fn build<'a, G: FileGame>(
     c: &Class<'_, G>,
     a: &GradeArgs,
-    student: &'a str,
+    who: &'a Student,
     (i, n): (usize, usize),
 ) -> Result<Option<Built<'a>>, String> {
+    let student = who.id.as_str();
     let done = c.results.taken(student)?;
     if done.iter().any(|t| t == "build") {
         return Ok(None);
     }
     let home = submission::home_of(c.out, student);
     let sb = &c.rules.sandbox;
-    match submission::build(
-        student,
-        &a.submissions.join(student),
-        &home,
-        sb,
-        c.plan.build.cpu,
-        &signals::STOP,
-    ) {
-        Ok(me) => Ok(Some(Built {
-            name: student,
-            place: (i, n),
-            me,
-            others: c.homes.iter().filter(|h| **h != home).cloned().collect(),
-            taken: done,
-            left: AtomicUsize::new(0),
-        })),
+    let rules = submission::BuildRules {
+        cpu: c.plan.build.cpu,
+        paths: &c.paths,
+    };
+    match submission::build(who, &a.submissions, &home, sb, &rules, &signals::STOP) {
+        Ok((me, snapshot)) => {
+            if !snapshot.left_out.is_empty() && !done.iter().any(|t| t == super::INTAKE) {
+                c.results.add(&super::left_out(student, &snapshot.left_out))?;
+            }
+            Ok(Some(Built {
+                name: student,
+                place: (i, n),
+                me,
+                others: c.homes.iter().filter(|h| **h != home).cloned().collect(),
+                taken: done,
+                left: AtomicUsize::new(0),
+            }))
+        }
         Err(why) => {
+            let why = printable(&why);
             eprintln!("grade: [{i}/{n}] {student}: 0/{} ({why})", c.plan.max_points());
             c.results.add(&build_failure(student, &why)).map(|()| None)
         }
@@ -209,12 +218,19 @@ fn bench<'b>(c: &'b Class<'_, impl FileGame>, b: &'b Built<'_>) -> Bench<'b> {
     }
 }
 
-/// Runs one test and records it.
+/// Runs one test and records it: a test the submission could not take
+/// (its program would not start, say) is its 0, with the reason.
 fn take<G: FileGame>(c: &Class<'_, G>, b: &Built<'_>, task: Task, k: usize) -> Result<(), String> {
     let bench = bench(c, b);
     if let Task::Single(..) = task {
-        let r = exam::single(&bench, c.plan, k + 1, &c.singles[k]);
-        return c.results.add(&finished(r)?);
+        let r = match exam::single(&bench, c.plan, k + 1, &c.singles[k]) {
+            Err(GameError::Io(why)) => {
+                let (points, budget) = (c.plan.singles.points, c.plan.singles.budget);
+                exam::not_taken(b.name, &test_name('s', k), (points, budget), false, &why)
+            }
+            r => r.map_err(interrupted)?,
+        };
+        return c.results.add(&r);
     }
     let (start, clock, opens) = &c.games[k];
     let t = GameTest {
@@ -224,8 +240,14 @@ fn take<G: FileGame>(c: &Class<'_, G>, b: &Built<'_>, task: Task, k: usize) -> R
         opens: *opens,
         opponent: &c.opponent,
     };
-    let (r, rec) = exam::game(&bench, c.plan, t).map_err(interrupted)?;
-    c.results.add_game(&r, &rec)
+    match exam::game(&bench, c.plan, t) {
+        Ok((r, rec)) => c.results.add_game(&r, &rec),
+        Err(GameError::Io(why)) => {
+            let r = exam::not_taken(b.name, &test_name('g', k), (c.plan.games.points, *clock), true, &why);
+            c.results.add(&r)
+        }
+        Err(e) => Err(interrupted(e)),
+    }
 }
 
 /// After a student's last test: the student's line, with its ladder

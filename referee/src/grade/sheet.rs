@@ -8,9 +8,13 @@
 //! `ladder_games`, a line on each page.
 
 use super::exam::TestResult;
+use super::intake::GAMES_PAGE;
 use super::ladder;
 use super::plan::GradePlan;
 use crate::output::record::GameRecord;
+use crate::process::agentinfo::printable;
+use crate::report::board_svg::board_svg;
+use agent::protocol::{Notation, View};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -87,7 +91,9 @@ fn rows<'a>(plan: &GradePlan, students: &'a [String], results: &'a [TestResult])
         .collect()
 }
 
-/// Writes the three files into `out`; returns the CSV's path.
+/// Writes the three files into `out`, then each student's pages; returns
+/// the CSV's path. A page that cannot be written is that student's loss
+/// (said on stderr), never the sheet's.
 pub(crate) fn write(
     out: &Path,
     plan: &GradePlan,
@@ -101,7 +107,7 @@ pub(crate) fn write(
         let p = out.join(name);
         std::fs::write(&p, text).map_err(|e| format!("cannot write {}: {e}", p.display()))
     };
-    put("grades.csv", csv(plan, &rows))?;
+    put("grades.csv", csv(plan, &rows)?)?;
     let json = serde_json::json!({ "plan": plan, "tests": tests, "students": rows });
     put(
         "grades.json",
@@ -110,65 +116,89 @@ pub(crate) fn write(
     put("report.html", class_page(plan, &rows))?;
     let dir = out.join("students");
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let boards = boards(&plan.game, &tests.singles);
     for r in &rows {
-        std::fs::write(dir.join(format!("{}.html", r.student)), student_page(tests, r))
-            .map_err(|e| format!("cannot write the page of {}: {e}", r.student))?;
-        let mine: Vec<GameRecord> = games
-            .iter()
-            .filter(|g| g.key.starts_with(&format!("{}/", r.student)))
-            .cloned()
-            .collect();
-        if !mine.is_empty() {
-            let p = dir.join(format!("{}-games.html", r.student));
-            crate::report::write_report_of(&mine, &format!("games of {}", r.student), &p)?;
+        if let Err(e) = pages(&dir, tests, &boards, r, games) {
+            eprintln!(
+                "referee: grade: the pages of {} were not written: {}",
+                r.student,
+                printable(&e)
+            );
         }
     }
     Ok(out.join("grades.csv"))
 }
 
-/// A CSV field, quoted where it must be.
-fn field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
+/// One student's page and, if they played, their games' replay.
+fn pages(dir: &Path, tests: &Tests, boards: &[String], r: &Row<'_>, games: &[GameRecord]) -> Result<(), String> {
+    std::fs::write(dir.join(format!("{}.html", r.student)), student_page(tests, boards, r))
+        .map_err(|e| format!("cannot write the page of {}: {e}", r.student))?;
+    let mine: Vec<GameRecord> = games
+        .iter()
+        .filter(|g| g.key.starts_with(&format!("{}/", r.student)))
+        .cloned()
+        .collect();
+    if mine.is_empty() {
+        return Ok(());
+    }
+    let p = dir.join(format!("{}{GAMES_PAGE}.html", r.student));
+    crate::report::write_report_of(&mine, &format!("games of {}", r.student), &p)
+}
+
+/// Each single-move position drawn as the replay draws a board (empty
+/// where a position cannot be read back).
+fn boards(game: &str, singles: &[String]) -> Vec<String> {
+    crate::for_game!(game, |G| Ok::<_, String>(
+        singles
+            .iter()
+            .map(|text| G::parse_input(text).map_or_else(|_| String::new(), |i| board_svg(&i.state.board_view())))
+            .collect()
+    ))
+    .unwrap_or_default()
+}
+
+/// A cell a spreadsheet reads as text, never as a formula (the OWASP rule:
+/// a leading `=`, `+`, `-`, `@`, tab or CR gets a `'` before it).
+fn cell(s: &str) -> String {
+    if s.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{s}")
     } else {
         s.to_string()
     }
 }
 
-fn csv(plan: &GradePlan, rows: &[Row<'_>]) -> String {
+fn csv(plan: &GradePlan, rows: &[Row<'_>]) -> Result<String, String> {
     let names: Vec<String> = (1..=plan.singles.count)
         .map(|i| format!("s{i:02}"))
         .chain((1..=plan.games.count).map(|i| format!("g{i:02}")))
         .collect();
     let placed = plan.ladder.is_some();
-    let mut s = format!(
-        "student,total,max,single,games,{}{}\n",
-        names.join(","),
-        if placed { ",ladder" } else { "" }
-    );
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let head = ["student", "total", "max", "single", "games"]
+        .into_iter()
+        .map(String::from)
+        .chain(names.iter().cloned())
+        .chain(placed.then(|| "ladder".to_string()));
+    let fail = |e: csv::Error| format!("cannot write grades.csv: {e}");
+    w.write_record(head.collect::<Vec<_>>()).map_err(fail)?;
     for r in rows {
-        let cells: Vec<String> = names
-            .iter()
-            .map(|n| match r.tests.iter().find(|t| &t.test == n) {
-                Some(t) => t.points.to_string(),
-                // Not built: every test scores nothing.
-                None if r.tests.iter().any(|t| t.test == "build") => "0".into(),
-                None => String::new(),
-            })
-            .chain(placed.then(|| field(r.ladder.as_deref().unwrap_or(""))))
+        let points = names.iter().map(|n| match r.tests.iter().find(|t| &t.test == n) {
+            Some(t) => t.points.to_string(),
+            // Not built: every test scores nothing.
+            None if r.tests.iter().any(|t| t.test == "build") => "0".into(),
+            None => String::new(),
+        });
+        let cells: Vec<String> = [r.student.to_string(), r.total.to_string(), r.max.to_string()]
+            .into_iter()
+            .chain([r.single.to_string(), r.games.to_string()])
+            .chain(points)
+            .chain(placed.then(|| r.ladder.clone().unwrap_or_default()))
+            .map(|c| cell(&c))
             .collect();
-        let _ = writeln!(
-            s,
-            "{},{},{},{},{},{}",
-            field(r.student),
-            r.total,
-            r.max,
-            r.single,
-            r.games,
-            cells.join(",")
-        );
+        w.write_record(&cells).map_err(fail)?;
     }
-    s
+    let bytes = w.into_inner().map_err(|e| format!("cannot write grades.csv: {e}"))?;
+    String::from_utf8(bytes).map_err(|e| format!("cannot write grades.csv: {e}"))
 }
 
 fn esc(s: &str) -> String {
@@ -180,7 +210,8 @@ fn esc(s: &str) -> String {
 
 const STYLE: &str = "body{font-family:system-ui,sans-serif;max-width:60rem;margin:auto;padding:1rem}\
 table{border-collapse:collapse;display:block;overflow-x:auto}td,th{padding:.2rem .6rem;border-bottom:1px solid #ddd;text-align:left}\
-.bar{background:#4a7;height:1rem;display:inline-block}pre{background:#f4f4f4;padding:.5rem;overflow-x:auto}.lost{color:#a33}";
+.bar{background:#4a7;height:1rem;display:inline-block}pre{background:#f4f4f4;padding:.5rem;overflow-x:auto}.lost{color:#a33}\
+.why{overflow-wrap:anywhere;white-space:pre-wrap}";
 
 /// The class at a glance: the distribution of totals, the commonest
 /// reasons for lost points, and a row per student.
@@ -238,9 +269,10 @@ fn class_page(plan: &GradePlan, rows: &[Row<'_>]) -> String {
     h + "</table>"
 }
 
-/// One student's page: every test, each lost single move with its board,
-/// the move played and why it failed, and the games' replay.
-fn student_page(tests: &Tests, r: &Row<'_>) -> String {
+/// One student's page: every test, then each lost point with its reason
+/// (a lost single move with its board, drawn as the replay draws it, and
+/// its `input.txt`), and the games' replay.
+fn student_page(tests: &Tests, boards: &[String], r: &Row<'_>) -> String {
     let mut h = format!(
         "<!doctype html><meta charset=utf-8><meta name=viewport content=\"width=device-width\"><title>{0}</title><style>{STYLE}</style><h1>{0}: {1}/{2}</h1><p><a href=\"../report.html\">the class</a>",
         esc(r.student),
@@ -251,36 +283,71 @@ fn student_page(tests: &Tests, r: &Row<'_>) -> String {
         let _ = write!(h, "<p class=lost>Not built: {}", esc(&b.reason));
         return h;
     }
+    if let Some(n) = r.tests.iter().find(|t| t.test == super::INTAKE) {
+        let _ = write!(h, "<p>Left out when the folder was taken in: {}", esc(&n.reason));
+    }
     if r.tests.iter().any(|t| t.test.starts_with('g')) || !r.ladder_games.is_empty() {
-        let _ = write!(h, "<p><a href=\"{}-games.html\">replay the games</a>", esc(r.student));
+        let _ = write!(
+            h,
+            "<p><a href=\"{}{GAMES_PAGE}.html\">replay the games</a>",
+            esc(r.student)
+        );
     }
     h += "<table><tr><th>test<th>points<th>verdict<th>CPU s<th>of";
-    for t in &r.tests {
+    for t in r.tests.iter().filter(|t| t.max > 0) {
         let _ = write!(
             h,
             "<tr><td>{}<td>{}/{}<td class={}>{}<td>{:.3}<td>{:.1}",
-            t.test,
+            esc(&t.test),
             t.points,
             t.max,
             if t.points < t.max { "lost" } else { "won" },
             esc(&t.verdict),
-            t.cpu,
+            // Never -0.000: a forfeit before its first move used nothing.
+            if t.cpu > 0.0 { t.cpu } else { 0.0 },
             t.time
         );
     }
     h += "</table>";
     h += &ladder_part(r);
-    for t in r.tests.iter().filter(|t| t.test.starts_with('s') && t.points < t.max) {
-        let n: usize = t.test[1..].parse().unwrap_or(0);
-        let board = tests.singles.get(n.wrapping_sub(1)).map(String::as_str).unwrap_or("");
+    h += &lost_part(tests, boards, r);
+    h
+}
+
+/// Every test that lost points, with why: a single move with its board.
+fn lost_part(tests: &Tests, boards: &[String], r: &Row<'_>) -> String {
+    let lost: Vec<&&TestResult> = r.tests.iter().filter(|t| t.points < t.max).collect();
+    if lost.is_empty() {
+        return String::new();
+    }
+    let mut h = String::from("<h2>Where points were lost</h2>");
+    for t in lost {
+        let why = if t.reason.is_empty() {
+            t.verdict.as_str()
+        } else {
+            t.reason.as_str()
+        };
         let _ = write!(
             h,
-            "<h3>{}: {}</h3><p>{}<pre>{}</pre>",
-            t.test,
+            "<h3>{}: {}</h3><p class=why>{}",
+            esc(&t.test),
             esc(&t.verdict),
-            esc(&t.reason),
-            esc(board)
+            esc(why)
         );
+        if !t.test.starts_with('s') {
+            continue;
+        }
+        let n: usize = t.test[1..].parse().unwrap_or(0);
+        if let Some(board) = boards.get(n.wrapping_sub(1)).filter(|b| !b.is_empty()) {
+            h += board;
+        }
+        if let Some(input) = tests.singles.get(n.wrapping_sub(1)) {
+            let _ = write!(
+                h,
+                "<details><summary>input.txt</summary><pre>{}</pre></details>",
+                esc(input)
+            );
+        }
     }
     h
 }

@@ -9,6 +9,7 @@
 //! - [`page`]: the HTML around it; the replay itself is drawn by
 //!   `report.js` in the browser. A Swiss's own section: [`swiss_page`].
 
+pub(crate) mod board_svg;
 pub mod data;
 pub(crate) mod page;
 pub(crate) mod results;

@@ -3,7 +3,7 @@
 //! kept with no points.
 
 use super::{is_ladder, step, test_name, Placement, Step};
-use crate::game::{Contestant, SeatKind};
+use crate::game::{Contestant, GameError, SeatKind};
 use crate::grade::exam::{self, Bench, GameTest, TestResult};
 use crate::grade::plan::{opponent_command, DrawRule, GradePlan};
 use crate::grade::results::Results;
@@ -46,11 +46,22 @@ pub(crate) fn place<G: FileGame>(
             opens: k % 2 == 1,
             opponent: &opponent,
         };
-        let (mut r, rec) = exam::game(b, plan, t).map_err(crate::grade::interrupted)?;
-        // Informative only: nothing scored, nothing to be had.
-        r.points = 0;
-        r.max = 0;
-        results.add_game(&r, &rec)?;
+        let test = t.test.clone();
+        // Informative only: nothing scored, nothing to be had. A game the
+        // submission could not play is a lost one.
+        let r = match exam::game(b, plan, t) {
+            Ok((r, rec)) => {
+                let r = TestResult { points: 0, max: 0, ..r };
+                results.add_game(&r, &rec)?;
+                r
+            }
+            Err(GameError::Io(why)) => {
+                let r = exam::not_taken(&b.student.name, &test, (0, l.clock), true, &why);
+                results.add(&r)?;
+                r
+            }
+            Err(e) => return Err(crate::grade::interrupted(e)),
+        };
         done.push(r);
     }
 }

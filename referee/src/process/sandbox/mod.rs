@@ -368,7 +368,18 @@ impl Sandbox {
 /// Builds the run's sandbox for records in `out` and says on stderr which
 /// level is in force and what it leaves unenforced.
 pub(crate) fn install(opts: &SandboxOpts, out: &Path) -> Result<std::sync::Arc<Sandbox>, String> {
-    let sb = opts.build(out)?;
+    install_hiding(opts, out, &[])
+}
+
+/// [`install`], with `also` covered in every agent's view besides `out`
+/// (a grading's class folder and builds).
+pub(crate) fn install_hiding(
+    opts: &SandboxOpts,
+    out: &Path,
+    also: &[PathBuf],
+) -> Result<std::sync::Arc<Sandbox>, String> {
+    let mut sb = opts.build(out)?;
+    sb.hide.extend(also.iter().cloned());
     eprintln!("referee: {}", sb.describe());
     if sb.level == Level::FullRootless && sb.jail.as_ref().is_some_and(|j| j.cgroup.is_none()) {
         eprintln!("referee: CPU of auto-reaped children is not charged here (no delegated cgroup: see doctor)");

@@ -119,15 +119,6 @@ pub(crate) fn remove_all(dir: &Path) -> std::io::Result<()> {
     Ok(remove_entry(parent.as_fd(), &name)?)
 }
 
-/// Copies the tree at `src` into the existing directory `dst` (regular
-/// files, directories and links as links; at most [`MAX_ENTRIES`] entries
-/// and [`MAX_DEPTH`] levels), never following a link out of it.
-pub(crate) fn copy_into(src: &Path, dst: &Path) -> std::io::Result<()> {
-    let (from, to) = (open_dir(src)?, open_dir(dst)?);
-    let mut left = MAX_ENTRIES;
-    copy_tree(from.as_fd(), to.as_fd(), 0, &mut left)
-}
-
 /// Removes every entry of `dir` but those named in `keep`.
 pub(crate) fn clear_but(dir: &Path, keep: &[&str]) -> std::io::Result<()> {
     let d = open_dir(dir)?;
