@@ -29,7 +29,7 @@ for i in $(seq 1 "$n"); do
     fi
 done
 start=$(date +%s.%N)
-"${REFEREE:-$root/target/release/referee}" grade --concurrency "$j" "${extra[@]}" --out "$work/out" "$work/class" 2>/dev/null
+"${REFEREE:-$root/target/release/referee}" grade --concurrency "$j" "${extra[@]}" --sandbox-ro "$root/target/release" --out "$work/out" "$work/class" 2>/dev/null
 end=$(date +%s.%N)
 python3 - "$work/out" "$start" "$end" "$j" "$n" <<'PY'
 import json, sys

@@ -156,11 +156,11 @@ draw = "nobody"
 EOF
 gjob=$(REFEREE=$ref sbatch --parsable --array=0-$((gshards - 1)) --cpus-per-task=1 \
        --output="$work/slurm-grade-%A_%a.out" "$root/scripts/grade-shards.slurm" "$work/grades" \
-       --plan "$work/plan.toml" "$work/class")
+       --plan "$work/plan.toml" --sandbox-ro "$root/target/release" "$work/class")
 gmerge=$(sbatch --parsable --dependency=afterok:"$gjob" --output="$work/merge-grades.out" \
          --wrap "$ref merge --out $work/grades/merged $(printf "$work/grades/shard-%d " $(seq 0 $((gshards - 1))))")
 wait_job "$gmerge"
-"$ref" grade --plan "$work/plan.toml" --out "$work/whole-grades" "$work/class" 2>"$work/whole-grades.err" || {
+"$ref" grade --plan "$work/plan.toml" --sandbox-ro "$root/target/release" --out "$work/whole-grades" "$work/class" 2>"$work/whole-grades.err" || {
     echo "slurm-check: the unsharded grading failed:" >&2
     tail -5 "$work/whole-grades.err" >&2
     exit 1

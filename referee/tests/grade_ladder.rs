@@ -46,6 +46,8 @@ fn grade(class: &Path, out: &Path, extra: &[&str]) -> Command {
     let mut c = Command::new(REFEREE);
     c.args(["grade", "--singles", "1", "--games", "1", "--time", "1", "--out"])
         .arg(out)
+        .arg("--sandbox-ro")
+        .arg(common::repo().join("target/release"))
         .args(extra)
         .arg(class);
     c

@@ -8,6 +8,13 @@ use std::process::{Command, Output};
 
 mod common;
 
+/// The release agent's folder, which the class's `run` files name: shown
+/// to the agents, as a course shows its tools (`--sandbox-ro`).
+fn ro() -> [String; 2] {
+    let dir = common::repo().join("target/release");
+    ["--sandbox-ro".to_string(), dir.display().to_string()]
+}
+
 use common::Scratch;
 
 const REFEREE: &str = env!("CARGO_BIN_EXE_referee");
@@ -114,6 +121,7 @@ impl Setup {
             s(out),
         ];
         args.extend(extra.iter().map(|e| e.to_string()));
+        args.extend(ro());
         args.push(s(&self.class));
         let o = Command::new(REFEREE).args(&args).output().unwrap();
         assert!(o.status.success(), "{args:?}: {}", text(&o));
@@ -202,8 +210,9 @@ fn refusals(t: &Setup, shards: &[String], merged: &Path) {
     std::fs::write(&results, kept.concat()).unwrap();
     t.refused(&[&shards[0], &shards[1]], "d2 has not taken s02");
     let (plan, class) = (s(&t.plan), s(&t.class));
+    let ro = ro();
     let o = referee(&[
-        "grade", "--plan", &plan, "--out", &shards[1], "--resume", "--shard", "0/2", &class,
+        "grade", "--plan", &plan, "--out", &shards[1], "--resume", "--shard", "0/2", &ro[0], &ro[1], &class,
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(
