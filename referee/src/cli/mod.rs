@@ -357,6 +357,11 @@ pub(crate) struct GradeArgs {
     /// directories with `referee merge`.
     #[arg(long, value_name = "K/N")]
     pub shard: Option<String>,
+    /// SUBMISSIONS is one student's folder, not a class: grade it alone and
+    /// also write Gradescope's results.json to FILE (a course's autograder,
+    /// or a student checking their folder before handing it in).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["shard", "only"])]
+    pub gradescope: Option<PathBuf>,
     /// Sandbox and limits of the submissions (builds and tests).
     #[command(flatten)]
     pub sandbox: crate::process::sandbox::SandboxOpts,

@@ -49,6 +49,10 @@ pub(crate) struct TestResult {
     /// placed by.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub won: Option<bool>,
+    /// The submission's files' fingerprint, comments and whitespace aside
+    /// (the intake's note): what copies are found by.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fingerprint: Option<String>,
 }
 
 /// Where a submission's tests run and what they may see.
@@ -92,6 +96,10 @@ pub(crate) fn single<G: FileGame>(b: &Bench<'_>, plan: &GradePlan, n: usize, pos
             } else {
                 msg
             };
+            let msg = match plan.languages.hint(&msg) {
+                Some(h) => format!("{msg} ({h})"),
+                None => msg,
+            };
             (0, why.label().to_string(), msg, None)
         }
     };
@@ -108,6 +116,7 @@ pub(crate) fn single<G: FileGame>(b: &Bench<'_>, plan: &GradePlan, n: usize, pos
         opened: None,
         record: None,
         won: None,
+        fingerprint: None,
     })
 }
 
@@ -164,13 +173,17 @@ pub(crate) fn game<G: FileGame>(
         points: if won { plan.games.points } else { 0 },
         max: plan.games.points,
         verdict: verdict.into(),
-        reason: rec.reason.clone(),
+        reason: match plan.languages.hint(&rec.reason) {
+            Some(h) if !won => format!("{} ({h})", rec.reason),
+            _ => rec.reason.clone(),
+        },
         cpu,
         time: t.clock,
         moved: None,
         opened: Some(t.opens),
         record: Some(rec.key.clone()),
         won: Some(won),
+        fingerprint: None,
     };
     Ok((result, rec))
 }
@@ -208,6 +221,7 @@ pub(crate) fn not_taken(student: &str, test: &str, (max, time): (u32, f64), game
         opened: None,
         record: None,
         won: game.then_some(false),
+        fingerprint: None,
     }
 }
 

@@ -14,11 +14,12 @@
 //! - modes are kept (an executable stays executable), and nothing in the
 //!   organiser's class folder is ever written or re-moded.
 
+use super::copies::{self, fnv1a};
 use crate::process::agentinfo::printable;
 use crate::process::workdir::MAX_DEPTH;
 use rustix::fs::{AtFlags, Dir, FileType, Mode, OFlags, ResolveFlags};
 use std::ffi::{CStr, OsStr, OsString};
-use std::io::Read;
+use std::io::{Read, Write};
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
@@ -110,18 +111,20 @@ pub(crate) fn id_of(name: &OsStr) -> String {
     format!("{kept}~{:08x}", fnv1a(name.as_bytes()) >> 32)
 }
 
-/// FNV-1a: a stable hash (the same id on every run, for `--resume`).
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
-
-/// What an intake left out: links that lead out of the folder, each said
-/// in words (escaped).
+/// What an intake left out (links that lead out of the folder, each said
+/// in words, escaped) and the fingerprint of what it took in.
 #[derive(Debug, Default)]
 pub(crate) struct Snapshot {
     pub left_out: Vec<String>,
+    /// Each file's hash, comments and whitespace aside ([`copies`]).
+    hashes: Vec<u64>,
+}
+
+impl Snapshot {
+    /// The submission's fingerprint, whatever its files' names.
+    pub(crate) fn fingerprint(&self) -> Option<String> {
+        copies::fingerprint(self.hashes.clone())
+    }
 }
 
 /// The caps on a submission.
@@ -272,13 +275,17 @@ impl Walk<'_> {
         let write = OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC;
         let dst = rustix::fs::openat(to, name, write, Mode::from_raw_mode(mode)).map_err(|e| self.ours(rel, e))?;
         rustix::fs::fchmod(&dst, Mode::from_raw_mode(mode)).map_err(|e| self.ours(rel, e))?;
-        let mut src = std::fs::File::from(src).take(len);
-        std::io::copy(&mut src, &mut std::fs::File::from(dst)).map_err(|e| {
-            self.ours(
-                rel,
-                rustix::io::Errno::from_io_error(&e).unwrap_or(rustix::io::Errno::IO),
-            )
-        })?;
+        // Read whole (at most --disk), copied and fingerprinted at once.
+        let mut bytes = Vec::new();
+        let io = |e: std::io::Error| rustix::io::Errno::from_io_error(&e).unwrap_or(rustix::io::Errno::IO);
+        std::fs::File::from(src)
+            .take(len)
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("{} cannot be read: {}", self.show(rel), io(e)))?;
+        std::fs::File::from(dst)
+            .write_all(&bytes)
+            .map_err(|e| self.ours(rel, io(e)))?;
+        self.snapshot.hashes.extend(copies::file_hash(&bytes));
         Ok(())
     }
 

@@ -10,15 +10,20 @@
 //! directory of its own ([`manifest`] says which), and `referee merge`
 //! puts the parts together ([`merge`]).
 
+pub(crate) mod copies;
 pub(crate) mod exam;
+pub(crate) mod gradescope;
 pub(crate) mod intake;
 pub(crate) mod ladder;
+pub(crate) mod languages;
 mod manifest;
 pub(crate) mod merge;
+mod pages;
 pub(crate) mod plan;
 pub(crate) mod positions;
 mod queue;
 mod results;
+mod runfile;
 pub(crate) mod sheet;
 pub(crate) mod submission;
 
@@ -47,57 +52,26 @@ struct Class<'a, G> {
     homes: Vec<PathBuf>,
     results: &'a Results,
     /// What a `run` file may name.
-    paths: submission::RunPaths,
+    paths: runfile::RunPaths,
 }
 
 /// `referee grade`.
 pub(crate) fn run(a: &GradeArgs) -> Result<i32, String> {
-    // Absolute: agents run in directories of their own, and their homes
-    // are mounted by path.
-    let absolute = |p: &Path| std::path::absolute(p).map_err(|e| format!("{}: {e}", p.display()));
+    let a = &checked(a)?;
+    let plan = GradePlan::load(&a.plan, &a.game.to_ascii_lowercase())?.with(&overrides(a))?;
+    let shard = a.shard.as_deref().map(Shard::parse).transpose()?;
+    let (class, mine) = class_of(a, shard)?;
+    // No agent sees the folders handed in, whatever its command names.
+    let hidden = a.submissions.clone();
     let a = &GradeArgs {
-        out: absolute(&a.out)?,
-        submissions: absolute(&a.submissions)?,
+        // One folder graded alone: its parent holds it as a class of one.
+        submissions: match &a.gradescope {
+            Some(_) => a.submissions.parent().unwrap_or(Path::new("/")).to_path_buf(),
+            None => a.submissions.clone(),
+        },
         ..a.clone()
     };
-    let plan = GradePlan::load(&a.plan, &a.game.to_ascii_lowercase())?.with(&overrides(a))?;
-    if !(1..=256).contains(&a.concurrency) {
-        return Err(format!(
-            "--concurrency must be between 1 and 256, found {}",
-            a.concurrency
-        ));
-    }
-    let shard = a.shard.as_deref().map(Shard::parse).transpose()?;
-    if a.out.starts_with(&a.submissions) || a.submissions.starts_with(&a.out) {
-        return Err(format!(
-            "--out {} and the submissions {} must not hold one another: give an --out outside the class folder",
-            a.out.display(),
-            a.submissions.display()
-        ));
-    }
-    let (folders, notes) = intake::class(&a.submissions)?;
-    for n in &notes {
-        eprintln!("referee: grade: {n}");
-    }
-    let class: Vec<String> = folders.iter().map(|s| s.id.clone()).collect();
-    let mine: Vec<intake::Student> = folders
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| manifest::in_shard(shard, *i))
-        .map(|(_, s)| s.clone())
-        .collect();
     let students: Vec<String> = mine.iter().map(|s| s.id.clone()).collect();
-    if let Some(o) = &a.only {
-        if !class.iter().any(|s| s == o) {
-            return Err(format!("--only {o}: {} has no folder {o}", a.submissions.display()));
-        }
-        if !students.iter().any(|s| s == o) {
-            return Err(format!(
-                "--only {o}: {o} is not a student of this shard (--shard {})",
-                a.shard.as_deref().unwrap_or("")
-            ));
-        }
-    }
     let _lock = crate::run::outdir::lock(&a.out)?;
     manifest::check_resume(&a.out, shard)?;
     let results = Results::open(&a.out, &plan, a.resume || a.only.is_some())?;
@@ -105,8 +79,9 @@ pub(crate) fn run(a: &GradeArgs) -> Result<i32, String> {
         results.forget(o)?;
     }
     signals::install();
-    // No agent sees the class folder, whatever its command names.
-    let sandbox = crate::process::sandbox::install_hiding(&a.sandbox, &a.out, std::slice::from_ref(&a.submissions))?;
+    let mut opts = a.sandbox.clone();
+    opts.read_only.extend(plan.languages.read_only.iter().cloned());
+    let sandbox = crate::process::sandbox::install_hiding(&opts, &a.out, std::slice::from_ref(&hidden))?;
     let started = |tests: &sheet::Tests| {
         let g = manifest::Grading {
             plan: plan.clone(),
@@ -135,11 +110,87 @@ pub(crate) fn run(a: &GradeArgs) -> Result<i32, String> {
         &results.game_records()?,
     )?;
     eprintln!("referee: grades: {}", sheet.display());
+    if let Some(file) = &a.gradescope {
+        let boards: Vec<String> = pages::views(&plan.game, &tests.singles)
+            .iter()
+            .map(|v| {
+                v.as_ref()
+                    .map_or_else(String::new, |v| crate::output::board_text::board(v, &[]))
+            })
+            .collect();
+        gradescope::write(file, &plan, &tests, &boards, &students[0], &results.of(&students[0])?)?;
+        eprintln!("referee: Gradescope results: {}", file.display());
+    }
     Ok(if signals::STOP.load(std::sync::atomic::Ordering::Relaxed) {
         130
     } else {
         0
     })
+}
+
+/// The arguments with absolute paths (agents run in directories of their
+/// own, and their homes are mounted by path), checked.
+fn checked(a: &GradeArgs) -> Result<GradeArgs, String> {
+    let absolute = |p: &Path| std::path::absolute(p).map_err(|e| format!("{}: {e}", p.display()));
+    let a = GradeArgs {
+        out: absolute(&a.out)?,
+        submissions: absolute(&a.submissions)?,
+        ..a.clone()
+    };
+    if !(1..=256).contains(&a.concurrency) {
+        return Err(format!(
+            "--concurrency must be between 1 and 256, found {}",
+            a.concurrency
+        ));
+    }
+    if a.out.starts_with(&a.submissions) || a.submissions.starts_with(&a.out) {
+        return Err(format!(
+            "--out {} and the submissions {} must not hold one another: give an --out outside the class folder",
+            a.out.display(),
+            a.submissions.display()
+        ));
+    }
+    Ok(a)
+}
+
+/// The whole class's ids, and the students this run grades: the
+/// submissions' folders (this shard's), or with
+/// `--gradescope` the one folder given.
+fn class_of(a: &GradeArgs, shard: Option<Shard>) -> Result<(Vec<String>, Vec<intake::Student>), String> {
+    if a.gradescope.is_some() {
+        let name = a
+            .submissions
+            .file_name()
+            .ok_or_else(|| format!("{}: give the submission's folder", a.submissions.display()))?;
+        let me = intake::Student {
+            id: intake::id_of(name),
+            folder: name.to_os_string(),
+        };
+        return Ok((vec![me.id.clone()], vec![me]));
+    }
+    let (folders, notes) = intake::class(&a.submissions)?;
+    for n in &notes {
+        eprintln!("referee: grade: {n}");
+    }
+    let class: Vec<String> = folders.iter().map(|s| s.id.clone()).collect();
+    let mine: Vec<intake::Student> = folders
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| manifest::in_shard(shard, *i))
+        .map(|(_, s)| s)
+        .collect();
+    if let Some(o) = &a.only {
+        if !class.iter().any(|s| s == o) {
+            return Err(format!("--only {o}: {} has no folder {o}", a.submissions.display()));
+        }
+        if !mine.iter().any(|s| s.id == *o) {
+            return Err(format!(
+                "--only {o}: {o} is not a student of this shard (--shard {})",
+                a.shard.as_deref().unwrap_or("")
+            ));
+        }
+    }
+    Ok((class, mine))
 }
 
 /// The plan's changes on the command line.
@@ -174,7 +225,7 @@ fn grade_class<G: FileGame>(
         a.out.clone(),
         builds.parent().unwrap_or(&a.out).to_path_buf(),
     ];
-    let paths = submission::RunPaths::new(&sandbox.read_only, refused.to_vec());
+    let paths = runfile::RunPaths::new(&sandbox.read_only, refused.to_vec());
     let class = Class::<G> {
         plan,
         out: &a.out,
@@ -247,13 +298,19 @@ pub(crate) fn interrupted(e: GameError) -> String {
 /// The name of the note on what a submission's intake left out.
 const INTAKE: &str = "intake";
 
-/// The note on what `student`'s intake left out (links out of the
-/// folder): no points, only the words.
-fn left_out(student: &str, what: &[String]) -> TestResult {
+/// The note on `student`'s intake: what it left out (links out of the
+/// folder) and the fingerprint copies are found by; no points.
+fn intake_note(student: &str, s: &intake::Snapshot) -> TestResult {
     TestResult {
         test: INTAKE.into(),
-        verdict: "files left out".into(),
-        reason: what.join("; "),
+        verdict: if s.left_out.is_empty() {
+            "taken in"
+        } else {
+            "files left out"
+        }
+        .into(),
+        reason: s.left_out.join("; "),
+        fingerprint: s.fingerprint(),
         ..build_failure(student, "")
     }
 }
@@ -273,5 +330,6 @@ fn build_failure(student: &str, why: &str) -> TestResult {
         opened: None,
         record: None,
         won: None,
+        fingerprint: None,
     }
 }

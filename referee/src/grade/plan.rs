@@ -3,7 +3,9 @@
 //! game. Command-line overrides (`--singles`, `--games`, `--time`,
 //! `--seed`, `--ladder`/`--no-ladder`) apply on top, for a quick dry run.
 
+use super::gradescope::Gradescope;
 use super::ladder::config::Ladder;
+use super::languages::Languages;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -28,6 +30,14 @@ pub(crate) struct GradePlan {
     /// it reads and resumes as before.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ladder: Option<Ladder>,
+    /// The programs each language builds and runs with, and the
+    /// directories they need (left out of `plan.toml` when unset).
+    #[serde(default, skip_serializing_if = "Languages::is_default")]
+    pub languages: Languages,
+    /// What Gradescope shows students, when the grading writes its
+    /// `results.json` (left out of `plan.toml` when unset).
+    #[serde(default, skip_serializing_if = "Gradescope::is_default")]
+    pub gradescope: Gradescope,
 }
 
 /// The single-move part: positions, one move each within a CPU budget.
@@ -120,6 +130,8 @@ pub(crate) fn contest(game: &str) -> GradePlan {
         },
         build: Build::default(),
         ladder: None,
+        languages: Languages::default(),
+        gradescope: Gradescope::default(),
     }
 }
 
@@ -223,6 +235,7 @@ impl GradePlan {
         if self.games.max_plies == 0 {
             return Err("games.max_plies must be at least 1".into());
         }
+        self.languages.check()?;
         match &self.ladder {
             Some(l) => l.check(&self.game, &self.ladder_program()),
             None => Ok(()),

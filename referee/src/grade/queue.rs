@@ -184,11 +184,12 @@ fn build<'a, G: FileGame>(
     let rules = submission::BuildRules {
         cpu: c.plan.build.cpu,
         paths: &c.paths,
+        languages: &c.plan.languages,
     };
     match submission::build(who, &a.submissions, &home, sb, &rules, &signals::STOP) {
         Ok((me, snapshot)) => {
-            if !snapshot.left_out.is_empty() && !done.iter().any(|t| t == super::INTAKE) {
-                c.results.add(&super::left_out(student, &snapshot.left_out))?;
+            if !done.iter().any(|t| t == super::INTAKE) {
+                c.results.add(&super::intake_note(student, &snapshot))?;
             }
             Ok(Some(Built {
                 name: student,

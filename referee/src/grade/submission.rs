@@ -5,13 +5,14 @@
 //! and the agent then runs from there.
 
 use super::intake::{self, Caps, Snapshot, Student};
+use super::languages::{Lang, Languages};
+use super::runfile::{self, RunPaths};
 use crate::game::{Contestant, SeatKind};
 use crate::process::agentinfo::printable;
 use crate::process::command::AgentCommand;
 use crate::process::runner::{self, Exit, Homes, Killed, RunSpec};
 use crate::process::sandbox::Sandbox;
 use crate::process::workdir;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
@@ -37,7 +38,7 @@ impl Entry {
     pub(crate) fn find(dir: &Path, paths: &RunPaths) -> Result<Entry, String> {
         let run = dir.join("run");
         if run.is_file() {
-            return Ok(Entry::Run(run_line(&run, paths)?));
+            return Ok(Entry::Run(runfile::line(&run, paths)?));
         }
         let found = [
             ("homework.py", Entry::Python),
@@ -62,23 +63,23 @@ impl Entry {
         }
     }
 
-    /// The build command, if the entry needs one.
-    fn build_command(&self) -> Option<&'static str> {
+    /// The build command, if the entry needs one, with the plan's programs.
+    fn build_command(&self, l: &Languages) -> Option<String> {
         match self {
-            Entry::Java => Some("javac homework.java"),
-            Entry::Cpp => Some("g++ -O2 -o homework homework.cpp"),
-            Entry::C => Some("gcc -O2 -o homework homework.c -lm"),
+            Entry::Java => Some(format!("{} homework.java", l.program(Lang::Javac))),
+            Entry::Cpp => Some(format!("{} -O2 -o homework homework.cpp", l.program(Lang::Cpp))),
+            Entry::C => Some(format!("{} -O2 -o homework homework.c -lm", l.program(Lang::C))),
             _ => None,
         }
     }
 
     /// The command that runs the built submission in `home`.
-    fn command(&self, home: &Path) -> String {
+    fn command(&self, home: &Path, l: &Languages) -> String {
         let h = home.display();
         match self {
             Entry::Run(line) => crate::process::resolve::resolve_in_home(line, home),
-            Entry::Python => format!("python3 {h}/homework.py"),
-            Entry::Java => format!("java -cp {h} homework"),
+            Entry::Python => format!("{} {h}/homework.py", l.program(Lang::Python)),
+            Entry::Java => format!("{} -cp {h} homework", l.program(Lang::Java)),
             Entry::Cpp | Entry::C | Entry::Executable => format!("{h}/homework"),
         }
     }
@@ -93,118 +94,6 @@ const ENTRY_NAMES: [&str; 6] = [
     "homework.c",
     "homework",
 ];
-/// The most a `run` file may hold: one command line.
-const MAX_RUN: u64 = 4096;
-
-/// Where a `run` file's command may name files: its own folder (relative
-/// paths that stay in it) and the system's directories, never the class,
-/// another student's build or the organiser's files.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct RunPaths {
-    /// Absolute paths a command may name (the system's directories and the
-    /// plan's read-only ones).
-    pub allowed: Vec<PathBuf>,
-    /// Absolute paths it may never name, even inside those (the class
-    /// folder, `--out` and the builds).
-    pub refused: Vec<PathBuf>,
-}
-
-impl RunPaths {
-    /// The system's directories and `read_only`, without `refused`.
-    pub(crate) fn new(read_only: &[PathBuf], refused: Vec<PathBuf>) -> RunPaths {
-        let system = [
-            "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/opt", "/etc",
-        ];
-        RunPaths {
-            allowed: system
-                .iter()
-                .map(PathBuf::from)
-                .chain(read_only.iter().cloned())
-                .collect(),
-            refused,
-        }
-    }
-
-    /// Why `word`'s paths are refused, if one is.
-    fn check(&self, word: &str) -> Result<(), String> {
-        let seps = |c: char| c.is_whitespace() || "=:;()'\"`<>|&,".contains(c);
-        for tok in word
-            .split(seps)
-            .filter(|t| t.contains('/') || *t == ".." || t.starts_with('~'))
-        {
-            let p = Path::new(tok);
-            let out = if tok.starts_with('~') {
-                true
-            } else if p.is_absolute() {
-                !self.allowed.iter().any(|a| p.starts_with(a)) || self.refused.iter().any(|r| p.starts_with(r))
-            } else {
-                leaves(p)
-            };
-            if out {
-                return Err(format!(
-                    "its run file names {}, outside its folder: a command may name files in its folder and the system's programs ({}) only",
-                    printable(tok),
-                    self.allowed.iter().map(|a| a.display().to_string()).collect::<Vec<_>>().join(", ")
-                ));
-            }
-        }
-        Ok(())
-    }
-}
-
-/// Whether the relative path `p` climbs out of the folder it starts in.
-fn leaves(p: &Path) -> bool {
-    let mut depth = 0i32;
-    for c in p.components() {
-        match c {
-            std::path::Component::ParentDir => depth -= 1,
-            std::path::Component::Normal(_) => depth += 1,
-            _ => {}
-        }
-        if depth < 0 {
-            return true;
-        }
-    }
-    false
-}
-
-/// The command line of the `run` file at `path`: read with a cap, as
-/// text, its paths checked; or why it cannot be run.
-fn run_line(path: &Path, paths: &RunPaths) -> Result<String, String> {
-    let f = std::fs::File::open(path).map_err(|e| format!("cannot read its run file: {e}"))?;
-    let mut bytes = Vec::new();
-    f.take(MAX_RUN + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read its run file: {e}"))?;
-    if bytes.len() as u64 > MAX_RUN {
-        return Err(format!(
-            "its run file is over {MAX_RUN} bytes: it holds one command line"
-        ));
-    }
-    if let Some(i) = bytes.iter().position(|&b| b == 0) {
-        return Err(format!(
-            "its run file holds a NUL byte (at byte {i}): it must be a line of text"
-        ));
-    }
-    let text = String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "its run file is not UTF-8 text (at byte {})",
-            e.utf8_error().valid_up_to()
-        )
-    })?;
-    let line = text
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty() && !l.starts_with('#'))
-        .ok_or("its run file holds no command line")?;
-    let words = crate::process::command::words(line)
-        .map_err(|_| format!("its run file's command has an unbalanced quote: {}", printable(line)))?;
-    for w in &words {
-        paths.check(w)?;
-    }
-    Ok(line.to_string())
-}
-
 /// A hint for a folder with no entry point: a name that differs from one
 /// only in case (`Homework.py`).
 fn near_miss(dir: &Path) -> String {
@@ -255,15 +144,18 @@ pub(crate) fn build(
             None => why,
         }
     })?;
-    if let Some(cmd) = entry.build_command() {
-        compile(cmd, home, sandbox, build.cpu, stop)?;
+    if let Some(cmd) = entry.build_command(build.languages) {
+        compile(&cmd, home, sandbox, build.cpu, stop).map_err(|why| match build.languages.hint(&why) {
+            Some(h) => format!("{why} ({h})"),
+            None => why,
+        })?;
     }
     if let Some(over) = workdir::usage(home).excess(disk) {
         return Err(format!("its build {over}"));
     }
     let me = Contestant {
         name: student.id.clone(),
-        kind: SeatKind::Agent(AgentCommand::new(entry.command(home))),
+        kind: SeatKind::Agent(AgentCommand::new(entry.command(home, build.languages))),
         calibration: None,
         calibrate: None,
         home: Some(home.to_path_buf()),
@@ -277,6 +169,8 @@ pub(crate) struct BuildRules<'a> {
     pub cpu: f64,
     /// What a `run` file may name.
     pub paths: &'a RunPaths,
+    /// The programs of each language.
+    pub languages: &'a Languages,
 }
 
 /// Runs a build command in `home` under the sandbox.
@@ -362,44 +256,9 @@ mod tests {
         assert_eq!(Entry::find(&d, &paths).unwrap(), Entry::Run("./my_agent --fast".into()));
         std::fs::write(d.join("run"), "\n").unwrap();
         assert!(Entry::find(&d, &paths).unwrap_err().contains("no command"));
-        assert_eq!(Entry::Java.command(Path::new("/b/x")), "java -cp /b/x homework");
+        let l = Languages::default();
+        assert_eq!(Entry::Java.command(Path::new("/b/x"), &l), "java -cp /b/x homework");
         assert_eq!(home_of(Path::new("/g/out"), "ann"), Path::new("/g/out.builds/ann"));
-        std::fs::remove_dir_all(&d).unwrap();
-    }
-
-    #[test]
-    fn a_run_file_is_one_line_of_text_naming_only_its_folder_and_the_system() {
-        let d = std::env::temp_dir().join(format!("referee-runfile-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        let paths = RunPaths::new(&[], vec![PathBuf::from("/usr/class")]);
-        let run = |bytes: &[u8]| {
-            std::fs::write(d.join("run"), bytes).unwrap();
-            Entry::find(&d, &paths)
-        };
-        assert!(run(b"./a\0b").unwrap_err().contains("NUL byte (at byte 3)"));
-        assert!(run(b"./a \xff").unwrap_err().contains("not UTF-8 text (at byte 4)"));
-        assert!(run(&vec![b'a'; 5000]).unwrap_err().contains("over 4096 bytes"));
-        assert!(run(b"./a 'b").unwrap_err().contains("unbalanced quote"));
-        for bad in [
-            "../bob/agent",
-            "./x/../../bob",
-            "/home/ta/class/bob/a",
-            "sh -c 'cat ../bob/x'",
-            "~/secret",
-            "/usr/class/bob",
-        ] {
-            let e = run(bad.as_bytes()).unwrap_err();
-            assert!(e.contains("outside its folder"), "{bad}: {e}");
-        }
-        for good in [
-            "./agent --level 5",
-            "/usr/bin/python3 bot.py",
-            "java -cp . Main",
-            "./a/../b",
-        ] {
-            assert_eq!(run(good.as_bytes()).unwrap(), Entry::Run(good.into()), "{good}");
-        }
         std::fs::remove_dir_all(&d).unwrap();
     }
 }

@@ -130,6 +130,7 @@ mod tests {
             opened: Some(k % 2 == 1),
             record: None,
             won: Some(won),
+            fingerprint: None,
         }
     }
 
