@@ -335,6 +335,19 @@ pub(crate) fn page(
         n = recs.len(),
         a = names.len()
     );
+    // A tournament opens on its standings and rounds, as a crosstable
+    // comes first in cutechess or lichess; the replays follow. A match
+    // opens on its games.
+    let standings = match swiss {
+        Some(section) => section.to_string(),
+        None if recs.len() > 1 => sections(recs),
+        None => String::new(),
+    };
+    let tournament = swiss.is_some() || names.len() > 2;
+    if tournament {
+        s.push_str(&standings);
+        s.push_str("<h2 id=\"replays\">Replays</h2>\n");
+    }
     s.push_str(
         "<h2 id=\"game-title\"></h2>\n<div id=\"verdict\"></div>\n<div id=\"notes\"></div>\n<div class=\"controls\">game <select id=\"game-select\"></select> <button id=\"first\" title=\"Home\">|&lt;</button><button id=\"prev\" title=\"Left arrow\">&lt;</button>\
          <button id=\"play\" title=\"Space\">Play</button><button id=\"next\" title=\"Right arrow\">&gt;</button>\
@@ -346,10 +359,8 @@ pub(crate) fn page(
          <div id=\"moves-box\"><table><thead><tr><th>Ply</th><th>Seat</th><th>Move</th><th>CPU s</th><th>Left s</th><th title=\"the agent's own report: info depth D score S\">Depth</th><th title=\"the agent's own report, from its view, in its units; a forced result in plies\">Score</th></tr></thead>\
          <tbody id=\"moves-body\"></tbody></table></div></div>\n</div>\n",
     );
-    match swiss {
-        Some(section) => s.push_str(section),
-        None if recs.len() > 1 => s.push_str(&sections(recs)),
-        None => {}
+    if !tournament {
+        s.push_str(&standings);
     }
     s.push_str(&game_list(recs));
     let _ = write!(

@@ -342,3 +342,75 @@ pub fn agent_class(dir: &Path, players: &[(&str, &str)], empty: &str) {
     std::fs::create_dir_all(dir.join(empty)).unwrap();
     std::fs::write(dir.join(empty).join("notes.txt"), "").unwrap();
 }
+
+/// The Chromium program, if one is installed.
+pub fn chromium() -> Option<String> {
+    ["chromium", "chromium-browser", "google-chrome"]
+        .iter()
+        .find(|p| {
+            std::process::Command::new(p)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        })
+        .map(|p| p.to_string())
+}
+
+/// Without Chromium, a browser check fails where `REFEREE_BROWSER_TEST=
+/// required` (as `make test` sets) and otherwise says it is skipped.
+pub fn browser_missing(what: &str) {
+    let required = std::env::var("REFEREE_BROWSER_TEST").is_ok_and(|v| v == "required");
+    assert!(!required, "{what} needs Chromium, which is not installed");
+    let _ = writeln!(std::io::stderr(), "SKIPPED {what}: no Chromium installed");
+}
+
+/// Opens `page` in headless Chromium inside a frame `width` px wide (a
+/// window cannot be narrower than 500 px) and returns the outer page's
+/// DOM, whose body carries `data-fits="yes ..."` when the page did not
+/// scroll sideways at that width, `"no ..."` with the widths otherwise.
+pub fn dom_at_width(chrome: &str, page: &Path, width: u32) -> String {
+    let html = std::fs::read_to_string(page).unwrap();
+    let probe = r##"<script>window.addEventListener("load", function () { setTimeout(function () {
+  var w = window.innerWidth, sw = document.documentElement.scrollWidth;
+  parent.postMessage((sw <= w ? "yes " : "no ") + "viewport " + w + " page width " + sw, "*");
+}, 200); });</script>"##;
+    let inner = page.with_file_name(format!("measured-{width}.html"));
+    std::fs::write(&inner, format!("{html}{probe}")).unwrap();
+    let outer = page.with_file_name(format!("frame-{width}.html"));
+    std::fs::write(
+        &outer,
+        format!(
+            "<!DOCTYPE html><html><body style=\"margin:0\"><iframe src=\"file://{}\" width=\"{width}\" height=\"800\" style=\"border:0;display:block\"></iframe>\
+             <script>window.addEventListener(\"message\", function (e) {{ document.body.setAttribute(\"data-fits\", e.data); }});</script></body></html>",
+            inner.display()
+        ),
+    )
+    .unwrap();
+    let size = format!("--window-size={},900", width.max(480) + 20);
+    let o = std::process::Command::new("timeout")
+        .arg("60")
+        .arg(chrome)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--disable-extensions",
+        ])
+        .args(["--dump-dom", &size, "--virtual-time-budget=3000"])
+        .arg(format!("file://{}", outer.display()))
+        .output()
+        .expect("chromium runs");
+    let _ = std::fs::remove_file(&inner);
+    let _ = std::fs::remove_file(&outer);
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// What [`dom_at_width`]'s probe found.
+pub fn fits(dom: &str) -> String {
+    dom.split("data-fits=\"")
+        .nth(1)
+        .and_then(|t| t.split('"').next())
+        .unwrap_or("no data-fits attribute (did the probe run?)")
+        .to_string()
+}
