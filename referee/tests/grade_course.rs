@@ -64,6 +64,9 @@ fn json(p: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
 }
 
+/// A file of a submission: name, bytes, mode.
+type File = (&'static str, Vec<u8>, u32);
+
 /// Gradescope's documented keys and types.
 fn check_results(r: &serde_json::Value) {
     assert!(r["score"].is_number(), "{r}");
@@ -90,7 +93,7 @@ fn run_autograder_writes_gradescopes_results_for_working_broken_and_hostile_subm
     let agent = agent_bytes(&t.0);
     let script = common::repo().join("scripts/gradescope/run_autograder");
     let extra = "[gradescope]\ngames = \"after_published\"\nleaderboard = true\n[ladder]\ngames = 1\nclock = 1.0\n";
-    let kinds: [(&str, Vec<(&str, Vec<u8>, u32)>); 3] = [
+    let kinds: [(&str, Vec<File>); 3] = [
         (
             "working",
             vec![
