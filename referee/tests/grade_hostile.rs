@@ -122,6 +122,17 @@ fn hostile(class: &Path, base: &Path) -> Vec<(Vec<u8>, &'static str)> {
         add(b"py-copy", "`homework.py` is a link to ../ann").join("homework.py"),
     )
     .unwrap();
+    more_hostile(class, base, &mut kinds);
+    kinds
+}
+
+/// The hostile folders of sizes, special files, names and builds.
+fn more_hostile(class: &Path, base: &Path, kinds: &mut Vec<(Vec<u8>, &'static str)>) {
+    let secret = base.join("organiser/secret.txt");
+    let mut add = |name: &[u8], says: &'static str| {
+        kinds.push((name.to_vec(), says));
+        folder(class, OsStr::from_bytes(name))
+    };
     let d = add(b"sparse", "more than 24.0 MiB");
     std::fs::File::create(d.join("big")).unwrap().set_len(1 << 30).unwrap();
     write(&d, "homework.py", b"print()\n", 0o644);
@@ -184,7 +195,6 @@ fn hostile(class: &Path, base: &Path) -> Vec<(Vec<u8>, &'static str)> {
     std::fs::set_permissions(&d, std::fs::Permissions::from_mode(0o000)).unwrap();
     std::os::unix::fs::symlink(base.join("organiser"), class.join("linked")).unwrap();
     kinds.push((b"linked".to_vec(), "is a link, not a folder"));
-    kinds
 }
 
 /// Every entry of the tree at `dir`: (path, mode, length), links as links.
