@@ -207,7 +207,7 @@ pub(crate) const MIN_NPS: f64 = 1.0e3;
 pub(crate) const MAX_NPS: f64 = 1.0e8;
 
 /// The calibration file, written by `agent <game> calibrate` next to input.txt.
-pub(crate) const CALIBRATION_FILE: &str = "calibration.txt";
+pub const CALIBRATION_FILE: &str = "calibration.txt";
 
 /// Reads `dir/calibration.txt` (`nodes_per_second N`). A missing file gives
 /// `None`; a damaged or implausible one (not a regular file, too big, no

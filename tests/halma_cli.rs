@@ -3,9 +3,9 @@
 //! legal move left behind after an early SIGKILL, and clear errors for
 //! malformed inputs.
 
-use agent::games::halma::Halma;
-use agent::protocol::Notation;
-use agent::protocol::View;
+use agent::Halma;
+use agent::Notation;
+use agent::View;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;

@@ -7,8 +7,8 @@
 
 mod common;
 
-use agent::games::hinger::Hinger;
-use agent::protocol::Notation;
+use agent::Hinger;
+use agent::Notation;
 use std::path::PathBuf;
 use std::time::Duration;
 

@@ -6,11 +6,11 @@
 //! not only the quick one: the `-v` log names every reported move
 //! ("improved move: ..."), and the file must hold one of them.
 
-use agent::games::{connectsquare::ConnectSquare, fifteen::Fifteen, halma::Halma, hashi::Hashi, hinger::Hinger};
-use agent::protocol::Notation;
-use agent::protocol::Setup;
-use agent::protocol::{FileGame, GenOptions, Mode};
-use agent::search::Game;
+use agent::Game;
+use agent::Notation;
+use agent::Setup;
+use agent::{ConnectSquare, Fifteen, Halma, Hashi, Hinger};
+use agent::{FileGame, GenOptions, Mode};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

@@ -7,9 +7,9 @@
 
 mod common;
 
-use agent::games::halma::Halma;
-use agent::play::openings::random_opening;
-use agent::protocol::{GenOptions, Mode, Notation};
+use agent::random_opening;
+use agent::Halma;
+use agent::{GenOptions, Mode, Notation};
 use common::{run, scratch, Run};
 use std::path::{Path, PathBuf};
 use std::time::Duration;

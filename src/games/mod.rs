@@ -4,6 +4,8 @@
 
 #[cfg(any(test, feature = "testnim"))]
 pub mod testnim;
+#[cfg(feature = "testnim")]
+pub use testnim::TestNim;
 
 use crate::protocol::{Lines, ParseError};
 use crate::protocol::{Notation, Policy};
@@ -16,6 +18,7 @@ use crate::protocol::{Notation, Policy};
 macro_rules! registry {
     ($d:tt $($variant:ident => $module:ident :: $ty:ident),+ $(,)?) => {
         $(pub mod $module;)+
+        $(pub use self::$module::$ty;)+
 
         /// Which game an `input.txt` holds or a command line names.
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,8 +47,8 @@ macro_rules! registry {
             ($d kind:expr, |$d G:ident| $d body:expr) => {
                 match $d kind {
                     $(
-                        $d crate::games::GameKind::$variant => {
-                            type $d G = $d crate::games::$module::$ty;
+                        $d crate::GameKind::$variant => {
+                            type $d G = $d crate::$ty;
                             $d body
                         }
                     )+
@@ -121,11 +124,11 @@ impl GameKind {
 macro_rules! with_named_game {
     ($name:expr, |$G:ident| $body:expr, $none:expr) => {{
         let name: &str = $name;
-        if name.eq_ignore_ascii_case(<$crate::games::testnim::TestNim as $crate::protocol::Notation>::NAME) {
-            type $G = $crate::games::testnim::TestNim;
+        if name.eq_ignore_ascii_case(<$crate::TestNim as $crate::Notation>::NAME) {
+            type $G = $crate::TestNim;
             $body
         } else {
-            match $crate::games::GameKind::from_name(name) {
+            match $crate::GameKind::from_name(name) {
                 Some(kind) => $crate::with_game!(kind, |$G| $body),
                 None => $none,
             }
@@ -139,7 +142,7 @@ macro_rules! with_named_game {
 #[macro_export]
 macro_rules! with_named_game {
     ($name:expr, |$G:ident| $body:expr, $none:expr) => {{
-        match $crate::games::GameKind::from_name($name) {
+        match $crate::GameKind::from_name($name) {
             Some(kind) => $crate::with_game!(kind, |$G| $body),
             None => $none,
         }

@@ -17,7 +17,7 @@ use crate::cli::GradeArgs;
 use crate::game::Contestant;
 use crate::run::progress::{Progress, Unit};
 use crate::signals;
-use agent::protocol::FileGame;
+use agent::FileGame;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;

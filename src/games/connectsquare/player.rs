@@ -11,7 +11,7 @@ use crate::search::{Limits, Strategy};
 
 /// The brief's greedy choice: the column whose resulting board has the
 /// highest brief heuristic for the mover; ties to the lowest column.
-pub(crate) fn brief_greedy(pos: &ConnectSquare) -> Option<Move> {
+pub fn brief_greedy(pos: &ConnectSquare) -> Option<Move> {
     if pos.status() != Status::Playing {
         return None;
     }
@@ -33,7 +33,7 @@ pub(crate) fn brief_greedy(pos: &ConnectSquare) -> Option<Move> {
 
 /// Playable cells after which the opponent cannot complete a square at once
 /// (a winning cell of the side to move counts as safe: the game ends).
-pub(crate) fn safe_cells(pos: &ConnectSquare) -> u128 {
+pub fn safe_cells(pos: &ConnectSquare) -> u128 {
     let playable = pos.playable();
     let wins = pos.winning_cells(pos.current()) & playable;
     if wins != 0 {

@@ -200,7 +200,7 @@ impl Solver {
 
     /// A table size (bits) that fits a search of `seconds` at a few million
     /// nodes per second, within `12..=max_bits`.
-    pub(crate) fn bits_for(seconds: f64, max_bits: u32) -> u32 {
+    pub fn bits_for(seconds: f64, max_bits: u32) -> u32 {
         let nodes = (seconds.max(0.0) * 4.0e6).max(1.0);
         (nodes.log2().ceil() as u32).clamp(12, max_bits)
     }
@@ -224,7 +224,7 @@ impl Solver {
 
     /// Win/draw/loss and a move that keeps it (a column; `None` when the
     /// game is over), or `None` if time ran out.
-    pub(crate) fn best_move(&mut self, pos: &ConnectSquare, seconds: f64) -> Option<(Value, Option<usize>)> {
+    pub fn best_move(&mut self, pos: &ConnectSquare, seconds: f64) -> Option<(Value, Option<usize>)> {
         self.start(pos, seconds);
         let sign = self.sign(pos)?;
         // A child at most this keeps the sign (a loss: any move, the longest

@@ -251,7 +251,7 @@ impl Solver {
     /// The exact value (margin, then tie-break) of `g` within `budget` CPU
     /// seconds (None if the budget ran out first). Settles win/draw/loss
     /// first and then narrows the margin from that side.
-    pub(crate) fn margin(&mut self, g: &Fifteen, budget: f64) -> Option<Solved> {
+    pub fn margin(&mut self, g: &Fifteen, budget: f64) -> Option<Solved> {
         self.start(budget);
         let r = self.wdl_inner(g).and_then(|w| self.mtdf(g, w.0, w.1));
         self.finish(r)
@@ -900,7 +900,7 @@ fn next_beta(lo: i32, hi: i32) -> i32 {
 }
 
 /// Margin in points of a solver value (the tie-break rounded away).
-pub(crate) fn margin_points(value: i32) -> i32 {
+pub fn margin_points(value: i32) -> i32 {
     (value as f64 / POINT as f64).round() as i32
 }
 

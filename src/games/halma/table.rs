@@ -60,7 +60,7 @@ pub struct Weights {
 
 impl Weights {
     /// The weights as an array, in [`FEATURE_NAMES`] order.
-    pub const fn to_array(&self) -> [f64; FEATURES] {
+    pub const fn to_array(self) -> [f64; FEATURES] {
         [
             self.progress,
             self.progress_sq,

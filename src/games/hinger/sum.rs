@@ -233,7 +233,7 @@ impl SumSolver {
     }
 
     /// Entries in the memos.
-    pub(crate) fn memo_len(&self) -> usize {
+    pub fn memo_len(&self) -> usize {
         self.grundy.len() + self.np.len() + self.wins.len()
     }
 
@@ -259,7 +259,7 @@ impl SumSolver {
     /// to move and a move achieving it (as [`super::solver::Solver`] does).
     /// None when the time or the memo cap runs out first, or when the board
     /// has more than [`MAX_COUNTERS`] counters.
-    pub(crate) fn solve_within(&mut self, board: &Board, seconds: f64) -> Option<Solution> {
+    pub fn solve_within(&mut self, board: &Board, seconds: f64) -> Option<Solution> {
         if !Self::accepts(board) {
             return None;
         }
