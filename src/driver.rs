@@ -5,7 +5,8 @@ use crate::clock::process_cpu_seconds;
 use crate::games::GameKind;
 use crate::play::{self, Choice, ChooseOptions};
 use crate::playdata::{Clock, PlayData};
-use crate::protocol::{read_bounded, write_file, FileGame, Input, Mode, ParseError, Player, Replace};
+use crate::play::FileGame;
+use crate::protocol::{read_bounded, write_file, Input, Mode, ParseError, Player, Replace};
 use crate::search::{greedy, Limits, Strategy};
 use crate::timing;
 use fxhash::FxHashSet;
@@ -267,7 +268,7 @@ fn plan_move<G: FileGame>(input: &Input<G>, playdata: Option<&PlayData>, opts: &
 }
 
 /// The move of a turn with no time to search: the quick (greedy) move
-/// when it makes progress ([`Policy::makes_progress`](crate::protocol::Policy::makes_progress))
+/// when it makes progress ([`Steps::makes_progress`](crate::play::Steps::makes_progress))
 /// and returns to no position the game has been through, else the best
 /// one-ply move that does, else the best that returns nowhere seen. Greedy
 /// alone walked a piece sideways and back for 20 moves at the end of a
@@ -525,7 +526,8 @@ mod tests {
     #[test]
     fn the_fast_move_makes_progress_where_greedy_walks_sideways() {
         use crate::games::halma::Halma;
-        use crate::protocol::{Notation, Policy};
+        use crate::play::Steps;
+        use crate::protocol::Notation;
         let pos = Halma::parse_input(HALMA_LATE).unwrap().state;
         let quick = quick_move(&pos).unwrap();
         assert_eq!(pos.format_move(quick.best).trim(), "E 14,12 15,11");

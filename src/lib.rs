@@ -5,7 +5,9 @@
 //!
 //! - The games: the search's view of a game ([`Game`], [`SearchHints`],
 //!   [`Searchable`], [`Evaluator`]), the file side ([`Notation`],
-//!   [`Setup`], [`View`], [`Policy`], all four under [`FileGame`]), and the
+//!   [`Setup`], [`View`]), how it shares its clock ([`TimePolicy`]) and
+//!   what it adds to the default strategy ([`Steps`]), all under
+//!   [`FileGame`]; and the
 //!   registry ([`GameKind`], [`with_game!`], [`with_named_game!`]) with the
 //!   game types it names ([`Halma`], [`Hinger`], [`ConnectSquare`],
 //!   [`Fifteen`], [`Hashi`]).
@@ -75,12 +77,14 @@ pub use driver::{run_turn, AgentOptions, TurnError, TurnReport};
 pub use games::TestNim;
 pub use games::{ConnectSquare, Fifteen, GameKind, Halma, Hashi, Hinger, FIXTURES};
 pub use play::openings::{decided, random_opening, random_plies};
+pub use play::{FileGame, Settle, Solved, Steps};
 pub use protocol::params::unused_params;
 pub use protocol::{
-    format_time, read_bounded, read_capped, BoardView, ByPlayer, CellView, Drawing, FileGame, GenOptions, Ground,
-    Input, LegendEntry, LinkView, Mode, MoveError, MoveView, Notation, Param, ParamKey, ParseError, PieceShape,
-    PieceView, Player, Policy, Sample, Settle, Setup, Solved, View,
+    format_time, read_bounded, read_capped, BoardView, ByPlayer, CellView, Drawing, GenOptions, Ground, Input,
+    LegendEntry, LinkView, Mode, MoveError, MoveView, Notation, Param, ParamKey, ParseError, PieceShape, PieceView,
+    Player, Sample, Setup, View,
 };
 pub use search::greedy::choose as greedy_move;
 pub use search::level::Level;
 pub use search::{Evaluator, Game, Limits, Outcome, Pacing, SearchHints, Searchable, Strategy, TimeScores};
+pub use timing::TimePolicy;

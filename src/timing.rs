@@ -4,8 +4,36 @@
 
 use crate::clock::CpuTimer;
 use crate::protocol::{read_bounded, write_atomic, Mode};
-use crate::search::{alphabeta, Limits, Pacing, Searchable};
+use crate::search::{alphabeta, Game, Limits, Pacing, Searchable};
 use std::path::Path;
+
+/// How a game shares out its clock over a GAME: the moves still to make,
+/// the search speed to size its table by, and the slack its search needs.
+pub trait TimePolicy: Game {
+    /// Expected number of moves the side to move still has to make in this
+    /// game, used to share out the remaining time in GAME mode.
+    fn moves_left_estimate(&self) -> f64;
+
+    /// How many of those moves need a search of their own: at short clocks
+    /// the clock is shared over these, while every move's fixed cost is
+    /// kept back for all of them. Games whose last moves an exact solver plays in
+    /// milliseconds count fewer. Default: all of them.
+    fn searched_moves_left(&self) -> f64 {
+        self.moves_left_estimate()
+    }
+
+    /// Nodes per CPU second this game's alpha-beta is assumed to search
+    /// when no `calibration.txt` gives the speed: with the time it sizes
+    /// the transposition table of every search the agent plays
+    /// (`play::choose`). Default: a million.
+    const NODES_PER_SECOND: f64 = 1.0e6;
+
+    /// CPU seconds the default strategy's search after the solver keeps in
+    /// hand, because the game's search may look at the clock that far apart
+    /// (every 1024 nodes); with less than twice this left, the probe's move
+    /// (or the greedy one) is played instead. Default: none.
+    const CLOCK_SLACK: f64 = 0.0;
+}
 
 /// CPU the process still needs after the search: writing files, freeing
 /// memory, exiting. Measured at well under a millisecond; kept generous.

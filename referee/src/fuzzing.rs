@@ -6,7 +6,7 @@
 use crate::output::record;
 use crate::schedule::starts::Starts;
 use agent::Game;
-use agent::{GenOptions, Mode, Notation, Policy, View};
+use agent::{GenOptions, Mode, Notation, Setup, View};
 use std::path::PathBuf;
 use std::sync::OnceLock;
 

@@ -12,7 +12,7 @@
 
 use agent::Game;
 use agent::Hashi;
-use agent::{GenOptions, Notation, Player, Policy, Setup};
+use agent::{GenOptions, Notation, Player, Setup};
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};

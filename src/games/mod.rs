@@ -1,6 +1,6 @@
 //! One module per game: rules, evaluation and text format live together.
 //! Each game implements [`crate::search::Game`] (for the search) and
-//! [`crate::protocol::FileGame`] (for the file protocol and the referee).
+//! [`crate::play::FileGame`] (for the file protocol and the referee).
 
 #[cfg(any(test, feature = "testnim"))]
 pub mod testnim;
@@ -8,7 +8,8 @@ pub mod testnim;
 pub use testnim::TestNim;
 
 use crate::protocol::{Lines, ParseError};
-use crate::protocol::{Notation, Policy};
+use crate::protocol::Notation;
+use crate::search::Searchable;
 
 /// The registry: every contest game, once, as `Variant => module::Type`.
 /// It declares the game's module, its [`GameKind`] and its arm of
@@ -77,7 +78,7 @@ impl GameKind {
         with_game!(self, |G| G::TAG)
     }
 
-    /// Whether `agent --level` plays this game ([`Policy::LEVELS`]).
+    /// Whether `agent --level` plays this game ([`Searchable::LEVELS`]).
     pub fn has_levels(self) -> bool {
         with_game!(self, |G| G::LEVELS)
     }

@@ -114,7 +114,7 @@ pub(crate) fn single_input<G: FileGame>(pos: &G, budget: f64) -> String {
 mod tests {
     use super::*;
     use agent::Halma;
-    use agent::{Notation, Policy, Setup};
+    use agent::{Notation, Setup};
 
     #[test]
     fn positions_are_seeded_spread_and_of_both_colours() {

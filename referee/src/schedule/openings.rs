@@ -252,7 +252,7 @@ impl RandomSuite {
 mod tests {
     use super::*;
     use agent::Game;
-    use agent::Policy;
+    use agent::Setup;
     use agent::TestNim;
 
     fn tmp(name: &str) -> PathBuf {

@@ -7,7 +7,8 @@
 use agent::clock::CpuTimer;
 use agent::play::choose::{choose, ChooseOptions};
 use agent::play::openings::random_opening;
-use agent::protocol::{FileGame, GenOptions, Mode, Player};
+use agent::play::FileGame;
+use agent::protocol::{GenOptions, Mode, Player};
 use agent::search::Strategy;
 use agent::timing;
 use fxhash::FxHashSet;

@@ -1,4 +1,4 @@
-//! Move choice ([`Policy`]): the brief's greedy player on the bitboards,
+//! Move choice ([`Steps`], and the clock's share, [`TimePolicy`]): the brief's greedy player on the bitboards,
 //! and the steps the default agent adds to the search (an immediate win; a
 //! probe and the exact solver when it finishes in time; the one-ply safety
 //! net on every searched move; the swindle of a proven draw or loss).
@@ -6,8 +6,9 @@
 use super::eval::{brief_heuristic_bits, order_hint, ConnectSquareEval};
 use super::solver::{Solver, Verdict};
 use super::{ConnectSquare, Move, Status};
-use crate::protocol::{Policy, Solved};
+use crate::play::{Solved, Steps};
 use crate::search::{Limits, Strategy};
+use crate::timing::TimePolicy;
 
 /// The brief's greedy choice: the column whose resulting board has the
 /// highest brief heuristic for the mover; ties to the lowest column.
@@ -183,14 +184,16 @@ fn swindle(
     Some(best.map_or(proven, |(_, c)| c))
 }
 
-impl Policy for ConnectSquare {
+impl TimePolicy for ConnectSquare {
     fn moves_left_estimate(&self) -> f64 {
         // Games usually end well before the board fills; the agent makes
         // every other move of what is left.
         let empty = (self.cells() - self.stones()) as f64;
         (0.35 * empty).max(1.0)
     }
+}
 
+impl Steps for ConnectSquare {
     /// The brief's greedy player as the greedy strategy; under the default
     /// one, an immediate win is played without searching.
     fn own_move(&self, strategy: Strategy) -> Option<Move> {

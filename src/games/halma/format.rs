@@ -519,6 +519,9 @@ impl Notation for Halma {
 }
 
 impl Setup for Halma {
+    // Rule 6: a side with no legal move ends the game as the move cap does.
+    const NO_MOVE_SETTLED_BY_TIME: bool = true;
+
     fn generate(opts: &GenOptions) -> Result<Self, String> {
         Ok(Halma::start(opts.first))
     }
