@@ -266,7 +266,7 @@ impl SearchHints for Halma {
     // The same tail, near the leaves, is not searched at all.
     const LATE_MOVE_PRUNING: bool = true;
 
-    // Fewer nodes to the same depth (`docs/results.md`).
+    // Fewer nodes to the same depth (`docs/results.md`, "Speed").
     const HISTORY_MALUS: bool = true;
 
     #[inline]

@@ -14,7 +14,7 @@ impl TimePolicy for Halma {
         // for the last holes, which are filled while the distance is nearly
         // zero. The floor is low because once the armies separate the race
         // solver plays those moves in milliseconds (figures behind both
-        // numbers: `docs/results.md`).
+        // numbers: `docs/results.md`, "The time policy's constants").
         let d = self.remaining_distance(self.side) as f64;
         10.0 + d / 5.0
     }
@@ -23,7 +23,8 @@ impl TimePolicy for Halma {
         // The last moves of a game, once the armies have passed each other,
         // are the race solver's and cost next to nothing: in 123 games at
         // 4 s a side, the moves left before the first such move were about
-        // the distance / 5 less 2 (`docs/results.md`). Three at least, so
+        // the distance / 5 less 2 (`docs/results.md`, "The time policy's
+        // constants"). Three at least, so
         // one late contested move cannot take the most of the clock. That is
         // the estimate of all moves less its floor of 10 and 2 more.
         (self.moves_left_estimate() - 12.0).max(3.0)
