@@ -371,12 +371,7 @@ mod tests {
     use crate::games::testnim::TestNim;
     use std::path::Path;
 
-    fn dir(name: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("agent-driver-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        d
-    }
+    use crate::scratch::scratch as dir;
 
     fn opts(d: &Path, strategy: Strategy) -> AgentOptions {
         AgentOptions {
@@ -423,7 +418,6 @@ mod tests {
                 }
             }
         }
-        std::fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]
@@ -437,7 +431,6 @@ mod tests {
         assert_eq!(pd.seen.len(), 2);
         turn::<TestNim>("TESTNIM\nGAME\n2\n4.0\n6\n", &opts(&d, Strategy::Best)).unwrap();
         assert_eq!(PlayData::load(&d, "testnim").moves, 2);
-        std::fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]
@@ -467,7 +460,6 @@ mod tests {
         std::fs::remove_file(d.join("playdata.txt")).unwrap();
         let r = turn::<TestNim>(short, &opts(&d, Strategy::Minimax(2))).unwrap();
         assert!(!r.fast && r.depth >= 1, "{r}");
-        std::fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]
@@ -492,7 +484,6 @@ mod tests {
         assert!(r.fast, "{r}");
         let floor = PlayData::load(&d, "testnim").clock.expect("kept").overhead;
         assert!((floor - 4.0 * timing::MOVE_OVERHEAD).abs() < 1e-9, "{floor}");
-        std::fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]
@@ -540,7 +531,6 @@ mod tests {
         let r = turn::<Halma>(HALMA_LATE, &opts(&d, Strategy::Best)).unwrap();
         assert!(r.fast, "{r}");
         assert_eq!(r.output, pos.format_move(fast.best));
-        std::fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]
@@ -554,7 +544,6 @@ mod tests {
         assert!(e.to_string().contains("player 2 has won"), "{e}");
         assert!(!e.to_string().contains("Some"), "{e}");
         assert!(!d.join("output.txt").exists());
-        std::fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]
@@ -567,6 +556,5 @@ mod tests {
         // Process CPU includes other test threads, so only a loose bound here;
         // the per-process checks live in the games' CLI tests.
         assert!(process_cpu_seconds() - start < 1.0);
-        std::fs::remove_dir_all(&d).unwrap();
     }
 }

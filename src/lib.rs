@@ -65,6 +65,9 @@ modules! {
     timing;
 }
 
+#[cfg(test)]
+mod scratch;
+
 /// Byte-level entry points for the fuzz targets in `fuzz/` and the corpus
 /// replays of the tests.
 #[cfg(feature = "internals")]

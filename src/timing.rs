@@ -44,7 +44,8 @@ fn reserve(remaining: f64) -> f64 {
 /// CPU seconds a move costs outside the search whatever its budget: process
 /// start-up, reading the input and the play data, the table, writing the
 /// output, exit: a plan that ignores it loses long games on time. The
-/// default is a little above the measured cost (`docs/results.md`).
+/// default is a little above the measured cost (`docs/results.md`, "The
+/// time policy's constants").
 pub(crate) const MOVE_OVERHEAD: f64 = 0.005;
 
 /// The least per-move cost assumed however cheap moves have been: a slower
@@ -441,12 +442,7 @@ mod tests {
         assert!(tt_bytes(0.05, 1e308) < 256 * 1024 * 1024);
     }
 
-    fn dir(name: &str) -> std::path::PathBuf {
-        let d = std::env::temp_dir().join(format!("agent-timing-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        d
-    }
+    use crate::scratch::scratch as dir;
 
     #[test]
     fn calibration_is_read_only_when_plausible() {
@@ -466,6 +462,5 @@ mod tests {
         let nps = calibrate(&d, &Nim::new(30), 0.02).unwrap();
         assert!((MIN_NPS..=MAX_NPS).contains(&nps));
         assert!(read_calibration(&d).is_some());
-        std::fs::remove_dir_all(&d).unwrap();
     }
 }
