@@ -7,7 +7,7 @@ CARGO ?= cargo
 # The agent is then linked again, statically: in the contest every move is
 # a new process, and a static binary skips the dynamic loader, its
 # relocations and the libraries' mappings, 0.3-0.45 ms of CPU a move
-# (docs/results.md). Only the final link changes (`cargo rustc` passes the
+# (docs/results.md, "The per-move floor"). Only the final link changes (`cargo rustc` passes the
 # flag to the binary alone; the proc-macros cargo builds cannot be static);
 # where no static C library is installed the dynamic binary stays.
 build:

@@ -6,12 +6,13 @@ use agent::games::halma::simple::to_simple;
 use agent::games::halma::{perft, Halma, Reading};
 use agent::search::Evaluator;
 use agent::search::Game;
-use agent::tools::halma::commands::load;
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use std::path::Path;
 
 fn sample(name: &str) -> Halma {
-    load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/halma").join(name)).expect("sample")
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/halma").join(name);
+    let text = agent::read_bounded(&path).expect("sample");
+    <Halma as agent::Notation>::parse_input(&text).expect("sample").state
 }
 
 fn movegen(c: &mut Criterion) {

@@ -2,7 +2,12 @@
 # What `make test` needs beyond Rust: the referee's match-runner tests run
 # sample agents in Python, Java and C++, shard with GNU parallel and Slurm
 # (a one-node Slurm with munge, started by the test itself), and open
-# reports in headless Chromium. Those tests fail, never skip, without them.
+# reports in headless Chromium. Those tests fail without them, with one
+# exception: the real-Slurm check (referee/tests/match_runner.rs) skips,
+# saying so, when not run as root, since starting slurmctld and slurmd
+# needs root (CI runs as root). Apart from tools, the tests of the full
+# sandbox's confinement (hostile.rs, match_runner.rs) skip, saying so,
+# where the full sandbox is not in force.
 # As root on Debian or Ubuntu the missing packages are installed; otherwise
 # one message names them, before anything compiles.
 set -euo pipefail

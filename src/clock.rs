@@ -11,7 +11,7 @@ pub fn process_cpu_seconds() -> f64 {
 
 /// A stopwatch on the process CPU clock.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct CpuTimer {
+pub struct CpuTimer {
     start: f64,
 }
 

@@ -5,7 +5,8 @@ use crate::clock::process_cpu_seconds;
 use crate::games::GameKind;
 use crate::play::{self, Choice, ChooseOptions};
 use crate::playdata::{Clock, PlayData};
-use crate::protocol::{read_bounded, write_file, FileGame, Input, Mode, ParseError, Player, Replace};
+use crate::play::FileGame;
+use crate::protocol::{read_bounded, write_file, Input, Mode, ParseError, Player, Replace};
 use crate::search::{greedy, Limits, Strategy};
 use crate::timing;
 use fxhash::FxHashSet;
@@ -267,7 +268,7 @@ fn plan_move<G: FileGame>(input: &Input<G>, playdata: Option<&PlayData>, opts: &
 }
 
 /// The move of a turn with no time to search: the quick (greedy) move
-/// when it makes progress ([`Policy::makes_progress`](crate::protocol::Policy::makes_progress))
+/// when it makes progress ([`Steps::makes_progress`](crate::play::Steps::makes_progress))
 /// and returns to no position the game has been through, else the best
 /// one-ply move that does, else the best that returns nowhere seen. Greedy
 /// alone walked a piece sideways and back for 20 moves at the end of a
@@ -370,12 +371,7 @@ mod tests {
     use crate::games::testnim::TestNim;
     use std::path::Path;
 
-    fn dir(name: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("agent-driver-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        d
-    }
+    use crate::scratch::scratch as dir;
 
     fn opts(d: &Path, strategy: Strategy) -> AgentOptions {
         AgentOptions {
@@ -422,7 +418,6 @@ mod tests {
                 }
             }
         }
-        std::fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]
@@ -436,7 +431,6 @@ mod tests {
         assert_eq!(pd.seen.len(), 2);
         turn::<TestNim>("TESTNIM\nGAME\n2\n4.0\n6\n", &opts(&d, Strategy::Best)).unwrap();
         assert_eq!(PlayData::load(&d, "testnim").moves, 2);
-        std::fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]
@@ -466,7 +460,6 @@ mod tests {
         std::fs::remove_file(d.join("playdata.txt")).unwrap();
         let r = turn::<TestNim>(short, &opts(&d, Strategy::Minimax(2))).unwrap();
         assert!(!r.fast && r.depth >= 1, "{r}");
-        std::fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]
@@ -491,7 +484,6 @@ mod tests {
         assert!(r.fast, "{r}");
         let floor = PlayData::load(&d, "testnim").clock.expect("kept").overhead;
         assert!((floor - 4.0 * timing::MOVE_OVERHEAD).abs() < 1e-9, "{floor}");
-        std::fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]
@@ -525,7 +517,8 @@ mod tests {
     #[test]
     fn the_fast_move_makes_progress_where_greedy_walks_sideways() {
         use crate::games::halma::Halma;
-        use crate::protocol::{Notation, Policy};
+        use crate::play::Steps;
+        use crate::protocol::Notation;
         let pos = Halma::parse_input(HALMA_LATE).unwrap().state;
         let quick = quick_move(&pos).unwrap();
         assert_eq!(pos.format_move(quick.best).trim(), "E 14,12 15,11");
@@ -538,7 +531,6 @@ mod tests {
         let r = turn::<Halma>(HALMA_LATE, &opts(&d, Strategy::Best)).unwrap();
         assert!(r.fast, "{r}");
         assert_eq!(r.output, pos.format_move(fast.best));
-        std::fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]
@@ -552,7 +544,6 @@ mod tests {
         assert!(e.to_string().contains("player 2 has won"), "{e}");
         assert!(!e.to_string().contains("Some"), "{e}");
         assert!(!d.join("output.txt").exists());
-        std::fs::remove_dir_all(&d).unwrap();
     }
 
     #[test]
@@ -565,6 +556,5 @@ mod tests {
         // Process CPU includes other test threads, so only a loose bound here;
         // the per-process checks live in the games' CLI tests.
         assert!(process_cpu_seconds() - start < 1.0);
-        std::fs::remove_dir_all(&d).unwrap();
     }
 }

@@ -6,8 +6,8 @@
 //! an illegal move. Refusing bad input with an error is the expected outcome.
 
 use crate::driver::{self, AgentOptions, TurnError};
+use crate::play::FileGame;
 use crate::playdata::PlayData;
-use crate::protocol::FileGame;
 use crate::search::Strategy;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -4,8 +4,36 @@
 
 use crate::clock::CpuTimer;
 use crate::protocol::{read_bounded, write_atomic, Mode};
-use crate::search::{alphabeta, Limits, Pacing, Searchable};
+use crate::search::{alphabeta, Game, Limits, Pacing, Searchable};
 use std::path::Path;
+
+/// How a game shares out its clock over a GAME: the moves still to make,
+/// the search speed to size its table by, and the slack its search needs.
+pub trait TimePolicy: Game {
+    /// Expected number of moves the side to move still has to make in this
+    /// game, used to share out the remaining time in GAME mode.
+    fn moves_left_estimate(&self) -> f64;
+
+    /// How many of those moves need a search of their own: at short clocks
+    /// the clock is shared over these, while every move's fixed cost is
+    /// kept back for all of them. Games whose last moves an exact solver plays in
+    /// milliseconds count fewer. Default: all of them.
+    fn searched_moves_left(&self) -> f64 {
+        self.moves_left_estimate()
+    }
+
+    /// Nodes per CPU second this game's alpha-beta is assumed to search
+    /// when no `calibration.txt` gives the speed: with the time it sizes
+    /// the transposition table of every search the agent plays
+    /// (`play::choose`). Default: a million.
+    const NODES_PER_SECOND: f64 = 1.0e6;
+
+    /// CPU seconds the default strategy's search after the solver keeps in
+    /// hand, because the game's search may look at the clock that far apart
+    /// (every 1024 nodes); with less than twice this left, the probe's move
+    /// (or the greedy one) is played instead. Default: none.
+    const CLOCK_SLACK: f64 = 0.0;
+}
 
 /// CPU the process still needs after the search: writing files, freeing
 /// memory, exiting. Measured at well under a millisecond; kept generous.
@@ -16,7 +44,8 @@ fn reserve(remaining: f64) -> f64 {
 /// CPU seconds a move costs outside the search whatever its budget: process
 /// start-up, reading the input and the play data, the table, writing the
 /// output, exit: a plan that ignores it loses long games on time. The
-/// default is a little above the measured cost (`docs/results.md`).
+/// default is a little above the measured cost (`docs/results.md`, "The
+/// time policy's constants").
 pub(crate) const MOVE_OVERHEAD: f64 = 0.005;
 
 /// The least per-move cost assumed however cheap moves have been: a slower
@@ -207,7 +236,7 @@ pub(crate) const MIN_NPS: f64 = 1.0e3;
 pub(crate) const MAX_NPS: f64 = 1.0e8;
 
 /// The calibration file, written by `agent <game> calibrate` next to input.txt.
-pub(crate) const CALIBRATION_FILE: &str = "calibration.txt";
+pub const CALIBRATION_FILE: &str = "calibration.txt";
 
 /// Reads `dir/calibration.txt` (`nodes_per_second N`). A missing file gives
 /// `None`; a damaged or implausible one (not a regular file, too big, no
@@ -413,12 +442,7 @@ mod tests {
         assert!(tt_bytes(0.05, 1e308) < 256 * 1024 * 1024);
     }
 
-    fn dir(name: &str) -> std::path::PathBuf {
-        let d = std::env::temp_dir().join(format!("agent-timing-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        d
-    }
+    use crate::scratch::scratch as dir;
 
     #[test]
     fn calibration_is_read_only_when_plausible() {
@@ -438,6 +462,5 @@ mod tests {
         let nps = calibrate(&d, &Nim::new(30), 0.02).unwrap();
         assert!((MIN_NPS..=MAX_NPS).contains(&nps));
         assert!(read_calibration(&d).is_some());
-        std::fs::remove_dir_all(&d).unwrap();
     }
 }

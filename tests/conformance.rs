@@ -17,11 +17,11 @@
 //! [`boards`], whose `match` has no catch-all arm: a new game does not
 //! compile here until it says how to set it up.
 
-use agent::games::testnim::TestNim;
-use agent::games::GameKind;
-use agent::protocol::Notation;
-use agent::protocol::{FileGame, GenOptions, Mode, Player};
-use agent::search::{Game, Outcome, SearchHints};
+use agent::GameKind;
+use agent::Notation;
+use agent::TestNim;
+use agent::{FileGame, GenOptions, Mode, Player};
+use agent::{Game, Outcome, SearchHints};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::panic::{catch_unwind, AssertUnwindSafe};

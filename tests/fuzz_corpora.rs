@@ -11,35 +11,27 @@ fn replay(target: &str, min: usize, f: impl Fn(&[u8])) {
 
 #[test]
 fn halma_corpus() {
-    replay("halma", 10, agent::fuzzing::input_turn::<agent::games::halma::Halma>);
+    replay("halma", 10, agent::fuzzing::input_turn::<agent::Halma>);
 }
 
 #[test]
 fn hinger_corpus() {
-    replay("hinger", 8, agent::fuzzing::input_turn::<agent::games::hinger::Hinger>);
+    replay("hinger", 8, agent::fuzzing::input_turn::<agent::Hinger>);
 }
 
 #[test]
 fn connectsquare_corpus() {
-    replay(
-        "connectsquare",
-        6,
-        agent::fuzzing::input_turn::<agent::games::connectsquare::ConnectSquare>,
-    );
+    replay("connectsquare", 6, agent::fuzzing::input_turn::<agent::ConnectSquare>);
 }
 
 #[test]
 fn fifteen_corpus() {
-    replay(
-        "fifteen",
-        5,
-        agent::fuzzing::input_turn::<agent::games::fifteen::Fifteen>,
-    );
+    replay("fifteen", 5, agent::fuzzing::input_turn::<agent::Fifteen>);
 }
 
 #[test]
 fn hashi_corpus() {
-    replay("hashi", 6, agent::fuzzing::input_turn::<agent::games::hashi::Hashi>);
+    replay("hashi", 6, agent::fuzzing::input_turn::<agent::Hashi>);
 }
 
 #[test]

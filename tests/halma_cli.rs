@@ -3,9 +3,12 @@
 //! legal move left behind after an early SIGKILL, and clear errors for
 //! malformed inputs.
 
-use agent::games::halma::Halma;
-use agent::protocol::Notation;
-use agent::protocol::View;
+mod common;
+
+use agent::Halma;
+use agent::Notation;
+use agent::View;
+use common::scratch;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
@@ -22,35 +25,6 @@ fn samples() -> Vec<PathBuf> {
     v.sort();
     assert!(v.len() >= 12, "expected a dozen samples or more");
     v
-}
-
-/// A scratch directory, removed however the test ends.
-struct Scratch(PathBuf);
-
-impl std::ops::Deref for Scratch {
-    type Target = Path;
-    fn deref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl AsRef<Path> for Scratch {
-    fn as_ref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn scratch(name: &str) -> Scratch {
-    let d = std::env::temp_dir().join(format!("halma-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    Scratch(d)
 }
 
 /// The sample's text with the mode and time lines replaced.

@@ -30,7 +30,6 @@ fn input_txt_as_a_fifo_or_dev_zero_is_refused_at_once() {
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("not a regular file"), "{}", r.stderr);
     assert!(!d.join("output.txt").exists());
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 #[test]
@@ -49,7 +48,6 @@ fn playdata_and_calibration_as_fifos_are_ignored() {
             r.stderr
         );
     }
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 #[test]
@@ -60,7 +58,6 @@ fn a_byte_order_mark_is_skipped() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     let out = std::fs::read_to_string(d.join("output.txt")).unwrap();
     assert!(out.trim().parse::<u32>().is_ok_and(|c| c < 7), "{out:?}");
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 #[test]
@@ -73,7 +70,6 @@ fn a_failed_write_leaves_no_temporary_file() {
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("cannot write"), "{}", r.stderr);
     assert_eq!(temp_files(&d), Vec::<String>::new());
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 #[test]
@@ -89,7 +85,6 @@ fn a_failed_playdata_write_leaves_no_temporary_file_and_still_moves() {
     let out = std::fs::read_to_string(d.join("output.txt")).unwrap();
     assert!(out.trim().parse::<u32>().is_ok_and(|c| c < 7), "{out:?}");
     assert_eq!(temp_files(&d), Vec::<String>::new());
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 #[test]
@@ -132,7 +127,6 @@ fn messages_and_the_verbose_log_carry_no_debug_text() {
         );
     }
     assert!(r.stderr.contains("planned"), "{}", r.stderr);
-    std::fs::remove_dir_all(&d).unwrap();
 }
 
 #[test]
@@ -182,6 +176,5 @@ fn messages_number_rows_and_columns_from_zero() {
             r.stderr
         );
         assert!(!d.join("output.txt").exists());
-        std::fs::remove_dir_all(&d).unwrap();
     }
 }

@@ -7,9 +7,8 @@
 
 mod common;
 
-use agent::games::hinger::Hinger;
-use agent::protocol::Notation;
-use std::path::PathBuf;
+use agent::Hinger;
+use agent::Notation;
 use std::time::Duration;
 
 /// Generous: a loaded 2-core machine can stretch wall time many times over
@@ -29,7 +28,7 @@ struct Run {
 
 /// Runs the agent with no arguments on `input` in a fresh directory,
 /// failing the test (the agent killed) if it outlives [`WALL_LIMIT`].
-fn run(name: &str, input: &str) -> (Run, PathBuf) {
+fn run(name: &str, input: &str) -> (Run, common::scratch_dir::Scratch) {
     let dir = common::scratch(&format!("sizes-{name}"));
     std::fs::write(dir.join("input.txt"), input).unwrap();
     let r = common::run(&dir, &[], WALL_LIMIT);
@@ -51,13 +50,12 @@ fn run(name: &str, input: &str) -> (Run, PathBuf) {
 /// The input is refused: exit 2, a message naming `line` and containing
 /// `needle`, no panic, and no file written.
 fn assert_refused(name: &str, input: &str, line: usize, needle: &str) {
-    let (r, dir) = run(name, input);
+    let (r, _dir) = run(name, input);
     assert_eq!(r.code, Some(2), "{name}: {}", r.stderr);
     assert!(!r.stderr.contains("panicked"), "{name}: {}", r.stderr);
     assert!(r.stderr.contains(&format!("line {line}: ")), "{name}: {}", r.stderr);
     assert!(r.stderr.contains(needle), "{name}: {} should say {needle:?}", r.stderr);
     assert!(r.files.is_empty(), "{name}: left {:?}", r.files);
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 /// The agent plays: exit 0, a legal move in output.txt, CPU within the
@@ -78,7 +76,6 @@ fn assert_plays(name: &str, input: &str, remaining: f64) {
     assert!(r.cpu < remaining, "{name}: used {:.3} s of {remaining} s", r.cpu);
     // The Done-when figures: `-- --nocapture` shows them.
     eprintln!("{name}: legal move in {:.3} s CPU of {remaining} s", r.cpu);
-    std::fs::remove_dir_all(dir).unwrap();
 }
 
 fn hinger(mode: &str, seconds: f64, rows: usize, cols: usize, pile: impl Fn(usize, usize) -> u64) -> String {

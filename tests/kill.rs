@@ -6,12 +6,15 @@
 //! not only the quick one: the `-v` log names every reported move
 //! ("improved move: ..."), and the file must hold one of them.
 
-use agent::games::{connectsquare::ConnectSquare, fifteen::Fifteen, halma::Halma, hashi::Hashi, hinger::Hinger};
-use agent::protocol::Notation;
-use agent::protocol::Setup;
-use agent::protocol::{FileGame, GenOptions, Mode};
-use agent::search::Game;
-use std::path::{Path, PathBuf};
+mod common;
+
+use agent::Game;
+use agent::Notation;
+use agent::Setup;
+use agent::{ConnectSquare, Fifteen, Halma, Hashi, Hinger};
+use agent::{FileGame, GenOptions, Mode};
+use common::scratch;
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -24,13 +27,6 @@ const SEARCH_BY_MS: u64 = 1000;
 fn sample(rel: &str) -> String {
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples").join(rel);
     std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("agent-kill-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
 }
 
 /// CPU seconds (user + system) the process `pid` has used, from /proc.
@@ -123,7 +119,6 @@ fn kill_at_every_delay<G: FileGame>(name: &str, sample_text: &str, search_by_one
                 "{name}: output.txt holds {shown:?}, which the search never reported ({reported:?})"
             );
         }
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
 

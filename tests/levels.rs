@@ -7,9 +7,9 @@
 
 mod common;
 
-use agent::games::halma::Halma;
-use agent::play::openings::random_opening;
-use agent::protocol::{GenOptions, Mode, Notation};
+use agent::random_opening;
+use agent::Halma;
+use agent::{GenOptions, Mode, Notation};
 use common::{run, scratch, Run};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -31,7 +31,6 @@ fn play(name: &str, input: &str, args: &[&str]) -> (Run, String) {
     std::fs::write(dir.join("input.txt"), input).unwrap();
     let r = run(&dir, args, WALL);
     let out = std::fs::read_to_string(dir.join("output.txt")).unwrap_or_default();
-    let _ = std::fs::remove_dir_all(&dir);
     (r, out)
 }
 

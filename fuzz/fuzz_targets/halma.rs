@@ -1,3 +1,3 @@
 //! `input.txt` of halma: parse, round trip, one agent turn under a tiny budget.
 #![no_main]
-libfuzzer_sys::fuzz_target!(|data: &[u8]| agent::fuzzing::input_turn::<agent::games::halma::Halma>(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| agent::fuzzing::input_turn::<agent::Halma>(data));

@@ -29,7 +29,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 fn cpu_now() -> f64 {
-    agent::clock::process_cpu_seconds()
+    agent::process_cpu_seconds()
 }
 
 /// Spins until this thread/process has used `secs` more CPU.
@@ -65,18 +65,18 @@ fn burn_thread(secs: f64) {
 fn legal_move() {
     let text = std::fs::read_to_string("input.txt").expect("input.txt");
     if text.trim_start().starts_with("TESTNIM") {
-        use agent::protocol::Notation;
-        let inp = agent::games::testnim::TestNim::parse_input(&text).expect("valid input");
+        use agent::Notation;
+        let inp = agent::TestNim::parse_input(&text).expect("valid input");
         // Take 1: always legal, and keeps games long enough to test.
         let mv = 1.min(inp.state.pile);
         std::fs::write("output.txt", inp.state.format_move(mv)).expect("write");
     } else {
-        let opts = agent::driver::AgentOptions {
+        let opts = agent::AgentOptions {
             dir: ".".into(),
-            strategy: agent::search::Strategy::Random,
+            strategy: agent::Strategy::Random,
             time_scale: 1.0,
         };
-        agent::driver::run_turn(&opts).expect("a legal move");
+        agent::run_turn(&opts).expect("a legal move");
     }
 }
 
@@ -85,11 +85,11 @@ fn legal_move() {
 /// replay exactly.
 fn handicap(pct: u64, depth: Option<u32>) {
     let text = std::fs::read_to_string("input.txt").expect("input.txt");
-    let kind = agent::games::GameKind::detect(&text).expect("a game the agent library knows");
+    let kind = agent::GameKind::detect(&text).expect("a game the agent library knows");
     agent::with_game!(kind, |G| handicap_turn::<G>(&text, pct, depth));
 }
 
-fn handicap_turn<G: agent::protocol::FileGame>(text: &str, pct: u64, depth: Option<u32>) {
+fn handicap_turn<G: agent::FileGame>(text: &str, pct: u64, depth: Option<u32>) {
     let input = G::parse_input(text).expect("valid input");
     let h = input.state.hash().wrapping_mul(0x9E37_79B9_7F4A_7C15);
     if (h >> 40) % 100 < pct {
@@ -99,12 +99,12 @@ fn handicap_turn<G: agent::protocol::FileGame>(text: &str, pct: u64, depth: Opti
         std::fs::write("output.txt", input.state.format_move(mv)).expect("write");
         return;
     }
-    let opts = agent::driver::AgentOptions {
+    let opts = agent::AgentOptions {
         dir: ".".into(),
-        strategy: depth.map_or(agent::search::Strategy::Best, agent::search::Strategy::AlphaBeta),
+        strategy: depth.map_or(agent::Strategy::Best, agent::Strategy::AlphaBeta),
         time_scale: 1.0,
     };
-    agent::driver::run_turn(&opts).expect("a legal move");
+    agent::run_turn(&opts).expect("a legal move");
 }
 
 /// utime + stime of a process in clock ticks (0 if unreadable).

@@ -5,8 +5,8 @@
 
 use crate::output::record;
 use crate::schedule::starts::Starts;
-use agent::protocol::{GenOptions, Mode, Notation, Policy, View};
-use agent::search::Game;
+use agent::Game;
+use agent::{GenOptions, Mode, Notation, Setup, View};
 use std::path::PathBuf;
 use std::sync::OnceLock;
 

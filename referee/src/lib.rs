@@ -16,7 +16,7 @@
 //!   self-contained HTML report.
 //! - [`stats`]: ratings (fitted to every game of a tournament), the SPRT,
 //!   standings.
-//! - [`game`]: one game, generic over [`agent::protocol::FileGame`]: the
+//! - [`game`]: one game, generic over [`agent::FileGame`]: the
 //!   agents and seats, the loop, the judging of a move, the human seat.
 //! - [`signals`]: the referee's own stop and exit flags.
 //! - [`output`]: game records and the terminal board.
@@ -59,16 +59,16 @@ macro_rules! for_game {
 /// Every `--game` name the referee accepts: the registry's games (then the
 /// test fixture, in test builds).
 pub(crate) fn game_names() -> impl Iterator<Item = &'static str> {
-    agent::games::GameKind::ALL
+    agent::GameKind::ALL
         .iter()
         .map(|k| k.name())
-        .chain(agent::games::FIXTURES.iter().copied())
+        .chain(agent::FIXTURES.iter().copied())
 }
 
 /// The message for a `--game` that names no game: the closest name when one
 /// is close, and the list of games.
 pub(crate) fn unknown_game(name: &str) -> String {
-    use agent::games::GameKind;
+    use agent::GameKind;
     let names: Vec<&str> = GameKind::ALL.iter().map(|k| k.name()).collect();
     let lower = name.to_ascii_lowercase();
     let closest = game_names()
@@ -76,7 +76,7 @@ pub(crate) fn unknown_game(name: &str) -> String {
         .filter(|(score, _)| *score > 0.8)
         .max_by(|a, b| a.0.total_cmp(&b.0));
     let hint = closest.map(|(_, n)| format!("did you mean {n}? ")).unwrap_or_default();
-    let fixtures = match agent::games::FIXTURES {
+    let fixtures = match agent::FIXTURES {
         [] => String::new(),
         f => format!(" (and {}, for tests)", f.join(", ")),
     };

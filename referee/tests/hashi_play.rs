@@ -10,9 +10,9 @@
 //! move. The person's script also types a malformed line, an illegal move
 //! and `?` once, which must be answered and asked again, never scored.
 
-use agent::games::hashi::{Hashi, HashiMove};
-use agent::protocol::{GenOptions, Notation, Player, Policy, Setup};
-use agent::search::Game;
+use agent::Game;
+use agent::Hashi;
+use agent::{GenOptions, Notation, Player, Setup};
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -40,8 +40,8 @@ fn played_move(line: &str) -> Option<String> {
 
 /// The person's choice: the move the one-ply greedy player would make, so
 /// the game is a real one rather than random on both sides.
-fn person_move(h: &Hashi) -> HashiMove {
-    agent::search::greedy::choose(h).expect("the person has a move")
+fn person_move(h: &Hashi) -> <Hashi as Game>::Move {
+    agent::greedy_move(h).expect("the person has a move")
 }
 
 // A test: one scripted game from start to end reads best as one story.

@@ -10,8 +10,8 @@
 
 mod common;
 
-use agent::games::testnim::TestNim;
-use agent::protocol::ByPlayer;
+use agent::ByPlayer;
+use agent::TestNim;
 use referee::game::{play_game, Contestant, GameSetup, Rules, SeatKind};
 use referee::output::record::{self, GameRecord, LossReason};
 use referee::process::command::AgentCommand;
@@ -666,7 +666,7 @@ fn an_agent_with_no_time_left_gets_no_input_and_loses_on_time() {
         key: "notime".into(),
         start: TestNim {
             pile: 5,
-            side: agent::protocol::Player::One,
+            side: agent::Player::One,
         },
         seats: ByPlayer::new(&a, &b),
         time: ByPlayer::new(0.0, 10.0),

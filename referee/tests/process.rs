@@ -5,8 +5,8 @@
 
 mod common;
 
-use agent::games::testnim::TestNim;
-use agent::protocol::ByPlayer;
+use agent::ByPlayer;
+use agent::TestNim;
 use referee::game::{play_game, Contestant, GameSetup, Rules, SeatKind};
 use referee::output::record::{self, Ending, LossReason};
 use referee::process::agent_files::Output;
@@ -120,7 +120,7 @@ fn one_game(name: &str, a: &str, b: &str, time: f64, rules: &Rules, pile: u32) -
         key: name.into(),
         start: TestNim {
             pile,
-            side: agent::protocol::Player::One,
+            side: agent::Player::One,
         },
         seats: ByPlayer::new(&ca, &cb),
         time: ByPlayer::new(time, time),
@@ -498,7 +498,7 @@ fn halma_games_run_to_the_move_cap_and_replay() {
         assert_eq!(r.ending, Ending::MoveCap);
         assert_eq!(r.seat_names, ["BLACK", "WHITE"]);
         // Every recorded move replays legally from the recorded start.
-        let states = referee::game::replay_states::<agent::games::halma::Halma>(r).unwrap();
+        let states = referee::game::replay_states::<agent::Halma>(r).unwrap();
         assert_eq!(states.len(), 13);
         let input = std::fs::read_to_string(Path::new(&r.dirs[0]).join("input.txt")).unwrap();
         assert!(input.starts_with("SINGLE\n"), "{input}");

@@ -11,12 +11,12 @@
 //! Without Chromium the test says so and passes, unless
 //! `REFEREE_BROWSER_TEST=required` (as `.ci/run` sets), where it fails.
 
-use agent::games::connectsquare::ConnectSquare;
-use agent::games::fifteen::Fifteen;
-use agent::games::halma::Halma;
-use agent::games::hashi::Hashi;
-use agent::games::hinger::Hinger;
-use agent::protocol::{FileGame, GenOptions, Mode, Player};
+use agent::ConnectSquare;
+use agent::Fifteen;
+use agent::Halma;
+use agent::Hashi;
+use agent::Hinger;
+use agent::{FileGame, GenOptions, Mode, Player};
 use referee::output::record::{self, Ending, GameRecord, MoveRecord};
 use referee::report::data::{legend_data, pieces, PieceData};
 use std::path::{Path, PathBuf};

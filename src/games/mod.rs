@@ -1,12 +1,15 @@
 //! One module per game: rules, evaluation and text format live together.
 //! Each game implements [`crate::search::Game`] (for the search) and
-//! [`crate::protocol::FileGame`] (for the file protocol and the referee).
+//! [`crate::play::FileGame`] (for the file protocol and the referee).
 
 #[cfg(any(test, feature = "testnim"))]
 pub mod testnim;
+#[cfg(feature = "testnim")]
+pub use testnim::TestNim;
 
 use crate::protocol::{Lines, ParseError};
-use crate::protocol::{Notation, Policy};
+use crate::protocol::Notation;
+use crate::search::Searchable;
 
 /// The registry: every contest game, once, as `Variant => module::Type`.
 /// It declares the game's module, its [`GameKind`] and its arm of
@@ -16,6 +19,7 @@ use crate::protocol::{Notation, Policy};
 macro_rules! registry {
     ($d:tt $($variant:ident => $module:ident :: $ty:ident),+ $(,)?) => {
         $(pub mod $module;)+
+        $(pub use self::$module::$ty;)+
 
         /// Which game an `input.txt` holds or a command line names.
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,8 +48,8 @@ macro_rules! registry {
             ($d kind:expr, |$d G:ident| $d body:expr) => {
                 match $d kind {
                     $(
-                        $d crate::games::GameKind::$variant => {
-                            type $d G = $d crate::games::$module::$ty;
+                        $d crate::GameKind::$variant => {
+                            type $d G = $d crate::$ty;
                             $d body
                         }
                     )+
@@ -74,7 +78,7 @@ impl GameKind {
         with_game!(self, |G| G::TAG)
     }
 
-    /// Whether `agent --level` plays this game ([`Policy::LEVELS`]).
+    /// Whether `agent --level` plays this game ([`Searchable::LEVELS`]).
     pub fn has_levels(self) -> bool {
         with_game!(self, |G| G::LEVELS)
     }
@@ -121,11 +125,11 @@ impl GameKind {
 macro_rules! with_named_game {
     ($name:expr, |$G:ident| $body:expr, $none:expr) => {{
         let name: &str = $name;
-        if name.eq_ignore_ascii_case(<$crate::games::testnim::TestNim as $crate::protocol::Notation>::NAME) {
-            type $G = $crate::games::testnim::TestNim;
+        if name.eq_ignore_ascii_case(<$crate::TestNim as $crate::Notation>::NAME) {
+            type $G = $crate::TestNim;
             $body
         } else {
-            match $crate::games::GameKind::from_name(name) {
+            match $crate::GameKind::from_name(name) {
                 Some(kind) => $crate::with_game!(kind, |$G| $body),
                 None => $none,
             }
@@ -139,7 +143,7 @@ macro_rules! with_named_game {
 #[macro_export]
 macro_rules! with_named_game {
     ($name:expr, |$G:ident| $body:expr, $none:expr) => {{
-        match $crate::games::GameKind::from_name($name) {
+        match $crate::GameKind::from_name($name) {
             Some(kind) => $crate::with_game!(kind, |$G| $body),
             None => $none,
         }

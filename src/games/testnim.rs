@@ -19,9 +19,11 @@
 
 use crate::protocol::{
     format_time, parse_header, BoardView, CellView, GenOptions, Ground, Input, LegendEntry, Lines, Mode, MoveError,
-    MoveView, Notation, ParseError, Player, Policy, Setup, View,
+    MoveView, Notation, ParseError, Player, Setup, View,
 };
+use crate::play::Steps;
 use crate::search::{Evaluator, Game, Outcome, SearchHints, Searchable};
+use crate::timing::TimePolicy;
 
 /// A TESTNIM position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -197,7 +199,9 @@ impl View for TestNim {
     }
 }
 
-impl Policy for TestNim {
+impl Steps for TestNim {}
+
+impl TimePolicy for TestNim {
     fn moves_left_estimate(&self) -> f64 {
         (self.pile as f64 / 4.0).max(1.0)
     }

@@ -2,7 +2,7 @@
 //! and the one place the alpha-beta searcher is built and its table sized.
 
 use crate::clock::CpuTimer;
-use crate::protocol::{FileGame, Solved};
+use super::steps::{FileGame, Solved};
 use crate::search::alphabeta::{SearchResult, Searcher};
 use crate::search::level::{self, Level, Rung};
 use crate::search::{greedy, mcts, minimax, outcome_score, Evaluator, Limits, Pacing, Strategy, WIN_THRESHOLD};
@@ -17,7 +17,7 @@ use rand::SeedableRng;
 pub struct ChooseOptions {
     /// Search speed (nodes per CPU second) that sizes the transposition
     /// table: a calibration's, or `None` for the game's assumed one
-    /// ([`Policy::NODES_PER_SECOND`](crate::protocol::Policy::NODES_PER_SECOND)).
+    /// ([`TimePolicy::NODES_PER_SECOND`](crate::timing::TimePolicy::NODES_PER_SECOND)).
     pub nodes_per_second: Option<f64>,
     /// Positions (hashes) the game has already been through; the search
     /// scores returning to one with the game's `REPEAT_SCORE`.
@@ -79,7 +79,7 @@ impl<M> Choice<M> {
 /// strategy would now play: each finished (or improved) search iteration and
 /// each answer of a game's own solver. `None` only when there is no legal
 /// move. A game's own move for the strategy
-/// ([`Policy::own_move`](crate::protocol::Policy::own_move)) comes first;
+/// ([`Steps::own_move`](super::steps::Steps::own_move)) comes first;
 /// the default strategy composes the game's own steps with the search
 /// (`best`).
 pub fn choose<G: FileGame>(
@@ -369,7 +369,7 @@ fn monte_carlo<G: FileGame>(state: &G, limits: &Limits, opts: &ChooseOptions, fi
 }
 
 /// The default strategy's move within `limits` (CPU seconds from now): the
-/// game's own steps, which [`Policy`](crate::protocol::Policy) describes
+/// game's own steps, which [`Steps`](super::steps::Steps) describes
 /// and none of which searches, composed with the one searcher. In order: a
 /// probe search when the game asks for one; the game's exact solver, whose
 /// move is played when it has one; the search with what is left (less the
@@ -425,7 +425,7 @@ fn best<G: FileGame>(
 
 /// The searches of one move: the searcher, built when the first search
 /// starts, with the evaluation the game asks for
-/// ([`Policy::search_evaluator`](crate::protocol::Policy::search_evaluator)).
+/// ([`Steps::search_evaluator`](super::steps::Steps::search_evaluator)).
 struct Search<'a, G: FileGame> {
     state: &'a G,
     opts: &'a ChooseOptions,

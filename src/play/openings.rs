@@ -7,7 +7,8 @@
 //! ([`random_plies`], [`decided`]). [`balanced_book`] keeps those a search
 //! scores near even, for `agent <game> book`.
 
-use crate::protocol::{FileGame, GenOptions};
+use super::steps::FileGame;
+use crate::protocol::GenOptions;
 use crate::search::{alphabeta, Limits, Outcome, WIN_THRESHOLD};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -155,7 +156,7 @@ fn wins_at_once<G: FileGame>(pos: &G, moves: &[G::Move]) -> bool {
 mod tests {
     use super::*;
     use crate::games::halma::Halma;
-    use crate::protocol::{Policy, Setup};
+    use crate::protocol::Setup;
     use crate::search::Game;
 
     #[test]

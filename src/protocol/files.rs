@@ -100,12 +100,7 @@ mod tests {
     use super::*;
     use std::os::unix::fs::MetadataExt;
 
-    fn temp_dir(name: &str) -> std::path::PathBuf {
-        let d = std::env::temp_dir().join(format!("agent-files-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        d
-    }
+    use crate::scratch::scratch as temp_dir;
 
     fn inode(p: &Path) -> u64 {
         std::fs::symlink_metadata(p).unwrap().ino()
@@ -127,7 +122,6 @@ mod tests {
             vec![std::ffi::OsString::from("output.txt")],
             "a temp file was left behind"
         );
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
@@ -136,7 +130,6 @@ mod tests {
         write_atomic(&dir, "output.txt", "E 1,1 2,2\n").unwrap();
         write_atomic(&dir, "output.txt", "E 3,3 4,4\n").unwrap();
         assert_eq!(std::fs::read_to_string(dir.join("output.txt")).unwrap(), "E 3,3 4,4\n");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
@@ -148,7 +141,6 @@ mod tests {
         write_file(&dir, "output.txt", "E 1,1 2,2\n", Replace::Stale).unwrap();
         assert_eq!(std::fs::read_to_string(&p).unwrap(), "E 1,1 2,2\n");
         assert_eq!(inode(&p), ino, "not written in place");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
@@ -173,7 +165,6 @@ mod tests {
         write_file(&dir, "output.txt", &huge, Replace::Valid(short.len())).unwrap();
         assert_eq!(std::fs::read_to_string(&p).unwrap(), huge);
         assert_ne!(inode(&p), ino, "a multi-page text was written in place");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
@@ -199,6 +190,5 @@ mod tests {
         rustix::fs::mknodat(rustix::fs::CWD, &p, fifo, rustix::fs::Mode::from_raw_mode(0o600), 0).unwrap();
         write_file(&dir, "output.txt", "E 1,1 2,2\n", Replace::Stale).unwrap();
         assert_eq!(std::fs::read_to_string(&p).unwrap(), "E 1,1 2,2\n");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -1,6 +1,7 @@
 //! The file protocol shared by all games (docs/protocol.md): typed parsing with
-//! line-numbered errors, the [`FileGame`] trait through which the driver and
-//! the referee handle any game, and writing the agent's files so that a kill never leaves a damaged move.
+//! line-numbered errors, the file-side traits of a game ([`Notation`],
+//! [`Setup`], [`View`]), and writing the agent's files so that a kill never
+//! leaves a damaged move.
 
 mod files;
 pub mod limits;
@@ -13,7 +14,7 @@ pub use lines::{Line, Lines};
 pub use params::{Param, ParamKey};
 pub use view::{BoardView, CellView, Drawing, Ground, LegendEntry, LinkView, MoveView, PieceShape, PieceView, Sample};
 
-use crate::search::{Game, Limits, Outcome, Searchable, Strategy};
+use crate::search::{Game, Outcome};
 use std::fmt;
 use std::io::Read;
 use std::path::Path;
@@ -277,14 +278,33 @@ pub trait Notation: Game + Sized {
     fn player_names() -> [&'static str; 2];
 }
 
-/// How the referee makes start positions.
+/// The referee's side of a game: how it makes start positions and how it
+/// judges the end.
 pub trait Setup: Notation {
     /// The parameters of generated start positions ([`GenOptions`] fields
     /// this game reads), with the questions put to a person who has not given them.
     const PARAMS: &'static [Param] = &[];
 
+    /// True when a side to move without a legal move ends the game as the
+    /// move cap does, the player with more time left winning (Halma's rule
+    /// 6). Otherwise a drawn [`Setup::result`] is a real draw.
+    const NO_MOVE_SETTLED_BY_TIME: bool = false;
+
     /// A start position for the referee.
     fn generate(opts: &GenOptions) -> Result<Self, String>;
+
+    /// `None` while the game goes on; `Some(Some(p))` when `p` has won;
+    /// `Some(None)` for a draw or an end to be settled by the referee (e.g.
+    /// Halma with no legal move). Default: [`Game::outcome`] seen from the
+    /// seats.
+    fn result(&self) -> Option<Option<Player>> {
+        let me = self.to_move();
+        self.outcome().map(|o| match o {
+            Outcome::Win => Some(me),
+            Outcome::Loss => Some(me.other()),
+            Outcome::Draw => None,
+        })
+    }
 }
 
 /// How a position and a move are shown to a person (terminal, HTML report).
@@ -292,6 +312,11 @@ pub trait View: Notation {
     /// How a drawing (the referee's HTML report) shows this game's pieces
     /// and moves.
     const DRAWING: Drawing = Drawing::DISCS;
+
+    /// CPU seconds an agent gets per move when a person plays it at `referee
+    /// play` and no `--move-time` is given (`None`: the whole clock), so
+    /// the person is not kept waiting.
+    const HUMAN_MOVE_TIME: Option<f64> = None;
 
     /// A move as shown to a person (e.g. Fifteen's `(Row, Column, Card
     /// Number)`). Default: the output text on one line.
@@ -309,146 +334,6 @@ pub trait View: Notation {
     /// for marking the last move in a drawing.
     fn move_view(&self, mv: Self::Move) -> MoveView;
 }
-
-/// How the agent and the referee play the game beyond its moves: who has
-/// won, how time is shared out, the game's own steps of the default
-/// strategy (which `play::choose` composes with its one search), and the
-/// rules of the contest around the board.
-pub trait Policy: Notation + Searchable {
-    /// `None` while the game goes on; `Some(Some(p))` when `p` has won;
-    /// `Some(None)` for a draw or an end to be settled by the referee (e.g.
-    /// Halma with no legal move). Default: [`Game::outcome`] seen from the
-    /// seats.
-    fn result(&self) -> Option<Option<Player>> {
-        let me = self.to_move();
-        self.outcome().map(|o| match o {
-            Outcome::Win => Some(me),
-            Outcome::Loss => Some(me.other()),
-            Outcome::Draw => None,
-        })
-    }
-
-    /// Expected number of moves the side to move still has to make in this
-    /// game, used to share out the remaining time in GAME mode.
-    fn moves_left_estimate(&self) -> f64;
-
-    /// How many of those moves need a search of their own: at short clocks
-    /// the clock is shared over these, while every move's fixed cost is
-    /// kept back for all of them. Games whose last moves an exact solver plays in
-    /// milliseconds count fewer. Default: all of them.
-    fn searched_moves_left(&self) -> f64 {
-        self.moves_left_estimate()
-    }
-
-    /// Nodes per CPU second this game's alpha-beta is assumed to search
-    /// when no `calibration.txt` gives the speed: with the time it sizes
-    /// the transposition table of every search the agent plays
-    /// (`play::choose`). Default: a million.
-    const NODES_PER_SECOND: f64 = 1.0e6;
-
-    /// The game's own move for `strategy`, found without searching, that
-    /// replaces the strategy's choice (Connect Square: the brief's greedy
-    /// player for [`Strategy::Greedy`], an immediate win under
-    /// [`Strategy::Best`]). Default: none.
-    fn own_move(&self, _strategy: Strategy) -> Option<Self::Move> {
-        None
-    }
-
-    /// The default strategy ([`Strategy::Best`]): CPU seconds of the
-    /// search to run before [`Policy::solver_move`], for a game whose
-    /// solver reports nothing until it is done, so that a searched move
-    /// reaches `output.txt` early. `limits` are the move's. Default: none.
-    fn probe_seconds(&self, _limits: &Limits) -> Option<f64> {
-        None
-    }
-
-    /// The default strategy: the game's exact solver (or the like) within
-    /// `limits` (CPU seconds from now: what the probe left), calling
-    /// `on_improve` with every move it would play, so that a kill mid-think
-    /// loses little. It runs no alpha-beta search: `play::choose` runs that
-    /// when the answer is [`Solved::Unsolved`] or [`Solved::AfterSearch`].
-    /// Default: no solver.
-    fn solver_move(&self, _limits: &Limits, _on_improve: &mut dyn FnMut(Self::Move)) -> Solved<'_, Self::Move> {
-        Solved::Unsolved
-    }
-
-    /// The default strategy: the move the search found, or would play so
-    /// far, made safe (Connect Square: a move that hands the opponent a
-    /// square at once is swapped for one that does not). Default: itself.
-    fn safety_net(&self, mv: Self::Move) -> Self::Move {
-        mv
-    }
-
-    /// The default strategy: the evaluation its search scores positions
-    /// with (Connect Square weighs the agent's own chances up). Default:
-    /// the game's own, as every other search uses it.
-    fn search_evaluator(&self) -> <Self as Searchable>::Eval {
-        Default::default()
-    }
-
-    /// The default strategy with no time to search (a GAME clock short of
-    /// the floor of the moves left): whether `mv` makes progress that
-    /// cannot be undone, so that moves played without a search cannot walk
-    /// in circles while the clock runs out (Halma: a piece ends nearer its
-    /// goal; a sideways step back and forth repeats no position while the
-    /// opponent moves). Default: every move does.
-    fn makes_progress(&self, _mv: Self::Move) -> bool {
-        true
-    }
-
-    /// The default strategy: CPU seconds the search after the solver keeps
-    /// in hand, because the game's search may look at the clock that far
-    /// apart (every 1024 nodes); with less than twice this left, the
-    /// probe's move (or the greedy one) is played instead. Default: none.
-    const CLOCK_SLACK: f64 = 0.0;
-
-    /// Score given, in search, to re-entering a position the game has
-    /// already been through, from the view of the side to move there (so a
-    /// positive value discourages the mover from going back). Only games
-    /// whose positions can repeat (Halma) need it.
-    const REPEAT_SCORE: i32 = 0;
-
-    /// True when a side to move without a legal move ends the game as the
-    /// move cap does, the player with more time left winning (Halma's rule
-    /// 6). Otherwise a drawn `result()` is a real draw.
-    const NO_MOVE_SETTLED_BY_TIME: bool = false;
-
-    /// CPU seconds an agent gets per move when a person plays it at `referee
-    /// play` and no `--move-time` is given (`None`: the whole clock).
-    const HUMAN_MOVE_TIME: Option<f64> = None;
-
-    /// Whether the strength ladder ([`Strategy::Level`]) is offered for
-    /// this game: its table's budgets and noise are set and measured in
-    /// one game's evaluation units, so only the games whose ladder was
-    /// measured offer it. Default: no.
-    const LEVELS: bool = false;
-}
-
-/// What a game's exact solver made of a position for the default strategy
-/// ([`Policy::solver_move`]).
-pub enum Solved<'a, M> {
-    /// Nothing proven within the solver's share of the time, or no solver
-    /// for this position: the search decides.
-    Unsolved,
-    /// Play this move (proven, or the best one a solved position offers).
-    Play(M),
-    /// A value is proven, but which move keeps it best against a fallible
-    /// opponent is chosen after the search: the function gets the searched
-    /// move and a clock of the CPU seconds left, and returns the move.
-    AfterSearch(Settle<'a, M>),
-}
-
-/// How [`Solved::AfterSearch`] settles the move: from the searched move and
-/// a clock of the CPU seconds left.
-pub type Settle<'a, M> = Box<dyn FnOnce(M, &dyn Fn() -> f64) -> M + 'a>;
-
-/// A game as the agent, the referee and the tools see it: searchable, and
-/// with all four file-side traits. Implemented for every type that has them;
-/// a game implements the parts, next to its rules. (The referee never
-/// compares game names: the registry and these traits say everything.)
-pub trait FileGame: Searchable + Notation + Setup + View + Policy {}
-
-impl<T: Searchable + Notation + Setup + View + Policy> FileGame for T {}
 
 /// The most bytes the agent reads from any of its input files (`input.txt`,
 /// `playdata.txt`, `calibration.txt`). The largest legal `input.txt` (a 10x10
@@ -617,105 +502,4 @@ pub fn format_time(t: f64) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn header_validates_time() {
-        let mut l = Lines::new("HINGER\nGAME\n1\n-3\n");
-        let e = parse_header(&mut l, "HINGER").unwrap_err();
-        assert_eq!(e.line, 4);
-        let mut l = Lines::new("HINGER\nGAME\n1\nabc\n");
-        assert!(parse_header(&mut l, "HINGER").unwrap_err().message.contains("abc"));
-        let mut l = Lines::new("HINGER\r\nSINGLE \r\n\r\n2\n30.5\n");
-        let h = parse_header(&mut l, "HINGER").unwrap();
-        assert_eq!(h.mode, Mode::Single);
-        assert_eq!(h.side.text, "2");
-        assert_eq!(h.remaining, 30.5);
-    }
-
-    #[test]
-    fn by_player_indexes_by_seat() {
-        let mut b = ByPlayer::new(1, 2);
-        assert_eq!((b[Player::One], b[Player::Two]), (1, 2));
-        b[Player::Two.other()] += 10;
-        assert_eq!(b.into_array(), [11, 2]);
-        assert_eq!(*b.get(Player::Two), 2);
-        let seats: Vec<(Player, i32)> = ByPlayer::from_fn(|p| p.index() as i32)
-            .iter()
-            .map(|(p, &v)| (p, v))
-            .collect();
-        assert_eq!(seats, vec![(Player::One, 0), (Player::Two, 1)]);
-        assert_eq!(ByPlayer::from([3, 4]).map(|v| v * 2), ByPlayer::new(6, 8));
-    }
-
-    #[test]
-    fn time_format_round_trips() {
-        for t in [100.0, 0.01, 12.3456, 0.001] {
-            let s = format_time(t);
-            assert!((s.parse::<f64>().unwrap() - t).abs() < 1e-3, "{t} -> {s}");
-        }
-        assert_eq!(format_time(100.0), "100.0");
-    }
-
-    fn temp_dir(name: &str) -> std::path::PathBuf {
-        let d = std::env::temp_dir().join(format!("agent-protocol-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        d
-    }
-
-    #[test]
-    fn bounded_read_refuses_special_files_and_skips_a_bom() {
-        let dir = temp_dir("bounded");
-        let p = dir.join("input.txt");
-        // A FIFO without a writer would block a plain open forever.
-        let fifo = rustix::fs::FileType::Fifo;
-        rustix::fs::mknodat(rustix::fs::CWD, &p, fifo, rustix::fs::Mode::from_raw_mode(0o600), 0).unwrap();
-        let e = read_bounded(&p).unwrap_err().to_string();
-        assert!(e.contains("not a regular file"), "{e}");
-        std::fs::remove_file(&p).unwrap();
-        // A symlink to an endless device.
-        std::os::unix::fs::symlink("/dev/zero", &p).unwrap();
-        let e = read_bounded(&p).unwrap_err().to_string();
-        assert!(e.contains("not a regular file"), "{e}");
-        std::fs::remove_file(&p).unwrap();
-        // Too big.
-        std::fs::write(&p, vec![b'1'; MAX_INPUT_BYTES as usize + 1]).unwrap();
-        assert!(read_bounded(&p).unwrap_err().to_string().contains("larger than"));
-        // A directory.
-        assert!(read_bounded(&dir).unwrap_err().to_string().contains("directory"));
-        // A byte-order mark is skipped; a missing file keeps NotFound.
-        std::fs::write(&p, "\u{feff}SINGLE\n").unwrap();
-        assert_eq!(read_bounded(&p).unwrap(), "SINGLE\n");
-        let e = read_bounded(&dir.join("missing.txt")).unwrap_err();
-        assert_eq!(e.kind(), std::io::ErrorKind::NotFound);
-        assert_eq!(e.to_string(), "no such file");
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn time_is_never_written_as_zero_or_rounded_up() {
-        assert_eq!(format_time(0.0004), "0.0004");
-        assert_eq!(format_time(0.0015), "0.001");
-        assert_eq!(format_time(0.29), "0.29");
-        assert_eq!(format_time(29.9999), "29.999");
-        assert_eq!(format_time(1e-12), "0.000000001");
-        assert_eq!(format_time(0.0), "0.0");
-        assert_eq!(format_time(-1.0), "0.0");
-        // Huge but finite times (the hashi fuzzer's 2.7e117 hung here) are
-        // whole seconds, never above the time left.
-        for t in [1e9, 1e9 + 0.75, 4.5e15 + 0.5, 2.666e117, f64::MAX] {
-            let s = format_time(t);
-            let v: f64 = s.parse().unwrap();
-            assert!(v <= t && t - v < 1.0 + t * f64::EPSILON, "{t} -> {s}");
-            assert!(s.ends_with(".0"), "{t} -> {s}");
-        }
-        for i in 1..2000 {
-            let t = i as f64 * 0.000_37;
-            let s = format_time(t);
-            let v: f64 = s.parse().unwrap();
-            assert!(v > 0.0 && v <= t && t - v < 1e-3, "{t} -> {s}");
-        }
-    }
-}
+mod tests;

@@ -69,7 +69,7 @@ pub enum Rung {
 /// over 48 (hence levels 5 and 6). Nodes are a cap, not the budget, of
 /// the fixed-depth levels 7-9 (depth 5 takes some 30,000 nodes in the
 /// middle game). The measured table is on the results page
-/// (`docs/results.md`, "Strength ladder"), made by `scripts/ladder.sh`.
+/// (`docs/results.md`, "The strength ladder"), made by `scripts/ladder.sh`.
 const TABLE: [Rung; 10] = [
     Rung::Reference { depth: 2 },
     Rung::Noisy {

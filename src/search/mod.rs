@@ -192,6 +192,12 @@ pub trait SearchHints: Game {
     fn move_from_frame(&self, mv: Self::Move, _frame: u8) -> Self::Move {
         mv
     }
+
+    /// Score given, in search, to re-entering a position the game has
+    /// already been through, from the view of the side to move there (so a
+    /// positive value discourages the mover from going back). Only games
+    /// whose positions can repeat (Halma) need it. Default: 0.
+    const REPEAT_SCORE: i32 = 0;
 }
 
 /// A game the whole search core can play: its rules, its hints and its two
@@ -204,6 +210,12 @@ pub trait Searchable: SearchHints {
 
     /// The deliberately simple evaluation of the reference (minimax) agent.
     type Reference: Evaluator<Self> + Default;
+
+    /// Whether the strength ladder ([`Strategy::Level`]) is offered for
+    /// this game: its table's budgets and noise are set and measured in
+    /// units of one game's [`Searchable::Eval`], so only the games whose
+    /// ladder was measured offer it. Default: no.
+    const LEVELS: bool = false;
 }
 
 /// Terminal score for `outcome` at distance `ply` from the root, side-to-move view.

@@ -44,8 +44,8 @@ impl<M: PartialEq + Copy> Pace<M> {
     /// The cuts are milder than Stockfish's: a Halma iteration costs several
     /// times the last (an even depth ten to twenty times the odd one before
     /// it), so a soft limit shortened a lot skips a whole depth, and time
-    /// saved that way mostly goes unused at the end of the game (the
-    /// measurement is on the results page, `docs/results.md`).
+    /// saved that way mostly goes unused at the end of the game
+    /// (`docs/results.md`, "The time policy's constants").
     pub(crate) fn after_iteration(&mut self, best: M, score: i32) -> f64 {
         let (changed, drop) = match self.last {
             Some((m, s)) => (m != best, s - score),

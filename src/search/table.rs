@@ -118,6 +118,7 @@ pub fn prefetch<T>(item: &T) {
 
 /// Asks the kernel to back the `bytes` at `start` with 2 MiB pages (the
 /// whole huge pages inside the range).
+#[cfg(target_os = "linux")]
 fn advise_huge_pages(start: usize, bytes: usize) {
     let huge = 2 << 20;
     let aligned = (start + huge - 1) & !(huge - 1);
@@ -128,6 +129,11 @@ fn advise_huge_pages(start: usize, bytes: usize) {
         unsafe { libc::madvise(aligned as *mut libc::c_void, len, libc::MADV_HUGEPAGE) };
     }
 }
+
+/// Elsewhere there is no such advice: the table keeps the pages the system
+/// gives it.
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_start: usize, _bytes: usize) {}
 
 #[cfg(test)]
 mod tests {

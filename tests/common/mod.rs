@@ -3,20 +3,16 @@
 
 //! Running the agent binary as a child process, for the process-level tests.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// The agent binary under test.
 pub const AGENT: &str = env!("CARGO_BIN_EXE_agent");
 
-/// A fresh scratch directory for one test.
-pub fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("agent-files-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+#[path = "../../src/scratch.rs"]
+pub mod scratch_dir;
+pub use scratch_dir::scratch;
 
 /// How a run of the agent ended.
 pub struct Run {

@@ -27,10 +27,42 @@ pub(crate) struct GameOpts {
     /// Start every game from this input.txt instead of a generated position.
     #[arg(long)]
     pub start: Option<PathBuf>,
-    /// Board options of generated positions (the agent's own `BoardArgs`,
-    /// so `agent duel` and the referee take the same flags).
+    /// Board options of generated positions.
     #[command(flatten)]
-    pub board: agent::tools::BoardArgs,
+    pub board: BoardArgs,
+}
+
+/// Board options of generated start positions (each game uses the ones
+/// that mean something to it; the same flags as `agent duel` and the
+/// agent's opening tools).
+#[derive(Args, Debug, Clone, Default)]
+pub(crate) struct BoardArgs {
+    /// Board rows (Hinger, Connect Square).
+    #[arg(long)]
+    pub rows: Option<usize>,
+    /// Board columns (Hinger, Connect Square).
+    #[arg(long)]
+    pub cols: Option<usize>,
+    /// Board size (Fifteen: 4 or 6; Hashi: n).
+    #[arg(long)]
+    pub size: Option<usize>,
+    /// Share of cells holding counters, 0 to 1 (Hinger).
+    #[arg(long)]
+    pub density: Option<f64>,
+}
+
+impl BoardArgs {
+    /// The generator options for `seed`, seat one moving first.
+    pub(crate) fn gen(&self, seed: u64) -> agent::GenOptions {
+        agent::GenOptions {
+            rows: self.rows,
+            cols: self.cols,
+            size: self.size,
+            density: self.density,
+            seed,
+            first: agent::Player::One,
+        }
+    }
 }
 
 /// `--mode`.

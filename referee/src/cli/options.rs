@@ -4,7 +4,7 @@
 use crate::cli::{GameOpts, ModeArg, TimeOpts};
 use crate::game::Rules;
 use crate::schedule::starts::Starts;
-use agent::protocol::{GenOptions, Mode};
+use agent::{GenOptions, Mode};
 
 impl GameOpts {
     /// The start positions: the `--start` file's text, or options for generated ones.
@@ -12,10 +12,7 @@ impl GameOpts {
         let text = match &self.start {
             Some(p) => {
                 // Bounded and non-blocking, like the agent's own input.txt.
-                Some(
-                    agent::protocol::read_bounded(p)
-                        .map_err(|e| format!("cannot read --start {}: {e}", p.display()))?,
-                )
+                Some(agent::read_bounded(p).map_err(|e| format!("cannot read --start {}: {e}", p.display()))?)
             }
             None => None,
         };
@@ -59,7 +56,7 @@ pub(crate) const MAX_WALL_FACTOR: f64 = 100.0;
 /// Halma (the one game in the contest's own format, without a tag line),
 /// 10 s for the smaller games, whose moves take milliseconds.
 fn default_clock(game: &str) -> Result<f64, String> {
-    crate::for_game!(game, |G| Ok(if <G as agent::protocol::Notation>::TAG.is_none() {
+    crate::for_game!(game, |G| Ok(if <G as agent::Notation>::TAG.is_none() {
         100.0
     } else {
         10.0

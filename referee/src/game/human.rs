@@ -2,7 +2,7 @@
 //! explained and asked again (never scored), legal moves are listed on
 //! request, and the person's thinking time is not charged.
 
-use agent::protocol::{ByPlayer, FileGame, MoveError, Player};
+use agent::{ByPlayer, FileGame, MoveError, Player};
 use std::io::{BufRead, Write};
 
 /// The terminal (or a script standing in for it).
@@ -183,8 +183,8 @@ pub(crate) fn ask_move<G: FileGame>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use agent::games::testnim::TestNim;
-    use agent::protocol::{Notation, View};
+    use agent::TestNim;
+    use agent::{Notation, View};
 
     fn io(script: &str) -> (HumanIo, std::sync::Arc<std::sync::Mutex<Vec<u8>>>) {
         #[derive(Clone)]
@@ -247,8 +247,8 @@ mod tests {
 
     #[test]
     fn moves_are_accepted_as_they_are_shown() {
-        use agent::games::fifteen::Fifteen;
-        use agent::protocol::{GenOptions, Setup};
+        use agent::Fifteen;
+        use agent::{GenOptions, Setup};
         let g = Fifteen::generate(&GenOptions {
             size: Some(4),
             ..GenOptions::default()

@@ -6,7 +6,7 @@ use crate::output::record::LossReason;
 use crate::process::agent_files::{self, Output};
 use crate::process::runner::{self, Exit, Homes, Killed, RunSpec};
 use crate::process::workdir;
-use agent::protocol::{FileGame, MoveError};
+use agent::{FileGame, MoveError};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 

@@ -14,8 +14,8 @@ use crate::output::record::{Discarded, Ending, GameRecord, LossReason, MoveRecor
 use crate::process::agentinfo::{self, AgentInfo};
 use crate::process::runner;
 use crate::process::sandbox::Sandbox;
-use agent::protocol::{format_time, ByPlayer, FileGame, Mode, Player};
-use agent::search::Game;
+use agent::Game;
+use agent::{format_time, ByPlayer, FileGame, Mode, Player};
 use dirs::{agent_dirs, prepare_dirs, Settle};
 use human::{HumanIo, HumanMove};
 use judge::{run_agent_move, Judged, Played};

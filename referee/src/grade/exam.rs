@@ -11,7 +11,7 @@ use crate::output::record::LossReason;
 use crate::process::agentinfo::printable;
 use crate::process::runner::Homes;
 use crate::process::workdir;
-use agent::protocol::{ByPlayer, FileGame, Mode};
+use agent::{ByPlayer, FileGame, Mode};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;

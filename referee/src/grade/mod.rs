@@ -32,7 +32,7 @@ use crate::game::{Contestant, GameError, Rules, SeatKind};
 use crate::process::command::AgentCommand;
 use crate::schedule::shard::Shard;
 use crate::signals;
-use agent::protocol::{FileGame, GenOptions};
+use agent::{FileGame, GenOptions};
 use exam::TestResult;
 use plan::{GradePlan, Overrides};
 use rand::rngs::SmallRng;

@@ -203,9 +203,7 @@ impl GradePlan {
 
     /// Refuses a plan no grading can follow, naming the field.
     pub(crate) fn check(&self) -> Result<(), String> {
-        crate::for_game!(&self.game, |G| Ok::<&str, String>(
-            <G as agent::protocol::Notation>::NAME
-        ))?;
+        crate::for_game!(&self.game, |G| Ok::<&str, String>(<G as agent::Notation>::NAME))?;
         let secs = |v: f64, what: &str| {
             if v.is_finite() && v > 0.0 && v <= 1e6 {
                 Ok(())

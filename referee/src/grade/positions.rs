@@ -5,7 +5,7 @@
 //! read from a directory of `input.txt` files. The same seed gives the
 //! same positions on any machine: no clock is involved.
 
-use agent::protocol::{FileGame, GenOptions, Mode, Player};
+use agent::{FileGame, GenOptions, Mode, Player};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::path::Path;
@@ -63,7 +63,7 @@ fn pick<G: FileGame>(start: &G, frac: f64, colour: Player, rng: &mut SmallRng) -
         let mv = if random {
             moves[rng.gen_range(0..moves.len())]
         } else {
-            agent::search::greedy::choose(&pos).unwrap_or(moves[0])
+            agent::greedy_move(&pos).unwrap_or(moves[0])
         };
         pos.play(mv);
         line.push(pos.clone());
@@ -113,8 +113,8 @@ pub(crate) fn single_input<G: FileGame>(pos: &G, budget: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use agent::games::halma::Halma;
-    use agent::protocol::{Notation, Policy, Setup};
+    use agent::Halma;
+    use agent::{Notation, Setup};
 
     #[test]
     fn positions_are_seeded_spread_and_of_both_colours() {

@@ -5,11 +5,8 @@
 //! before), then every student's games, then every student's single moves.
 //! A worker takes the next piece whoever's it is, so a run never ends with
 //! one core busy on a long piece while the other waits: its last work is
-//! short single moves. (With each student's games just ahead of its own
-//! single moves, the last student's games ran on one core while the
-//! other, done with the short moves, sat idle: 3-4 s of a core in a
-//! 20-student grading of 80 s.) The worker that finishes a student's last
-//! piece reports its total above the progress bar, which counts pieces.
+//! short single moves. The worker that finishes a student's last piece
+//! reports its total above the progress bar, which counts pieces.
 
 use super::exam::{self, Bench, GameTest};
 use super::intake::Student;
@@ -20,7 +17,7 @@ use crate::game::GameError;
 use crate::process::agentinfo::printable;
 use crate::run::progress::{Progress, Unit};
 use crate::signals;
-use agent::protocol::FileGame;
+use agent::FileGame;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;

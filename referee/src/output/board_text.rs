@@ -4,7 +4,7 @@
 //! is printed, so a whole game fits on a screen or two.
 
 use crate::output::record::GameRecord;
-use agent::protocol::{BoardView, MoveView};
+use agent::{BoardView, MoveView};
 use clap::ValueEnum;
 use std::fmt::Write as _;
 
@@ -195,13 +195,13 @@ mod tests {
     use super::*;
     use crate::output::narrator::Narrator;
     use crate::output::record::{Ending, MoveRecord};
-    use agent::games::connectsquare::ConnectSquare;
-    use agent::games::fifteen::Fifteen;
-    use agent::games::halma::Halma;
-    use agent::games::hashi::Hashi;
-    use agent::games::hinger::Hinger;
-    use agent::protocol::Notation;
-    use agent::protocol::{ByPlayer, FileGame};
+    use agent::ConnectSquare;
+    use agent::Fifteen;
+    use agent::Halma;
+    use agent::Hashi;
+    use agent::Hinger;
+    use agent::Notation;
+    use agent::{ByPlayer, FileGame};
 
     /// Plays `moves` (texts) from `start` through a narrator and returns
     /// everything it printed, with a record of the game for the ending.
@@ -277,7 +277,7 @@ mod tests {
 
     #[test]
     fn halma_marks_the_step_and_explains_camp_cells() {
-        let start = Halma::start(agent::protocol::Player::One).write_input(agent::protocol::Mode::Game, 10.0);
+        let start = Halma::start(agent::Player::One).write_input(agent::Mode::Game, 10.0);
         let out = narrate::<Halma>(&start, &["E 4,0 5,0"], Show::All);
         assert!(out.contains(": empty camp cell"), "{out}");
         let row0 = out.lines().rfind(|l| l.starts_with(" 0 ")).expect("row 0 drawn");

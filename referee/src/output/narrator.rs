@@ -3,7 +3,7 @@
 
 use crate::output::board_text::{board, clock, compact_move, legend, result_heading, wrap80, wrap_move, Show};
 use crate::output::record::{GameRecord, MoveRecord};
-use agent::protocol::{ByPlayer, FileGame, MoveView, Player};
+use agent::{ByPlayer, FileGame, MoveView, Player};
 use std::fmt::Write as _;
 
 /// Narrates one game as it is played or replayed, following `--show`.

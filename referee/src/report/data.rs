@@ -3,7 +3,7 @@
 //! touched, and the clocks. Serialized as compact JSON arrays.
 
 use crate::output::record::GameRecord;
-use agent::protocol::{BoardView, FileGame, Ground, LegendEntry, PieceShape, Sample};
+use agent::{BoardView, FileGame, Ground, LegendEntry, PieceShape, Sample};
 use serde::Serialize;
 
 /// A piece on the board: `[row, col, owner (-1 shared, 0, 1), label, flagged (0/1)]`.
@@ -76,7 +76,7 @@ pub(crate) struct GameData {
     pub ground: Vec<&'static str>,
     /// Notes on the game beside its verdict (agent output discarded past the cap).
     pub notes: Vec<String>,
-    /// How pieces and moves are drawn (the game's [`View::DRAWING`](agent::protocol::View::DRAWING)).
+    /// How pieces and moves are drawn (the game's [`View::DRAWING`](agent::View::DRAWING)).
     pub drawing: DrawingData,
     /// The board's legend as drawn: each meaning with the samples that show it.
     pub legend: Vec<LegendData>,
@@ -155,7 +155,7 @@ fn sample_data(s: &Sample) -> SampleData {
 }
 
 /// A piece owner as the script reads it: -1 shared, else the seat index.
-fn owner_code(owner: Option<agent::protocol::Player>) -> i8 {
+fn owner_code(owner: Option<agent::Player>) -> i8 {
     owner.map_or(-1, |o| o.index() as i8)
 }
 

@@ -10,7 +10,7 @@ use crate::output::board_text::{result_line, wrap80, Show};
 use crate::output::narrator::Narrator;
 use crate::output::record::{self, GameRecord};
 use crate::signals;
-use agent::protocol::{ByPlayer, FileGame, GenOptions, Param, Player};
+use agent::{ByPlayer, FileGame, GenOptions, Param, Player};
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -325,7 +325,7 @@ fn replay_one<G: FileGame>(rec: &GameRecord, a: &ReplayArgs, io: &mut HumanIo) -
 #[cfg(test)]
 mod tests {
     use super::*;
-    use agent::games::fifteen::Fifteen;
+    use agent::Fifteen;
     use clap::Parser;
 
     #[derive(Parser)]

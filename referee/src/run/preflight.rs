@@ -13,7 +13,7 @@ use crate::process::agentinfo;
 use crate::process::runner::{self, Exit, Homes, Killed, RunSpec};
 use crate::process::workdir;
 use crate::run::startup;
-use agent::protocol::FileGame;
+use agent::FileGame;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 

@@ -6,7 +6,7 @@
 //! the length of a contest-clock game.
 
 use crate::output::record::GameRecord;
-use agent::protocol::{ByPlayer, Player};
+use agent::{ByPlayer, Player};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{IsTerminal, Write};
 use std::sync::{Arc, Condvar, Mutex};

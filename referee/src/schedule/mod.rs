@@ -14,7 +14,7 @@ use crate::game::{play_game, Contestant, GameError, GameSetup, Rules, SeatKind};
 use crate::output::record::{self, GameRecord, RunInfo, REFEREE_VERSION};
 use crate::process::runner::{self, Homes, RunSpec};
 use crate::schedule::starts::Starts;
-use agent::protocol::{ByPlayer, FileGame, Player};
+use agent::{ByPlayer, FileGame, Player};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Mutex};

@@ -5,11 +5,11 @@
 //! up (then it cycles). A suite is a file of `input.txt` positions, a
 //! directory of them, or `random:PLIES`: positions reached by PLIES random
 //! legal plies from the generated start (the agent library's one generator,
-//! [`agent::play::openings`]), never repeated within a run, and rejected
+//! [`agent::random_plies`]), never repeated within a run, and rejected
 //! when a shallow search already finds a forced result.
 
-use agent::play::openings::{decided, random_plies};
-use agent::protocol::{FileGame, GenOptions, Mode};
+use agent::{decided, random_plies};
+use agent::{FileGame, GenOptions, Mode};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use std::collections::HashSet;
@@ -123,7 +123,7 @@ pub(crate) fn load(path: &Path) -> Result<Vec<Opening>, String> {
     }
     let mut out = Vec::new();
     for f in files {
-        let text = agent::protocol::read_capped(&f, MAX_OPENINGS_BYTES)
+        let text = agent::read_capped(&f, MAX_OPENINGS_BYTES)
             .map_err(|e| format!("cannot read opening {}: {e}", f.display()))?;
         let parts = split_positions(&text);
         let name = f.display().to_string();
@@ -251,9 +251,9 @@ impl RandomSuite {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use agent::games::testnim::TestNim;
-    use agent::protocol::Policy;
-    use agent::search::Game;
+    use agent::Game;
+    use agent::Setup;
+    use agent::TestNim;
 
     fn tmp(name: &str) -> PathBuf {
         let d = std::env::temp_dir().join(format!("referee-openings-{}-{name}", std::process::id()));

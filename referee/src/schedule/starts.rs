@@ -3,8 +3,8 @@
 
 use crate::output::board_text::seat_label;
 use crate::schedule::openings::{Opening, RandomSuite};
-use agent::protocol::params::unused_params;
-use agent::protocol::{FileGame, GenOptions, Player};
+use agent::unused_params;
+use agent::{FileGame, GenOptions, Player};
 use std::sync::Arc;
 
 /// How start positions are made.
@@ -68,7 +68,7 @@ impl Starts {
     pub(crate) fn varies<G: FileGame>(&self) -> bool {
         let text = |pair| {
             self.position::<G>(pair, 0)
-                .map(|(p, _)| p.write_input(agent::protocol::Mode::Game, 1.0))
+                .map(|(p, _)| p.write_input(agent::Mode::Game, 1.0))
                 .ok()
         };
         text(0) != text(1)

@@ -44,7 +44,7 @@ pub type Move = u8;
 
 /// Whether a board of `rows x cols` fits the bitboards (and the game makes
 /// sense on it).
-pub(crate) fn check_size(rows: usize, cols: usize) -> Result<(), String> {
+pub fn check_size(rows: usize, cols: usize) -> Result<(), String> {
     if rows < 2 || cols < 2 {
         return Err(format!(
             "a board needs at least 2 rows and 2 columns to hold a 2x2 square, got {rows}x{cols}"
@@ -218,7 +218,7 @@ impl ConnectSquare {
     }
     /// Coins on the board.
     #[inline]
-    pub(crate) fn stones(&self) -> usize {
+    pub fn stones(&self) -> usize {
         self.stones as usize
     }
     /// Cells on the board.
@@ -263,13 +263,13 @@ impl ConnectSquare {
     /// The cell a coin dropped now in each column would take (one bit per
     /// non-full column).
     #[inline(always)]
-    pub(crate) fn playable(&self) -> u128 {
+    pub fn playable(&self) -> u128 {
         (self.mask + self.bottom) & self.board
     }
 
     /// Every cell of column `col`.
     #[inline(always)]
-    pub(crate) fn column_mask(&self, col: usize) -> u128 {
+    pub fn column_mask(&self, col: usize) -> u128 {
         ((1u128 << self.rows) - 1) << (col as u32 * self.stride())
     }
 
@@ -281,7 +281,7 @@ impl ConnectSquare {
 
     /// Empty cells where a coin of `p` would complete a square of `p`.
     #[inline(always)]
-    pub(crate) fn winning_cells(&self, p: u128) -> u128 {
+    pub fn winning_cells(&self, p: u128) -> u128 {
         square_completions(p, self.stride()) & self.board & !self.mask
     }
 

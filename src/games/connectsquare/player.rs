@@ -1,4 +1,4 @@
-//! Move choice ([`Policy`]): the brief's greedy player on the bitboards,
+//! Move choice ([`Steps`], and the clock's share, [`TimePolicy`]): the brief's greedy player on the bitboards,
 //! and the steps the default agent adds to the search (an immediate win; a
 //! probe and the exact solver when it finishes in time; the one-ply safety
 //! net on every searched move; the swindle of a proven draw or loss).
@@ -6,12 +6,13 @@
 use super::eval::{brief_heuristic_bits, order_hint, ConnectSquareEval};
 use super::solver::{Solver, Verdict};
 use super::{ConnectSquare, Move, Status};
-use crate::protocol::{Policy, Solved};
+use crate::play::{Solved, Steps};
 use crate::search::{Limits, Strategy};
+use crate::timing::TimePolicy;
 
 /// The brief's greedy choice: the column whose resulting board has the
 /// highest brief heuristic for the mover; ties to the lowest column.
-pub(crate) fn brief_greedy(pos: &ConnectSquare) -> Option<Move> {
+pub fn brief_greedy(pos: &ConnectSquare) -> Option<Move> {
     if pos.status() != Status::Playing {
         return None;
     }
@@ -33,7 +34,7 @@ pub(crate) fn brief_greedy(pos: &ConnectSquare) -> Option<Move> {
 
 /// Playable cells after which the opponent cannot complete a square at once
 /// (a winning cell of the side to move counts as safe: the game ends).
-pub(crate) fn safe_cells(pos: &ConnectSquare) -> u128 {
+pub fn safe_cells(pos: &ConnectSquare) -> u128 {
     let playable = pos.playable();
     let wins = pos.winning_cells(pos.current()) & playable;
     if wins != 0 {
@@ -183,14 +184,16 @@ fn swindle(
     Some(best.map_or(proven, |(_, c)| c))
 }
 
-impl Policy for ConnectSquare {
+impl TimePolicy for ConnectSquare {
     fn moves_left_estimate(&self) -> f64 {
         // Games usually end well before the board fills; the agent makes
         // every other move of what is left.
         let empty = (self.cells() - self.stones()) as f64;
         (0.35 * empty).max(1.0)
     }
+}
 
+impl Steps for ConnectSquare {
     /// The brief's greedy player as the greedy strategy; under the default
     /// one, an immediate win is played without searching.
     fn own_move(&self, strategy: Strategy) -> Option<Move> {

@@ -37,10 +37,12 @@
 //! and taken; so a threat must be blocked at once and two lose, and no move
 //! can "undercut" an opponent threat as in Connect Four.
 
+mod table;
+
 use super::{hash128, square_completions, squares, ConnectSquare, Status};
 use crate::clock::CpuTimer;
-use crate::search::table::{Pages, Slots};
 use arrayvec::ArrayVec;
+use table::{Table, NONE_HI, NONE_LO};
 
 /// The game-theoretic result for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -111,28 +113,8 @@ impl Value {
     }
 }
 
-/// One table slot: the canonical key and bounds `lo..=hi` of the score.
-#[derive(Clone, Copy, Default)]
-struct Entry {
-    /// Canonical key + 1 (0 marks an empty slot).
-    key: u64,
-    lo: i16,
-    hi: i16,
-    /// Bit index of the best (or refuting) move + 1; 0 if none.
-    mv: u8,
-    /// log2 of the nodes the result took: what replacement protects.
-    work: u8,
-}
-
-/// Slots per bucket: the first keeps the costliest result, the second the
-/// latest one.
-const WAYS: usize = 2;
-
 /// Nodes between looks at the CPU clock.
 const CHECK_EVERY: u64 = 4096;
-
-const NONE_LO: i32 = i16::MIN as i32;
-const NONE_HI: i32 = i16::MAX as i32;
 
 /// Masks of one board size, computed once per size.
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
@@ -166,8 +148,8 @@ impl Geometry {
 /// The solver; keeps its table between calls on positions of one board
 /// size (it clears itself when the size changes).
 pub struct Solver {
-    /// One bucket of [`WAYS`] entries per slot.
-    table: Slots<[Entry; WAYS]>,
+    /// The transposition table.
+    table: Table,
     /// Positions searched so far (all calls).
     pub nodes: u64,
     timer: CpuTimer,
@@ -181,7 +163,7 @@ impl Solver {
     /// A solver with `2^bits` table entries (16 bytes each).
     pub fn new(bits: u32) -> Solver {
         Solver {
-            table: Slots::new(bits.clamp(10, 30) - 1, Pages::Normal),
+            table: Table::new(bits),
             nodes: 0,
             timer: CpuTimer::start(),
             limit: f64::INFINITY,
@@ -200,7 +182,7 @@ impl Solver {
 
     /// A table size (bits) that fits a search of `seconds` at a few million
     /// nodes per second, within `12..=max_bits`.
-    pub(crate) fn bits_for(seconds: f64, max_bits: u32) -> u32 {
+    pub fn bits_for(seconds: f64, max_bits: u32) -> u32 {
         let nodes = (seconds.max(0.0) * 4.0e6).max(1.0);
         (nodes.log2().ceil() as u32).clamp(12, max_bits)
     }
@@ -224,7 +206,7 @@ impl Solver {
 
     /// Win/draw/loss and a move that keeps it (a column; `None` when the
     /// game is over), or `None` if time ran out.
-    pub(crate) fn best_move(&mut self, pos: &ConnectSquare, seconds: f64) -> Option<(Value, Option<usize>)> {
+    pub fn best_move(&mut self, pos: &ConnectSquare, seconds: f64) -> Option<(Value, Option<usize>)> {
         self.start(pos, seconds);
         let sign = self.sign(pos)?;
         // A child at most this keeps the sign (a loss: any move, the longest
@@ -445,7 +427,7 @@ impl Solver {
             return score;
         }
         let (idx, key) = self.slot(pos);
-        let tt_move = match self.probe(idx, key, &mut alpha, &mut beta) {
+        let tt_move = match self.table.probe(idx, key, &mut alpha, &mut beta) {
             Ok(tt_move) => tt_move,
             Err(score) => return score,
         };
@@ -474,7 +456,7 @@ impl Solver {
             0
         };
         let work = (64 - (self.nodes - nodes0).leading_zeros()) as u8;
-        self.store(idx, key, lo, hi, mv, work);
+        self.table.store(idx, key, lo, hi, mv, work);
         best
     }
 
@@ -534,33 +516,6 @@ impl Solver {
         Ok(())
     }
 
-    /// Narrows the window by the table's bounds for this position; the
-    /// table's move to try first (0: none), or `Err` with the result when
-    /// the bounds decide it.
-    #[inline(always)]
-    fn probe(&self, idx: usize, key: u64, alpha: &mut i32, beta: &mut i32) -> Result<u8, i32> {
-        let mut tt_move = 0;
-        for e in self.table[idx] {
-            if e.key != key {
-                continue;
-            }
-            let (lo, hi) = (e.lo as i32, e.hi as i32);
-            if lo >= *beta {
-                return Err(lo);
-            }
-            if hi <= *alpha {
-                return Err(hi);
-            }
-            *alpha = (*alpha).max(lo);
-            *beta = (*beta).min(hi);
-            if *alpha >= *beta {
-                return Err(*alpha);
-            }
-            tt_move = e.mv;
-        }
-        Ok(tt_move)
-    }
-
     /// Searches `moves` best first within `alpha..beta`: the best score and
     /// the cell that reached it (meaningless once `self.stopped`).
     #[inline(always)]
@@ -593,289 +548,7 @@ impl Solver {
         (best, best_cell)
     }
 
-    /// Records bounds `lo..=hi`: tightening an entry of the same position,
-    /// else in the first slot if this result took at least as much work as
-    /// the one there, else in the second.
-    #[inline(always)]
-    fn store(&mut self, idx: usize, key: u64, lo: i32, hi: i32, mv: u8, work: u8) {
-        let bucket = &mut self.table[idx];
-        for e in bucket.iter_mut() {
-            if e.key == key {
-                e.lo = e.lo.max(lo as i16);
-                e.hi = e.hi.min(hi as i16);
-                if mv != 0 {
-                    e.mv = mv;
-                }
-                e.work = e.work.max(work);
-                return;
-            }
-        }
-        let new = Entry {
-            key,
-            lo: lo as i16,
-            hi: hi as i16,
-            mv,
-            work,
-        };
-        if work >= bucket[0].work {
-            bucket[1] = bucket[0];
-            bucket[0] = new;
-        } else {
-            bucket[1] = new;
-        }
-    }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::games::connectsquare::grid::{add_coin, is_winner, Coin, Grid};
-    use crate::protocol::Player;
-    use rand::{Rng, SeedableRng};
-    use std::collections::HashMap;
-
-    /// The memo key of a grid and the coin to move: two bits a cell.
-    fn memo_key(g: &Grid, coin: Coin) -> u128 {
-        let mut k = (coin == Coin::Y) as u128;
-        for cell in g.cells.iter().flatten() {
-            k = k << 2
-                | match cell {
-                    None => 0,
-                    Some(Coin::R) => 1,
-                    Some(Coin::Y) => 2,
-                };
-        }
-        k
-    }
-
-    /// Deliberately plain minimax on the brief's grid functions (`add_coin`,
-    /// `is_winner`), memoised by position and nothing else: the exact
-    /// score of the module doc for `coin` to move. The reference the solver
-    /// is checked against.
-    fn plain_score(g: &Grid, coin: Coin, memo: &mut HashMap<u128, i32>) -> i32 {
-        let n = (g.rows() * g.cols()) as i32;
-        let m = g.cells.iter().flatten().filter(|c| c.is_some()).count() as i32;
-        if is_winner(g, coin.other()) {
-            return -(n + 1 - m);
-        }
-        let key = memo_key(g, coin);
-        if let Some(&v) = memo.get(&key) {
-            return v;
-        }
-        let mut best = None;
-        for col in 0..g.cols() {
-            if let Some(child) = add_coin(g, coin, col) {
-                let v = -plain_score(&child, coin.other(), memo);
-                best = Some(best.map_or(v, |b: i32| b.max(v)));
-            }
-        }
-        let v = best.unwrap_or(0); // no move: the board is full, a draw
-        memo.insert(key, v);
-        v
-    }
-
-    /// Win/draw/loss only (1, 0, -1) on the same grid functions, with plain
-    /// alpha-beta and a memo of exact results: enough to settle empty boards
-    /// that the full minimax cannot.
-    fn plain_wdl(g: &Grid, coin: Coin, mut alpha: i8, beta: i8, memo: &mut HashMap<u128, i8>) -> i8 {
-        if is_winner(g, coin.other()) {
-            return -1;
-        }
-        let key = memo_key(g, coin);
-        if let Some(&v) = memo.get(&key) {
-            return v;
-        }
-        let alpha0 = alpha;
-        let mut best = None;
-        for col in 0..g.cols() {
-            if let Some(child) = add_coin(g, coin, col) {
-                let v = -plain_wdl(&child, coin.other(), -beta, -alpha, memo);
-                best = Some(best.map_or(v, |b: i8| b.max(v)));
-                alpha = alpha.max(v);
-                if alpha >= beta {
-                    break;
-                }
-            }
-        }
-        let v = best.unwrap_or(0);
-        // Exact when inside the window or at the ends of the scale.
-        if (alpha0 < v && v < beta) || v.abs() == 1 {
-            memo.insert(key, v);
-        }
-        v
-    }
-
-    fn coin(p: Player) -> Coin {
-        if p == Player::One {
-            Coin::R
-        } else {
-            Coin::Y
-        }
-    }
-
-    /// A random game of `rows x cols` stopped with `empty` cells left (or
-    /// earlier if it ends); R moves first.
-    fn random_position(rng: &mut impl Rng, rows: usize, cols: usize, empty: usize) -> ConnectSquare {
-        let mut pos = ConnectSquare::new(rows, cols, Player::One).unwrap();
-        while pos.status() == Status::Playing && pos.cells() - pos.stones() > empty {
-            let ok: Vec<usize> = (0..cols).filter(|&c| pos.can_play(c)).collect();
-            pos.play_col(ok[rng.gen_range(0..ok.len())]);
-        }
-        pos
-    }
-
-    /// Every answer of `solver` on `pos` against the plain minimax; returns
-    /// the exact score.
-    fn check_against_plain(solver: &mut Solver, pos: &ConnectSquare, memo: &mut HashMap<u128, i32>) -> i32 {
-        let mut exact_of = |pos: &ConnectSquare| plain_score(&pos.to_grid(), coin(pos.side()), memo);
-        let want = exact_of(pos);
-        let what = format!(
-            "{}x{}, follow-up {}\n{}",
-            pos.rows(),
-            pos.cols(),
-            solver.follow_up,
-            pos.to_grid()
-        );
-        let v = solver.solve(pos, f64::INFINITY).unwrap();
-        assert_eq!(v.verdict, Verdict::of_score(want), "{what}");
-        let v = solver.solve_exact(pos, f64::INFINITY).unwrap();
-        assert_eq!(v, Value::from_score(pos, want), "{what}");
-        let (v, mv) = solver.best_move(pos, f64::INFINITY).unwrap();
-        assert_eq!(v.verdict, Verdict::of_score(want), "{what}");
-        if let Some(col) = mv {
-            let mut c = *pos;
-            c.play_col(col);
-            assert!((-exact_of(&c)).signum() >= want.signum(), "move {col} in {what}");
-        }
-        let (v, mv) = solver.best_move_exact(pos, f64::INFINITY).unwrap();
-        assert_eq!(v, Value::from_score(pos, want), "{what}");
-        if let Some(col) = mv {
-            let mut c = *pos;
-            c.play_col(col);
-            assert_eq!(-exact_of(&c), want, "exact move {col} in {what}");
-        }
-        for target in [-1, 0, 1] {
-            assert_eq!(
-                solver.value_at_least(pos, target, f64::INFINITY),
-                Some(want >= target),
-                "{what}"
-            );
-        }
-        if pos.status() == Status::Playing {
-            for col in (0..pos.cols()).filter(|&c| pos.can_play(c)) {
-                let mut c = *pos;
-                c.play_col(col);
-                let got = -exact_of(&c);
-                for target in [0, 1] {
-                    assert_eq!(
-                        solver.move_reaches(pos, col, target, f64::INFINITY),
-                        Some(got >= target),
-                        "column {col}, target {target}, {what}"
-                    );
-                }
-            }
-        }
-        want
-    }
-
-    #[test]
-    fn agrees_with_plain_minimax_on_random_positions() {
-        let mut rng = rand::rngs::SmallRng::seed_from_u64(15);
-        let mut counts = [0usize; 3]; // wins, draws, losses among the playing positions
-        let mut checked = 0;
-        for (rows, cols) in [(4, 4), (4, 5), (5, 4), (5, 5)] {
-            // With the follow-up bounds (the solver as used) and without
-            // (the search alone).
-            let mut solvers = [Solver::new(16), Solver::new(16)];
-            solvers[1].set_follow_up(false);
-            for i in 0..60 {
-                let mut pos = random_position(&mut rng, rows, cols, 9 + i % 5);
-                let mut memo = HashMap::new();
-                // A won position is checked with its winning reply too: a lost
-                // position for the side to move.
-                for _ in 0..2 {
-                    let mut want = 0;
-                    for solver in solvers.iter_mut() {
-                        want = check_against_plain(solver, &pos, &mut memo);
-                    }
-                    checked += 1;
-                    if pos.status() != Status::Playing {
-                        break;
-                    }
-                    counts[(1 - want.signum()) as usize] += 1;
-                    if want <= 0 {
-                        break;
-                    }
-                    // A winning coin that does not end the game at once.
-                    let next = (0..cols).filter(|&c| pos.can_play(c)).find_map(|c| {
-                        let mut child = pos;
-                        child.play_col(c);
-                        let lost = plain_score(&child.to_grid(), coin(child.side()), &mut memo) < 0;
-                        (child.status() == Status::Playing && lost).then_some(child)
-                    });
-                    let Some(child) = next else { break };
-                    pos = child;
-                }
-            }
-        }
-        assert!(checked >= 240, "{checked} positions");
-        // The sample must hold every result, or the check proves little.
-        assert!(counts.iter().all(|&k| k >= 10), "wins/draws/losses: {counts:?}");
-    }
-
-    #[test]
-    fn empty_boards_agree_with_plain_minimax() {
-        for (rows, cols) in [(2, 2), (2, 3), (3, 3), (3, 4), (4, 3), (4, 4), (4, 5), (5, 4), (5, 5)] {
-            let pos = ConnectSquare::new(rows, cols, Player::One).unwrap();
-            let want = plain_wdl(&pos.to_grid(), Coin::R, -1, 1, &mut HashMap::new()) as i32;
-            for follow_up in [true, false] {
-                let mut solver = Solver::new(18);
-                solver.set_follow_up(follow_up);
-                let v = solver.solve(&pos, f64::INFINITY).unwrap();
-                assert_eq!(
-                    v.verdict,
-                    Verdict::of_score(want),
-                    "{rows}x{cols}, follow-up {follow_up}"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn values_read_as_plies() {
-        // R to move completes a square with its next coin: win in 1.
-        let g = Grid::from_rows(&["...", "R..", "RR."]).unwrap();
-        let pos = ConnectSquare::from_grid(&g, Player::One).unwrap();
-        let v = Solver::new(12).solve_exact(&pos, f64::INFINITY).unwrap();
-        assert_eq!((v.verdict, v.plies), (Verdict::Win, Some(1)));
-        // Without --plies a win has no length.
-        let v = Solver::new(12).solve(&pos, f64::INFINITY).unwrap();
-        assert_eq!((v.verdict, v.plies), (Verdict::Win, None));
-        // 2x2: the second player can always spoil; the board fills: draw in 4.
-        let pos = ConnectSquare::new(2, 2, Player::One).unwrap();
-        let v = Solver::new(12).solve(&pos, f64::INFINITY).unwrap();
-        assert_eq!((v.verdict, v.plies), (Verdict::Draw, Some(4)));
-    }
-
-    #[test]
-    fn follow_up_settles_empty_boards_at_once() {
-        // Up to 8x8 (72 key bits: hashed keys) in a handful of nodes.
-        for (rows, cols) in [(6, 7), (7, 6), (8, 8), (7, 9)] {
-            let pos = ConnectSquare::new(rows, cols, Player::One).unwrap();
-            let mut solver = Solver::new(12);
-            let v = solver.solve(&pos, 5.0).unwrap();
-            assert_eq!(v.verdict, Verdict::Draw, "{rows}x{cols}");
-            assert!(solver.nodes <= 10, "{rows}x{cols}: {} nodes", solver.nodes);
-        }
-    }
-
-    #[test]
-    fn gives_up_when_time_runs_out() {
-        let pos = ConnectSquare::new(6, 7, Player::One).unwrap();
-        let mut solver = Solver::new(12);
-        solver.set_follow_up(false);
-        let t = CpuTimer::start();
-        assert_eq!(solver.solve(&pos, 0.01), None);
-        assert!(t.elapsed() < 0.5);
-    }
-}
+mod tests;

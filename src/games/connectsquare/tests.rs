@@ -3,7 +3,7 @@
 
 use super::grid::{add_coin, heuristic, is_winner};
 use super::*;
-use crate::protocol::{GenOptions, Mode, MoveError, Notation, Policy, Setup, View};
+use crate::protocol::{GenOptions, Mode, MoveError, Notation, Setup, View};
 use crate::search::Strategy;
 use rand::{Rng, SeedableRng};
 

@@ -8,10 +8,10 @@ use crate::protocol::{ByPlayer, Player};
 use crate::search::{Evaluator, SearchHints, Searchable};
 
 /// One point of score margin.
-pub(crate) const POINT: i32 = 16;
+pub const POINT: i32 = 16;
 /// The tie-break (highest card) at the end of the game: less than a point,
 /// so that it only decides between equal margins.
-pub(crate) const TIE_BREAK: i32 = 4;
+pub const TIE_BREAK: i32 = 4;
 
 /// Tunable weights (sixteenths of a card's value).
 #[derive(Clone, Copy, Debug)]

@@ -123,6 +123,9 @@ impl Setup for Fifteen {
 }
 
 impl View for Fifteen {
+    // The Fifteen brief's interactive flow allows 30 s per move.
+    const HUMAN_MOVE_TIME: Option<f64> = Some(30.0);
+
     const DRAWING: crate::protocol::Drawing = crate::protocol::Drawing {
         piece: crate::protocol::PieceShape::Card,
         move_line: None,

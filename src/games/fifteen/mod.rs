@@ -181,7 +181,7 @@ impl Fifteen {
 
     /// Plies left until the game ends (both hands empty).
     #[inline]
-    pub(crate) fn plies_left(&self) -> u32 {
+    pub fn plies_left(&self) -> u32 {
         self.hand_len(Player::One) + self.hand_len(Player::Two)
     }
 

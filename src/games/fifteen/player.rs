@@ -1,5 +1,5 @@
-//! Fifteen's play policy ([`Policy`]): how many moves are left to share the
-//! clock over, and the exact solver as a step of the default strategy.
+//! Fifteen's play policy: how many moves are left to share the clock over
+//! ([`TimePolicy`]), and the exact solver as a step of the default strategy.
 //!
 //! The agent tries the dedicated exact solver ([`super::solver`]) on every
 //! 4x4 position and on 6x6 positions with at most [`SIX_SOLVE_CARDS`] cards
@@ -11,8 +11,9 @@
 use super::solver::{margin_points, Solver, Wdl};
 use super::{Fifteen, Move};
 use crate::clock::CpuTimer;
-use crate::protocol::{Policy, Solved};
+use crate::play::{Solved, Steps};
 use crate::search::Limits;
+use crate::timing::TimePolicy;
 
 /// On 6x6, the solver is tried once at most this many cards are left: the
 /// largest count whose seeded random positions it solves in a median of
@@ -33,14 +34,13 @@ fn solver_bytes(hard: f64) -> usize {
     want.clamp(256.0 * 1024.0, 128.0 * 1024.0 * 1024.0) as usize
 }
 
-impl Policy for Fifteen {
-    // The Fifteen brief's interactive flow allows 30 s per move.
-    const HUMAN_MOVE_TIME: Option<f64> = Some(30.0);
-
+impl TimePolicy for Fifteen {
     fn moves_left_estimate(&self) -> f64 {
         self.hand_len(self.side()).max(1) as f64
     }
+}
 
+impl Steps for Fifteen {
     fn solver_move(&self, limits: &Limits, on_improve: &mut dyn FnMut(Move)) -> Solved<'_, Move> {
         if !solver_applies(self) {
             return Solved::Unsolved;

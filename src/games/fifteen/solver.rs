@@ -30,8 +30,13 @@
 //! The search is allocation-free after the table is built: moves live in a
 //! fixed array per node and positions are copied, not undone.
 
+mod endgame;
+mod moves;
+
+use endgame::{last_two, static_bounds, ThreeLeft};
+use moves::MoveList;
 use super::eval::{self, POINT};
-use super::geo::{geo, value_index, Geo, MAX_CELLS, VALUES};
+use super::geo::{geo, value_index, MAX_CELLS, VALUES};
 use super::{Fifteen, Move};
 use crate::clock::CpuTimer;
 use crate::protocol::Player;
@@ -42,8 +47,6 @@ use rand::Rng;
 
 /// Above every value a position can have (32 points on 4x4, 70 on 6x6).
 const INF: i32 = 2000;
-/// Moves a node can have: every cell times every card value.
-const MAX_MOVES: usize = MAX_CELLS * 5;
 /// A move that is never legal (no card has value 0).
 const NO_MOVE: Move = Move { cell: 0, card: 0 };
 /// Most cards a position can have left (a 6x6 game deals 22).
@@ -132,90 +135,6 @@ pub struct Solver {
     lists: Vec<MoveList>,
 }
 
-/// A node's moves, best candidates first.
-struct MoveList {
-    moves: [Move; MAX_MOVES],
-    keys: [i32; MAX_MOVES],
-    len: usize,
-}
-
-impl MoveList {
-    fn new() -> Self {
-        MoveList {
-            moves: [Move { cell: 0, card: 0 }; MAX_MOVES],
-            keys: [0; MAX_MOVES],
-            len: 0,
-        }
-    }
-
-    /// Every placement of `g`'s mover (one cell per orbit on a symmetric
-    /// board), keyed for [`MoveList::pick`]: `first` (if legal), then by
-    /// immediate gain, larger the history of refutations.
-    fn generate(&mut self, g: &Fifteen, first: Option<Move>, killers: [Move; 2], history: &[[i32; 5]; MAX_CELLS]) {
-        self.len = 0;
-        let hand = g.hand(g.side());
-        let geo = geo(g.size());
-        let stab = g.stabilizer();
-        let mut free = g.free();
-        while free != 0 {
-            let c = free.trailing_zeros() as usize;
-            free &= free - 1;
-            // On a symmetric board keep one cell per orbit: the smallest.
-            if stab != 1 && (1..8).any(|s| stab >> s & 1 == 1 && (geo.sym[s][c] as usize) < c) {
-                continue;
-            }
-            for vi in 0..5 {
-                if hand[vi] == 0 {
-                    continue;
-                }
-                let mv = Move {
-                    cell: c as u8,
-                    card: VALUES[vi],
-                };
-                let key = if Some(mv) == first {
-                    i32::MAX
-                } else if mv == killers[0] {
-                    i32::MAX - 1
-                } else if mv == killers[1] {
-                    i32::MAX - 2
-                } else {
-                    eval::move_gain(g, mv) * 64 + history[c][vi]
-                };
-                self.moves[self.len] = mv;
-                self.keys[self.len] = key;
-                self.len += 1;
-            }
-        }
-        // The stored move may sit outside the orbit representatives kept above.
-        if let Some(f) = first {
-            let listed = self.moves[..self.len].contains(&f);
-            let legal = g.free() >> f.cell & 1 == 1 && value_index(f.card).is_some_and(|vi| hand[vi] > 0);
-            if !listed && legal && self.len < MAX_MOVES {
-                self.moves[self.len] = f;
-                self.keys[self.len] = i32::MAX;
-                self.len += 1;
-            }
-        }
-    }
-
-    /// The `i`th move in order, once moves `0..i` have been picked: the best
-    /// of the rest is swapped into place. Picking lazily rather than sorting
-    /// up front saves the sort where the first move or two refute the node,
-    /// as they do at most nodes.
-    #[inline]
-    fn pick(&mut self, i: usize) -> Move {
-        let mut j = i;
-        for k in i + 1..self.len {
-            if self.keys[k] > self.keys[j] {
-                j = k;
-            }
-        }
-        self.moves.swap(i, j);
-        self.keys.swap(i, j);
-        self.moves[i]
-    }
-}
-
 impl Solver {
     /// A solver with a table of about `bytes` bytes (rounded down to a power
     /// of two entries, at least 1024).
@@ -251,7 +170,7 @@ impl Solver {
     /// The exact value (margin, then tie-break) of `g` within `budget` CPU
     /// seconds (None if the budget ran out first). Settles win/draw/loss
     /// first and then narrows the margin from that side.
-    pub(crate) fn margin(&mut self, g: &Fifteen, budget: f64) -> Option<Solved> {
+    pub fn margin(&mut self, g: &Fifteen, budget: f64) -> Option<Solved> {
         self.start(budget);
         let r = self.wdl_inner(g).and_then(|w| self.mtdf(g, w.0, w.1));
         self.finish(r)
@@ -540,337 +459,6 @@ impl Solver {
     }
 }
 
-/// A position with three cards left in which the mover holds two and the
-/// opponent one: its children are [`two_left`] positions, valued from the
-/// block sums without playing the move (most interior nodes are these).
-struct ThreeLeft {
-    start: Placed,
-    /// The mover's hand.
-    hand: [u8; 5],
-    /// The opponent's card.
-    theirs: usize,
-}
-
-impl ThreeLeft {
-    fn of(g: &Fifteen) -> Option<ThreeLeft> {
-        let me = g.side();
-        if g.unstable || g.hand_len(me) != 2 {
-            return None;
-        }
-        Some(ThreeLeft {
-            start: Placed::of(g),
-            hand: g.hand[me],
-            theirs: single_card(g.hand[me.other()])?,
-        })
-    }
-
-    /// The value of playing `mv` for the mover, fail-soft in (alpha, beta);
-    /// None in the cases [`two_left`] leaves out.
-    #[inline]
-    fn child_value(&self, geo: &Geo, free: u64, mv: Move, alpha: i32, beta: i32) -> Option<i32> {
-        let vi = value_index(mv.card)?;
-        let mut hand = self.hand;
-        hand[vi] -= 1;
-        let kept = single_card(hand)?;
-        let c = mv.cell as usize;
-        let mut child = self.start.place(geo, c, mv.card, vi, self.start.removals_if(geo, c, mv.card));
-        child.flip();
-        two_left(&child, geo, free & !(1u64 << c), self.theirs, kept, -beta, -alpha).map(|v| -v)
-    }
-}
-
-/// The value index of the only card in a hand holding exactly one.
-#[inline]
-fn single_card(hand: [u8; 5]) -> Option<usize> {
-    let mut found = None;
-    for (vi, &k) in hand.iter().enumerate() {
-        match (k, found) {
-            (0, _) => {}
-            (1, None) => found = Some(vi),
-            _ => return None,
-        }
-    }
-    found
-}
-
-/// The highest card value among `cells`, given the cells of each value.
-#[inline]
-fn highest(by_value: &[u64; 5], cells: u64) -> i32 {
-    let mut k = 5;
-    while k > 0 {
-        k -= 1;
-        if by_value[k] & cells != 0 {
-            return VALUES[k] as i32;
-        }
-    }
-    0
-}
-
-/// The board after the mover placed the second-to-last card, as the
-/// opponent's last card meets it.
-struct Placed {
-    val: [u8; MAX_CELLS],
-    bsum: [u8; MAX_CELLS],
-    occ: u64,
-    mine: u64,
-    theirs: u64,
-    /// Cells by card value, so that each side's highest card after a
-    /// placement is a few mask tests.
-    by_value: [u64; 5],
-    /// The mover's score margin in points.
-    base: i32,
-}
-
-impl Placed {
-    /// `g`'s board (the mover's view) before any placement.
-    fn of(g: &Fifteen) -> Placed {
-        let me = g.side();
-        let mut p = Placed {
-            val: g.val,
-            bsum: g.bsum,
-            occ: g.occ,
-            mine: g.own[me],
-            theirs: g.own[me.other()],
-            by_value: [0; 5],
-            base: 0,
-        };
-        let mut occ = g.occ;
-        while occ != 0 {
-            let q = occ.trailing_zeros() as usize;
-            occ &= occ - 1;
-            let v = g.val[q];
-            p.by_value[value_index(v).unwrap_or(0)] |= 1 << q;
-            p.base += if p.mine >> q & 1 == 1 { v as i32 } else { -(v as i32) };
-        }
-        p
-    }
-
-    /// The mover's card `a` (value index `ai`) placed on `c`, the cards it
-    /// marks (`marked`, from [`Fifteen::removals_if`]) gone.
-    fn place(&self, geo: &Geo, c: usize, a: u8, ai: usize, marked: u64) -> Placed {
-        let mut p = Placed {
-            val: self.val,
-            bsum: self.bsum,
-            occ: self.occ | 1 << c,
-            mine: self.mine | 1 << c,
-            theirs: self.theirs,
-            by_value: self.by_value,
-            base: self.base + a as i32,
-        };
-        p.val[c] = a;
-        p.by_value[ai] |= 1 << c;
-        add_block(geo, &mut p.bsum, c, a);
-        let mut m = marked;
-        while m != 0 {
-            let q = m.trailing_zeros() as usize;
-            m &= m - 1;
-            let v = p.val[q];
-            sub_block(geo, &mut p.bsum, q, v);
-            p.base -= if p.mine >> q & 1 == 1 { v as i32 } else { -(v as i32) };
-        }
-        p.occ &= !marked;
-        p.mine &= !marked;
-        p.theirs &= !marked;
-        for bv in p.by_value.iter_mut() {
-            *bv &= !marked;
-        }
-        p
-    }
-
-    /// The cards that placing `card` on `c` would mark (as
-    /// [`Fifteen::removals_if`]).
-    #[inline]
-    fn removals_if(&self, geo: &Geo, c: usize, card: u8) -> u64 {
-        let mut marked = 0u64;
-        let mut b = geo.block[c] & (self.occ | 1 << c);
-        while b != 0 {
-            let q = b.trailing_zeros() as usize;
-            b &= b - 1;
-            if self.bsum[q] + card > super::LIMIT {
-                marked |= 1 << q;
-            }
-        }
-        marked
-    }
-
-    /// The same board from the other player's side.
-    #[inline]
-    fn flip(&mut self) {
-        std::mem::swap(&mut self.mine, &mut self.theirs);
-        self.base = -self.base;
-    }
-
-    /// The mover's final value after the opponent's best placement of its
-    /// last card `b` on one of `free`; stops as soon as it is at most
-    /// `floor` (then it is an upper bound). i32::MAX if `free` is empty.
-    fn reply(&self, geo: &Geo, free: u64, b: u8, floor: i32) -> i32 {
-        // The cards that `b` would push over wherever it lands next to them.
-        let mut vulnerable = 0u64;
-        // The cells next to the mover's vulnerable cards: the replies that
-        // remove them, tried first as the likeliest to reach the floor.
-        let mut threats = 0u64;
-        let mut o = self.occ;
-        while o != 0 {
-            let q = o.trailing_zeros() as usize;
-            o &= o - 1;
-            if self.bsum[q] + b > super::LIMIT {
-                vulnerable |= 1 << q;
-                if self.mine >> q & 1 == 1 {
-                    threats |= geo.block[q];
-                }
-            }
-        }
-        threats &= free;
-        let mut worst = i32::MAX;
-        let mut seen_quiet = false;
-        let mut f = threats;
-        let mut rest = free & !threats;
-        loop {
-            if f == 0 {
-                if rest == 0 {
-                    break;
-                }
-                f = rest;
-                rest = 0;
-            }
-            let d = f.trailing_zeros() as usize;
-            f &= f - 1;
-            let self_over = self.bsum[d] + b > super::LIMIT;
-            let marked = geo.block[d] & vulnerable | (self_over as u64) << d;
-            if marked == 0 {
-                // Every placement that removes nothing ends the same way.
-                if seen_quiet {
-                    continue;
-                }
-                seen_quiet = true;
-            }
-            let mut margin = self.base - if self_over { 0 } else { b as i32 };
-            let mut m = marked & !(1u64 << d);
-            while m != 0 {
-                let q = m.trailing_zeros() as usize;
-                m &= m - 1;
-                margin += if self.mine >> q & 1 == 1 {
-                    -(self.val[q] as i32)
-                } else {
-                    self.val[q] as i32
-                };
-            }
-            let hi_mine = highest(&self.by_value, self.mine & !marked);
-            let mut hi_theirs = highest(&self.by_value, self.theirs & !marked);
-            if !self_over {
-                hi_theirs = hi_theirs.max(b as i32);
-            }
-            worst = worst.min(POINT * margin + eval::TIE_BREAK * (hi_mine - hi_theirs).signum());
-            if worst <= floor {
-                break;
-            }
-        }
-        worst
-    }
-}
-
-#[inline]
-fn add_block(geo: &Geo, bsum: &mut [u8; MAX_CELLS], c: usize, v: u8) {
-    let mut blk = geo.block[c];
-    while blk != 0 {
-        bsum[blk.trailing_zeros() as usize] += v;
-        blk &= blk - 1;
-    }
-}
-
-#[inline]
-fn sub_block(geo: &Geo, bsum: &mut [u8; MAX_CELLS], c: usize, v: u8) {
-    let mut blk = geo.block[c];
-    while blk != 0 {
-        bsum[blk.trailing_zeros() as usize] -= v;
-        blk &= blk - 1;
-    }
-}
-
-/// Value of a position in which each player holds one card and the mover
-/// places first (None for any other position), fail-soft in (alpha, beta):
-/// the mover's placements against the opponent's best last placement, on
-/// block sums updated in place rather than through played positions (these
-/// positions are most of the search).
-fn last_two(g: &Fifteen, alpha: i32, beta: i32) -> Option<i32> {
-    if g.unstable {
-        return None;
-    }
-    let me = g.side();
-    let ai = single_card(g.hand[me])?;
-    let bi = single_card(g.hand[me.other()])?;
-    two_left(&Placed::of(g), geo(g.size()), g.free(), ai, bi, alpha, beta)
-}
-
-/// [`last_two`] on a board already in [`Placed`] form: the mover holds card
-/// index `ai`, the opponent `bi`, `free` are the cells left. A placement is
-/// dropped as soon as one reply holds it to alpha or to an earlier
-/// placement's value. None when no cell is left for the last card.
-fn two_left(start: &Placed, geo: &Geo, free: u64, ai: usize, bi: usize, alpha: i32, beta: i32) -> Option<i32> {
-    let mut best = i32::MIN;
-    let mut f = free;
-    while f != 0 {
-        let c = f.trailing_zeros() as usize;
-        f &= f - 1;
-        let placed = start.place(geo, c, VALUES[ai], ai, start.removals_if(geo, c, VALUES[ai]));
-        let worst = placed.reply(geo, free & !(1u64 << c), VALUES[bi], best.max(alpha));
-        if worst == i32::MAX {
-            return None;
-        }
-        best = best.max(worst);
-        if best >= beta {
-            break;
-        }
-    }
-    (best != i32::MIN).then_some(best)
-}
-
-/// Bounds on the final value of `g` from what can still change: a card is
-/// permanent when no free cell is next to it, or when even the largest
-/// cards left, one on each free cell next to it, cannot lift its block over
-/// the limit (blocks only lose cards, except by placements). The mover ends
-/// with at most its board and hand, and at least its permanent cards; the
-/// same holds for the opponent.
-fn static_bounds(g: &Fifteen) -> (i32, i32) {
-    let geo = geo(g.size());
-    let me = g.side();
-    let free = g.free();
-    // top[k]: the sum of the k largest cards left in both hands.
-    let mut top = [0u8; 10];
-    let mut k = 0;
-    for vi in (0..5).rev() {
-        let count = g.hand(me)[vi] + g.hand(me.other())[vi];
-        for _ in 0..count {
-            if k + 1 < top.len() {
-                top[k + 1] = top[k].saturating_add(VALUES[vi]);
-                k += 1;
-            }
-        }
-    }
-    let last = top[k];
-    top[k + 1..].fill(last);
-    let mut total = [0i32; 2];
-    let mut fixed = [0i32; 2];
-    for (i, p) in [me, me.other()].into_iter().enumerate() {
-        let mut m = g.owned(p);
-        while m != 0 {
-            let c = m.trailing_zeros() as usize;
-            m &= m - 1;
-            let v = g.value_at(c) as i32;
-            total[i] += v;
-            let open = (free & geo.block[c]).count_ones() as usize;
-            if open == 0 || g.block_sum(c).saturating_add(top[open.min(9)]) <= super::LIMIT {
-                fixed[i] += v;
-            }
-        }
-        let hand: i32 = (0..5).map(|vi| g.hand(p)[vi] as i32 * VALUES[vi] as i32).sum();
-        total[i] += hand;
-    }
-    let hi = POINT * (total[0] - fixed[1]) + eval::TIE_BREAK;
-    let lo = POINT * (fixed[0] - total[1]) - eval::TIE_BREAK;
-    (lo, hi)
-}
-
 /// The entry's best move brought back from the canonical frame.
 #[inline]
 fn stored_move(g: &Fifteen, e: &Entry, frame: usize) -> Option<Move> {
@@ -900,7 +488,7 @@ fn next_beta(lo: i32, hi: i32) -> i32 {
 }
 
 /// Margin in points of a solver value (the tie-break rounded away).
-pub(crate) fn margin_points(value: i32) -> i32 {
+pub fn margin_points(value: i32) -> i32 {
     (value as f64 / POINT as f64).round() as i32
 }
 

@@ -3,7 +3,7 @@
 //! the bitmask one on random positions.
 
 use super::*;
-use crate::protocol::{GenOptions, Mode, MoveError, Notation, Policy, Setup, View};
+use crate::protocol::{GenOptions, Mode, MoveError, Notation, Setup, View};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 

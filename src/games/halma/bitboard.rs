@@ -107,7 +107,7 @@ pub const fn row(c: u8) -> usize {
 
 impl Bitboard {
     /// No cell.
-    pub(crate) const EMPTY: Bitboard = Bitboard([0; 4]);
+    pub const EMPTY: Bitboard = Bitboard([0; 4]);
     /// Every cell.
     pub(crate) const FULL: Bitboard = Bitboard([!0; 4]);
 

@@ -162,6 +162,10 @@ pub struct HalmaEval;
 pub struct HalmaReference;
 
 impl Searchable for Halma {
+    // The ladder's table is set in Halma's evaluation units and measured
+    // on Halma (`scripts/ladder.sh`).
+    const LEVELS: bool = true;
+
     type Eval = HalmaEval;
     type Reference = HalmaReference;
 }
@@ -248,6 +252,10 @@ impl Evaluator<Halma> for HalmaEval {
 }
 
 impl SearchHints for Halma {
+    // Positive: re-entering a seen position is good for the side to move
+    // there, i.e. bad for the mover who walked back into it.
+    const REPEAT_SCORE: i32 = 150;
+
     const HISTORY_SIZE: usize = CELLS * CELLS;
 
     // ~150 moves a node, most of them steps sideways or back that the table
@@ -258,7 +266,7 @@ impl SearchHints for Halma {
     // The same tail, near the leaves, is not searched at all.
     const LATE_MOVE_PRUNING: bool = true;
 
-    // Fewer nodes to the same depth (`docs/results.md`).
+    // Fewer nodes to the same depth (`docs/results.md`, "Speed").
     const HISTORY_MALUS: bool = true;
 
     #[inline]

@@ -5,7 +5,8 @@
 //! rules here ([`Game`]), [`format`](mod@format) (notation, set-up,
 //! view), [`eval`] (evaluation and search hints), [`player`] (play policy),
 //! [`solver`] (the race endgame, exact), [`bitboard`] (board geometry),
-//! [`simple`] (the deliberately simple rules the tests check against) and the tests.
+//! `simple` (the deliberately simple rules the tests, the bench and `agent
+//! halma simple-perft` check against; not in the contest build) and the tests.
 //!
 //!
 //! Colours are seats: [`Player::One`] is BLACK (camp at the top-left),
@@ -16,6 +17,7 @@ pub mod eval;
 pub mod format;
 pub mod solver;
 pub mod player;
+#[cfg(any(test, feature = "internals"))]
 pub mod simple;
 pub mod table;
 
@@ -206,7 +208,7 @@ fn push_nonempty(
 
 impl Halma {
     /// A position from the two piece sets and the colour to move.
-    pub(crate) fn from_pieces(black: Bitboard, white: Bitboard, side: Player) -> Halma {
+    pub fn from_pieces(black: Bitboard, white: Bitboard, side: Player) -> Halma {
         let pieces = ByPlayer::new(black, white);
         let mut hash = if side == Player::Two { ZOBRIST_WHITE } else { 0 };
         let mut table_sum = ByPlayer::new(0, 0);
@@ -241,7 +243,7 @@ impl Halma {
 
     /// Every occupied cell.
     #[inline]
-    pub(crate) fn occupied(&self) -> Bitboard {
+    pub fn occupied(&self) -> Bitboard {
         self.pieces[Player::One] | self.pieces[Player::Two]
     }
 
@@ -253,7 +255,7 @@ impl Halma {
     /// Whether `colour` has won: every cell of its goal camp is occupied
     /// and at least one holds its piece (rule 5).
     #[inline]
-    pub(crate) fn has_won(&self, colour: Player) -> bool {
+    pub fn has_won(&self, colour: Player) -> bool {
         let goal = CAMP[colour.other()];
         (self.occupied() & goal) == goal && !(self.pieces[colour] & goal).is_empty()
     }

@@ -60,7 +60,7 @@ pub struct Weights {
 
 impl Weights {
     /// The weights as an array, in [`FEATURE_NAMES`] order.
-    pub const fn to_array(&self) -> [f64; FEATURES] {
+    pub const fn to_array(self) -> [f64; FEATURES] {
         [
             self.progress,
             self.progress_sq,
@@ -89,22 +89,16 @@ pub(crate) const HAND_SET: Weights = Weights {
     endgame: -12.0,
 };
 
-/// The Texel fit on self-play: first (issue 16) on 500 games of the
-/// hand-set agent at 2 s a side, then refitted (issue 28) on 287,625
-/// positions of 2,000 games of the agent with that first fit at 1 s a side,
-/// from `agent halma texel-data --games 2000 --seconds 1 --seed 20001 --out
-/// selfplay-s1-g2000-seed20001.txt` and, at the commit before the refit,
-/// `scripts/texel-fit.py selfplay-s1-g2000-seed20001.txt --from current
-/// --fix own_camp --fix endgame --fix drift_far`, K fitted at the first
-/// fit's weights so the scale stays
-/// (figures in docs/results.md). Own camp and endgame are kept at their
-/// hand-set values: fitted freely both turn positive, which in play would
-/// reward lingering in the camp and staying away from the goal's holes (an
-/// artefact of phase: those features are non-zero only in early or late
-/// positions). The far drift keeps the first fit's value: with it the agent
-/// almost never drifts that far (0.1 % of the positions), so the data cannot
-/// weigh it. The refit softens the drift and straggler penalties and makes
-/// a piece in the goal worth a little less than its progress alone.
+/// The Texel fit on self-play games of the agent (`agent halma texel-data`,
+/// then `scripts/texel-fit.py DATA --from current --fix own_camp --fix
+/// endgame --fix drift_far`, K fitted at the weights played so the scale
+/// stays; its strength: `docs/results.md`, "Halma against the
+/// baselines"). Own camp and endgame are kept at their hand-set values:
+/// fitted freely both turn positive, which in play would reward lingering
+/// in the camp and staying away from the goal's holes (an artefact of
+/// phase: those features are non-zero only in early or late positions).
+/// The far drift is held too: the agent almost never drifts that far (0.1 %
+/// of the positions), so the data cannot weigh it.
 pub(crate) const FITTED: Weights = Weights {
     progress: -26.5,
     progress_sq: -0.3,

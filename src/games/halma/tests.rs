@@ -6,7 +6,7 @@ use super::eval::HalmaEval;
 use super::perft;
 use super::simple::{to_simple, SimpleBoard};
 use super::*;
-use crate::protocol::{MoveError, Notation, Policy, View};
+use crate::protocol::{MoveError, Notation, Setup, View};
 use crate::search::{Evaluator, SearchHints};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};

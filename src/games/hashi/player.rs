@@ -1,10 +1,14 @@
-//! Hashi's play policy ([`Policy`]): how many moves are left to share the
-//! clock over, and the game's own move choice where it has one.
+//! Hashi's play policy: how many moves are left to share the clock over
+//! ([`TimePolicy`]); the default strategy adds no steps of its own
+//! ([`Steps`]).
 
 use super::Hashi;
-use crate::protocol::Policy;
+use crate::play::Steps;
+use crate::timing::TimePolicy;
 
-impl Policy for Hashi {
+impl Steps for Hashi {}
+
+impl TimePolicy for Hashi {
     fn moves_left_estimate(&self) -> f64 {
         // Bridges still possible (each serves two islands) plus labellings
         // and their bridges; the agent makes half of them.

@@ -2,7 +2,7 @@
 //! playouts, hand-made scoring cases, generator properties.
 
 use super::*;
-use crate::protocol::{GenOptions, Notation, Policy, Setup};
+use crate::protocol::{GenOptions, Notation, Setup};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::HashMap;

@@ -70,9 +70,10 @@ impl Board {
         })
     }
 
-    #[cfg(test)]
-    /// A board from rows of pile sizes (all rows `cols` long).
-    pub(crate) fn from_grid(grid: &[Vec<u32>]) -> Result<Board, String> {
+    /// A board from rows of pile sizes (all rows `cols` long): for tests
+    /// and the safe-path tools' tests.
+    #[cfg(any(test, feature = "internals"))]
+    pub fn from_grid(grid: &[Vec<u32>]) -> Result<Board, String> {
         let rows = grid.len();
         let cols = grid.first().map_or(0, |r| r.len());
         let mut b = Board::new(rows, cols)?;
@@ -102,12 +103,12 @@ impl Board {
     }
     /// `(row, col)` of a bit index.
     #[inline]
-    pub(crate) fn coords(&self, i: usize) -> (usize, usize) {
+    pub fn coords(&self, i: usize) -> (usize, usize) {
         (i / self.stride as usize, i % self.stride as usize)
     }
     /// The bitboard of active cells.
     #[inline]
-    pub(crate) fn active(&self) -> u128 {
+    pub fn active(&self) -> u128 {
         self.active
     }
     /// The bitboard of cells with two or more counters.
@@ -198,7 +199,7 @@ impl Board {
 
     /// The cells at king distance <= 1 from any cell of `b` (including `b`).
     #[inline]
-    pub(crate) fn dilate(&self, b: u128) -> u128 {
+    pub fn dilate(&self, b: u128) -> u128 {
         let m = self.mask;
         let s = self.stride as u32;
         let h = b | ((b << 1) & m) | ((b >> 1) & m);
@@ -231,7 +232,7 @@ impl Board {
     }
 
     /// Number of active regions.
-    pub(crate) fn regions(&self) -> u32 {
+    pub fn regions(&self) -> u32 {
         self.count_components(self.active)
     }
 
@@ -265,7 +266,7 @@ impl Board {
     /// to each other inside their 3x3 ring: the only cells that can be (or,
     /// away from a removed cell, become) hingers. One ring test per cell.
     #[inline]
-    pub(crate) fn ring_split(&self) -> u128 {
+    pub fn ring_split(&self) -> u128 {
         let mut out = 0;
         for i in iter_bits(self.active & !self.multi) {
             let bit = 1u128 << i;
@@ -295,7 +296,7 @@ impl Board {
     /// region can change: the candidates are `(ring | neighbours of i)` in
     /// that region.
     #[inline]
-    pub(crate) fn hinger_after_removal_with(&self, i: usize, ring: u128) -> bool {
+    pub fn hinger_after_removal_with(&self, i: usize, ring: u128) -> bool {
         debug_assert!(!self.has_hinger() && ring == self.ring_split());
         let bit = 1u128 << i;
         match self.pile(i) {
@@ -313,7 +314,7 @@ impl Board {
 
     /// Bitboard of the safe moves of a hinger-free board: the cells whose
     /// move leaves no hinger.
-    pub(crate) fn safe_moves(&self) -> u128 {
+    pub fn safe_moves(&self) -> u128 {
         let ring = self.ring_split();
         let mut s = 0;
         for i in iter_bits(self.active) {
@@ -333,7 +334,7 @@ impl Board {
     }
 
     /// Bitboard of all hingers.
-    pub(crate) fn hingers(&self) -> u128 {
+    pub fn hingers(&self) -> u128 {
         let mut h = 0;
         for i in iter_bits(self.active & !self.multi) {
             if self.splits(i) {
@@ -351,7 +352,7 @@ impl Board {
 
     /// Whether any cell is a hinger (stops at the first).
     #[inline]
-    pub(crate) fn has_hinger(&self) -> bool {
+    pub fn has_hinger(&self) -> bool {
         iter_bits(self.active & !self.multi).any(|i| self.splits(i))
     }
 

@@ -5,7 +5,7 @@
 use super::{parse_board, Hinger, HingerMove};
 use crate::protocol::{
     format_time, parse_header, BoardView, CellView, GenOptions, Ground, Input, LegendEntry, Lines, Mode, MoveError,
-    MoveView, Notation, ParseError, Player, Policy, Setup, View,
+    MoveView, Notation, ParseError, Player, Setup, View,
 };
 use rand::rngs::SmallRng;
 use rand::SeedableRng;

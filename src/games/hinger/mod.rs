@@ -6,8 +6,6 @@
 //!   the game as a sum of independent regions, normal play plus parity.
 //! - [`solver`]: the plain exact win/draw/loss solver (`agent hinger win`),
 //!   kept as the simple oracle the tests check [`sum`] against.
-//! - [`path`]: the safe-path searches (`agent hinger path`; their scaling
-//!   study is `agent hinger compare`, in the tools).
 //!
 //! The folder has the layout every game has (`docs/architecture.md`): the
 //! rules here ([`Game`]), [`format`](mod@format) (notation, set-up,
@@ -21,7 +19,6 @@
 pub mod board;
 pub mod eval;
 pub mod format;
-pub mod path;
 pub mod player;
 pub mod solver;
 pub mod sum;
@@ -84,7 +81,7 @@ impl Hinger {
 
     /// A uniformly random binary board of `rows x cols` where each cell is
     /// active with probability `density`.
-    pub(crate) fn random_board(rows: usize, cols: usize, density: f64, rng: &mut SmallRng) -> Result<Board, String> {
+    pub fn random_board(rows: usize, cols: usize, density: f64, rng: &mut SmallRng) -> Result<Board, String> {
         let mut b = Board::new(rows, cols)?;
         for r in 0..rows {
             for c in 0..cols {

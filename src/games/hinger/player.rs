@@ -1,15 +1,16 @@
-//! Hinger's play policy ([`Policy`]): how many moves are left to share the
-//! clock over, and the steps its default strategy adds to the search (a
+//! Hinger's play policy: how many moves are left to share the clock over
+//! ([`TimePolicy`]), and the steps ([`Steps`]) its default strategy adds to the search (a
 //! probe, then the exact region-sum solver).
 
 use super::{solver, sum, Hinger, HingerMove};
-use crate::protocol::{Policy, Solved};
+use crate::play::{Solved, Steps};
 use crate::search::Limits;
+use crate::timing::TimePolicy;
 
 /// CPU seconds of the probe search before the exact solver.
 const PROBE_SECONDS: f64 = 0.3;
 
-impl Policy for Hinger {
+impl TimePolicy for Hinger {
     /// Games rarely run to the last counter: most end when the safe moves
     /// run out, around half-way; the agent makes half of those moves.
     fn moves_left_estimate(&self) -> f64 {
@@ -25,7 +26,9 @@ impl Policy for Hinger {
     /// The search looks at the clock every 1024 nodes, up to about 0.1 s
     /// apart on a full 10x10 board: keep that much in hand.
     const CLOCK_SLACK: f64 = 0.1;
+}
 
+impl Steps for Hinger {
     /// A short probe (so that a searched move is in `output.txt` early:
     /// the solver reports nothing until it is done), when the move has
     /// room for it and a search after it.

@@ -1,6 +1,6 @@
 use super::*;
 use crate::driver::{turn, AgentOptions};
-use crate::protocol::{GenOptions, Mode, MoveError, Policy, Setup};
+use crate::protocol::{GenOptions, Mode, MoveError, Setup};
 use crate::search::{minimax, Limits, Strategy};
 use rand::SeedableRng;
 

@@ -45,7 +45,7 @@ impl Ladder {
     /// nothing (`program`: the plan's ladder program); the plan's own
     /// check calls it.
     pub(crate) fn check(&self, game: &str, program: &str) -> Result<(), String> {
-        use agent::games::GameKind;
+        use agent::GameKind;
         if !GameKind::from_name(game).is_some_and(GameKind::has_levels) {
             return Err(format!(
                 "the ladder placement ([ladder] in the plan, or --ladder) plays `agent --level N`, which only {} has; {game} has no levels: remove [ladder] or --ladder",

@@ -22,7 +22,7 @@ use std::fmt;
 
 /// The highest level of the ladder.
 fn top() -> u32 {
-    agent::search::level::Level::MAX.number()
+    agent::Level::MAX.number()
 }
 
 /// Where a submission stands: the highest level it beat (0: none).

@@ -8,7 +8,7 @@ use crate::grade::exam::{self, Bench, GameTest, TestResult};
 use crate::grade::plan::{opponent_command, DrawRule, GradePlan};
 use crate::grade::results::Results;
 use crate::process::command::AgentCommand;
-use agent::protocol::{FileGame, GenOptions};
+use agent::{FileGame, GenOptions};
 
 /// Places the bench's student on the ladder, if the plan places: plays the
 /// ladder games `taken` (their results so far) lacks, each recorded as it

@@ -31,7 +31,7 @@ pub(crate) const MAX_RECORDS_BYTES: u64 = 1 << 30;
 /// short by a kill) is dropped from the file, so that game is replayed; any
 /// other unreadable line is an error naming the line.
 pub fn load(path: &Path, repair: bool) -> Result<Vec<GameRecord>, String> {
-    let mut text = match agent::protocol::read_capped(path, MAX_RECORDS_BYTES) {
+    let mut text = match agent::read_capped(path, MAX_RECORDS_BYTES) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(format!("cannot read {}: {e}", path.display())),

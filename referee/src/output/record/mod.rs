@@ -153,7 +153,7 @@ pub(crate) fn bytes(n: u64) -> String {
 }
 
 /// One finished game. Per-seat values are plain two-element arrays and
-/// seats are indices (0 for [`agent::protocol::Player::One`]): this is the
+/// seats are indices (0 for [`agent::Player::One`]): this is the
 /// JSON-lines record format; the game loop works with `ByPlayer` and
 /// `Player` and converts here.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -19,7 +19,7 @@ use crate::schedule::roundrobin::RoundRobin;
 use crate::schedule::starts::Openings;
 use crate::schedule::{self, Job, Kept, RunConfig};
 use crate::signals;
-use agent::protocol::FileGame;
+use agent::FileGame;
 use manifest::{check_records, open_out, resume_command};
 use std::path::PathBuf;
 

@@ -24,7 +24,7 @@ use crate::schedule::shard::Shard;
 use crate::schedule::swiss::{Round, Stage, Swiss};
 use crate::schedule::{self, Job, RunConfig};
 use crate::signals;
-use agent::protocol::FileGame;
+use agent::FileGame;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 

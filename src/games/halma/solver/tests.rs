@@ -477,38 +477,27 @@ fn counts_follow_plays() {
     }
 }
 
-/// The bench's realistic races; kept in the file `RACE_CACHE` names, if
-/// any, since the self-play that finds them takes minutes.
-#[cfg(feature = "cli")]
+/// The bench's realistic races, from the file `RACE_CACHE` names (written
+/// by `agent halma race-bench --save-races FILE`, since the self-play that
+/// finds them takes minutes and lives with the tools).
 pub(super) fn selfplay_races_cached() -> Vec<Bitboard> {
-    let cache = std::env::var("RACE_CACHE").ok();
-    if let Some(text) = cache.as_ref().and_then(|p| std::fs::read_to_string(p).ok()) {
-        return text
-            .lines()
-            .map(|l| {
-                let w: Vec<u64> = l.split(' ').map(|x| u64::from_str_radix(x, 16).unwrap()).collect();
-                Bitboard([w[0], w[1], w[2], w[3]])
-            })
-            .collect();
-    }
-    let races = crate::tools::halma::race_bench::selfplay_races(1).unwrap();
-    if let Some(path) = cache {
-        let text: String = races
-            .iter()
-            .map(|b| format!("{:x} {:x} {:x} {:x}\n", b.0[0], b.0[1], b.0[2], b.0[3]))
-            .collect();
-        std::fs::write(path, text).unwrap();
-    }
-    races
+    let path = std::env::var("RACE_CACHE").expect("RACE_CACHE names the file of `agent halma race-bench --save-races`");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
+    text.lines()
+        .map(|l| {
+            let w: Vec<u64> = l.split(' ').map(|x| u64::from_str_radix(x, 16).unwrap()).collect();
+            Bitboard([w[0], w[1], w[2], w[3]])
+        })
+        .collect()
 }
 
 /// Diagnostics, not a check: the bound's terms, the answer and the effort
 /// on the bench's realistic races of 7 to 9 outsiders
-/// (`RACE_CACHE=/tmp/races.txt cargo test --release -p agent
+/// (`agent halma race-bench --save-races /tmp/races.txt --positions 0`, then
+/// `RACE_CACHE=/tmp/races.txt cargo test --release -p agent --lib
 /// hard_races_report -- --ignored --nocapture`). `RACE_PICK=i` keeps the
 /// i-th race of each count, `RACE_REPEAT=k` times the k-th of k solves (the
 /// first pays for the table's fresh pages), `RACE_TT` sets the table's log2.
-#[cfg(feature = "cli")]
 #[test]
 #[ignore]
 fn hard_races_report() {

@@ -237,7 +237,7 @@ pub(super) fn tight_bound(
         // stuck outsiders are those that cannot reach a hole. One more play
         // if those need more. Only where one play ending outside the goal
         // fits: the check of a third one before the holes cost more than
-        // the nodes it saved (docs/results.md).
+        // the nodes it saved on `agent halma race-bench`.
         let ending_outside = room - outside;
         if ending_outside >= 2 {
             return None;

@@ -181,7 +181,6 @@ fn stuck_pieces_add_to_isolation_against_the_solver_without_them() {
     assert!(added >= 4, "stuck pieces added to isolation in only {added} races");
 }
 
-#[cfg(feature = "cli")]
 #[test]
 #[ignore]
 fn trace_hard_races() {

@@ -3,9 +3,9 @@
 //! table) and on seeded random 6x6 endgames (to place the cards-left
 //! threshold under which the agent solves 6x6 positions exactly).
 
-use crate::games::fifteen::solver::{margin_points, random_position, Solver};
-use crate::games::fifteen::Fifteen;
-use crate::protocol::Player;
+use agent::games::fifteen::solver::{margin_points, random_position, Solver};
+use agent::games::fifteen::Fifteen;
+use agent::protocol::Player;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 
@@ -74,7 +74,7 @@ pub(crate) fn start4(runs: usize, alphabeta: bool, tt_bytes: usize, out: &mut dy
     if alphabeta {
         let mut ab = Vec::new();
         for _ in 0..runs {
-            let r = crate::search::alphabeta::solve(&g, tt_bytes);
+            let r = agent::search::alphabeta::solve(&g, tt_bytes);
             out(format!(
                 "4x4 start margin, alpha-beta core: {:+} in {:.3} s CPU, {} nodes",
                 margin_points(r.score),

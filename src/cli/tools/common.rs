@@ -5,11 +5,12 @@
 
 use super::duel::{duel, parse_strategy, DuelOptions, GameResult};
 use super::perft::perft;
-use crate::clock::CpuTimer;
-use crate::play::openings::{balanced_book, random_opening, BookSpec};
-use crate::protocol::{read_bounded, FileGame, GenOptions, Mode, Player};
-use crate::search::Strategy;
-use crate::timing;
+use agent::clock::CpuTimer;
+use agent::play::openings::{balanced_book, random_opening, BookSpec};
+use agent::play::FileGame;
+use agent::protocol::{read_bounded, GenOptions, Mode, Player};
+use agent::search::Strategy;
+use agent::timing;
 use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
 
@@ -267,7 +268,7 @@ pub fn run_duel<G: FileGame>(args: &DuelArgs) -> Result<(), String> {
     if !G::LEVELS && [o.a, o.b].iter().any(|s| matches!(s, Strategy::Level(..))) {
         return Err(format!(
             "level:N is offered for {} only (the games whose ladder was measured), not {}",
-            crate::games::GameKind::level_games(),
+            agent::games::GameKind::level_games(),
             G::NAME
         ));
     }

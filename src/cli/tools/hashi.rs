@@ -1,10 +1,10 @@
 //! `agent hashi ...`: the Hashi tools behind the agent binary.
 
-use crate::games::hashi::Hashi;
-use crate::protocol::Notation;
-use crate::protocol::Setup;
-use crate::protocol::{GenOptions, Mode, Player};
 use crate::tools::Tool;
+use agent::games::hashi::Hashi;
+use agent::protocol::Notation;
+use agent::protocol::Setup;
+use agent::protocol::{GenOptions, Mode, Player};
 use clap::Subcommand;
 
 /// Hashi subcommands.

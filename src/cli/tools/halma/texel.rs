@@ -10,13 +10,13 @@
 //! features are the side to move's minus the opponent's. Lines starting with
 //! `#` are comments (the first names the columns).
 
-use crate::clock::CpuTimer;
-use crate::games::halma::bitboard::Bitboard;
-use crate::games::halma::{eval, solver, Halma};
-use crate::play::openings::random_opening;
-use crate::protocol::{read_capped, GenOptions, Player};
-use crate::search::Strategy;
 use crate::tools::duel::{play_game, DuelOptions, DuelReport, GameResult};
+use agent::clock::CpuTimer;
+use agent::games::halma::bitboard::Bitboard;
+use agent::games::halma::{eval, solver, Halma};
+use agent::play::openings::random_opening;
+use agent::protocol::{read_capped, GenOptions, Player};
+use agent::search::Strategy;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;

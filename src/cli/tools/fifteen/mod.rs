@@ -1,15 +1,15 @@
 //! `agent fifteen ...` subcommands: the exact solver on a position file and
 //! the solver's benchmark.
 
-use crate::protocol::Notation;
-use crate::protocol::View;
+use agent::protocol::Notation;
+use agent::protocol::View;
 pub mod bench;
 
-use crate::games::fifteen::eval::{POINT, TIE_BREAK};
-use crate::games::fifteen::solver::Solver;
-use crate::games::fifteen::Fifteen;
-use crate::protocol::read_bounded;
 use crate::tools::Tool;
+use agent::games::fifteen::eval::{POINT, TIE_BREAK};
+use agent::games::fifteen::solver::Solver;
+use agent::games::fifteen::Fifteen;
+use agent::protocol::read_bounded;
 use clap::Subcommand;
 use std::path::{Path, PathBuf};
 
@@ -54,7 +54,7 @@ pub(crate) fn solve_file(path: &Path, tt_mb: usize, kind: SolveKind) -> Result<S
             g.plies_left()
         ));
     }
-    let describe = |m: Option<crate::games::fifteen::Move>| match m {
+    let describe = |m: Option<agent::games::fifteen::Move>| match m {
         Some(m) => format!("{} = {}", g.describe_move(m), g.format_move(m).trim_end()),
         None => "none (the game is over)".into(),
     };
@@ -65,7 +65,7 @@ pub(crate) fn solve_file(path: &Path, tt_mb: usize, kind: SolveKind) -> Result<S
     );
     let body = match kind {
         SolveKind::AlphaBeta => {
-            let f = crate::search::alphabeta::solve(&g, tt_mb << 20);
+            let f = agent::search::alphabeta::solve(&g, tt_mb << 20);
             format!(
                 "value: {}\nbest move: {}\ntime: {:.3} s CPU, {} nodes (alpha-beta core)\n",
                 describe_value(f.score),

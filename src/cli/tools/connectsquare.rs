@@ -1,16 +1,16 @@
 //! `agent connectsquare ...`: the exact solver and the solver-backed check
 //! of the default agent against the brief's greedy player.
 
-use crate::clock::CpuTimer;
-use crate::games::connectsquare::player::brief_greedy;
-use crate::games::connectsquare::solver::{Solver, Value, Verdict};
-use crate::games::connectsquare::{ConnectSquare, Status};
-use crate::play::{choose, ChooseOptions};
-use crate::protocol::Player;
-use crate::protocol::{Notation, View};
-use crate::search::Game;
-use crate::search::{Limits, Strategy};
 use crate::tools::Tool;
+use agent::clock::CpuTimer;
+use agent::games::connectsquare::player::brief_greedy;
+use agent::games::connectsquare::solver::{Solver, Value, Verdict};
+use agent::games::connectsquare::{ConnectSquare, Status};
+use agent::play::{choose, ChooseOptions};
+use agent::protocol::Player;
+use agent::protocol::{Notation, View};
+use agent::search::Game;
+use agent::search::{Limits, Strategy};
 use clap::Subcommand;
 use std::path::PathBuf;
 
@@ -120,7 +120,7 @@ pub fn run(cmd: Command) -> Result<(), String> {
         } => {
             let pos = match &file {
                 Some(path) => {
-                    let text = crate::protocol::read_bounded(path)
+                    let text = agent::protocol::read_bounded(path)
                         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
                     ConnectSquare::parse_input(&text)
                         .map_err(|e| format!("{}: {e}", path.display()))?
@@ -375,7 +375,7 @@ impl WincheckReport {
 /// says the side to move loses, greedy moves first and the agent answers.
 pub(crate) fn wincheck(o: &WincheckOptions) -> Result<WincheckReport, String> {
     use rand::SeedableRng;
-    crate::games::connectsquare::check_size(o.rows, o.cols)?;
+    agent::games::connectsquare::check_size(o.rows, o.cols)?;
     let mut rng = rand::rngs::SmallRng::seed_from_u64(o.seed);
     let mut report = WincheckReport::default();
     let mut solver = Solver::new(Solver::bits_for(o.solve_seconds, 23));
@@ -438,7 +438,7 @@ fn random_position(o: &WincheckOptions, rng: &mut rand::rngs::SmallRng) -> Resul
         let ok = if wins != 0 {
             0
         } else {
-            crate::games::connectsquare::player::safe_cells(&pos)
+            agent::games::connectsquare::player::safe_cells(&pos)
         };
         moves.retain(|&m| ok & pos.column_mask(m as usize) != 0);
         if moves.is_empty() {

@@ -1,12 +1,13 @@
 //! `agent hinger solve|bench|win|path|compare`: the study tools on the command line.
 
 pub mod compare;
+pub mod path;
 
-use crate::games::hinger::path::{check_path, find_path, Algo, Answer, PathLimits};
-use crate::games::hinger::solver::{Solution, Solver, Value};
-use crate::games::hinger::sum::SumSolver;
-use crate::games::hinger::{parse_board_file, Board};
+use agent::games::hinger::solver::{Solution, Solver, Value};
+use agent::games::hinger::sum::SumSolver;
+use agent::games::hinger::{parse_board_file, Board};
 use compare::CompareOptions;
+use path::{check_path, find_path, Algo, Answer, PathLimits};
 use std::path::{Path, PathBuf};
 
 /// The `agent hinger` subcommands.
@@ -85,8 +86,8 @@ pub enum HingerCommand {
     Common(crate::tools::Tool),
 }
 
-fn read_board(path: &Path) -> Result<(Board, Option<crate::protocol::Player>), String> {
-    let text = crate::protocol::read_bounded(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+fn read_board(path: &Path) -> Result<(Board, Option<agent::protocol::Player>), String> {
+    let text = agent::protocol::read_bounded(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     parse_board_file(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
@@ -98,7 +99,7 @@ fn cell(b: &Board, i: usize) -> String {
 /// Runs a subcommand, printing its report on stdout.
 pub fn run(cmd: HingerCommand) -> Result<(), String> {
     match cmd {
-        HingerCommand::Common(tool) => crate::tools::run::<crate::games::hinger::Hinger>(tool)?,
+        HingerCommand::Common(tool) => crate::tools::run::<agent::games::hinger::Hinger>(tool)?,
         HingerCommand::Win { file, seconds } => print!("{}", win(&file, seconds)?),
         HingerCommand::Solve { file, seconds } => print!("{}", solve(&file, seconds)?),
         HingerCommand::Bench {
@@ -197,8 +198,8 @@ macro_rules! exact {
         }
     };
 }
-exact!(SumSolver, crate::games::hinger::sum::MAX_COUNTERS);
-exact!(Solver, crate::games::hinger::solver::MAX_COUNTERS);
+exact!(SumSolver, agent::games::hinger::sum::MAX_COUNTERS);
+exact!(Solver, agent::games::hinger::solver::MAX_COUNTERS);
 
 /// Solves the board of `file` with solver `S` and reports the value, the
 /// move and the effort.
@@ -212,7 +213,7 @@ fn exact_report<S: Exact>(file: &Path, seconds: Option<f64>) -> Result<String, S
             S::MAX_COUNTERS
         ));
     }
-    let timer = crate::clock::CpuTimer::start();
+    let timer = agent::clock::CpuTimer::start();
     let mut solver = S::new();
     let s = solver.solve_within(&board, seconds.unwrap_or(f64::INFINITY)).ok_or_else(|| {
         format!(
@@ -242,7 +243,7 @@ pub(crate) fn bench_board(seed: u64) -> Board {
     use rand::SeedableRng;
     let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
     loop {
-        let b = crate::games::hinger::Hinger::random_board(7, 7, 0.65, &mut rng).expect("7x7 fits");
+        let b = agent::games::hinger::Hinger::random_board(7, 7, 0.65, &mut rng).expect("7x7 fits");
         if (30..=35).contains(&b.counters()) && !b.has_hinger() {
             return b;
         }
@@ -277,7 +278,7 @@ pub fn bench(seed: u64, boards: u64, cap: f64, plain_cap: f64, out: &mut impl st
     let (mut sum_capped, mut plain_capped) = (false, false);
     for k in 0..boards {
         let b = bench_board(seed + k);
-        let timer = crate::clock::CpuTimer::start();
+        let timer = agent::clock::CpuTimer::start();
         let mut solver = SumSolver::new();
         let s = solver.solve_within(&b, cap);
         let secs = timer.elapsed();
@@ -289,7 +290,7 @@ pub fn bench(seed: u64, boards: u64, cap: f64, plain_cap: f64, out: &mut impl st
             None => ("?".to_string(), format!(">{cap}s")),
         };
         let (plain_nodes, plain_s) = if plain_cap > 0.0 {
-            let timer = crate::clock::CpuTimer::start();
+            let timer = agent::clock::CpuTimer::start();
             let mut plain = Solver::new();
             let p = plain.solve_within(&b, plain_cap);
             let secs = timer.elapsed();

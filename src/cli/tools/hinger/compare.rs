@@ -2,10 +2,10 @@
 //! pairs on growing boards, every path algorithm on each pair under a CPU
 //! cap, and a table per board size; then the exact solver on growing boards.
 
-use crate::games::hinger::board::{iter_bits, Board};
-use crate::games::hinger::path::{check_path, find_path, Algo, Answer, PathLimits};
-use crate::games::hinger::solver::Solver;
-use crate::games::hinger::Hinger;
+use super::path::{check_path, find_path, Algo, Answer, PathLimits};
+use agent::games::hinger::board::{iter_bits, Board};
+use agent::games::hinger::solver::Solver;
+use agent::games::hinger::Hinger;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::io::Write;
@@ -321,7 +321,7 @@ fn solver_study(opts: &CompareOptions, out: &mut impl Write) -> std::io::Result<
                     break b;
                 }
             };
-            let timer = crate::clock::CpuTimer::start();
+            let timer = agent::clock::CpuTimer::start();
             let res = Solver::new().solve_within(&b, opts.solver_cap);
             let secs = timer.elapsed();
             match res {

@@ -2,7 +2,7 @@
 //! below a position (a finished game is a leaf). It checks move generation
 //! against known counts and measures its speed, for any game.
 
-use crate::search::Game;
+use agent::search::Game;
 
 /// Leaf count `depth` plies below `pos`: a finished game counts as one leaf,
 /// a side without a legal move (in a game that does not end there) as none.
@@ -34,7 +34,7 @@ fn count<G: Game>(pos: &G, depth: u32, bufs: &mut [Vec<G::Move>]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::testnim::TestNim as Nim;
+    use agent::games::testnim::TestNim as Nim;
 
     #[test]
     fn counts_nim_leaves() {

@@ -1,6 +1,6 @@
 //! `agent halma ...`: Halma's developer tools on the command line.
 
-use crate::games::halma::Halma;
+use agent::games::halma::Halma;
 pub mod commands;
 pub mod race_bench;
 pub mod texel;
@@ -61,6 +61,11 @@ pub enum HalmaCommand {
         /// Seed of the random races and openings.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Also write the realistic races to this file, one per line as four
+        /// hexadecimal words (what the solver's ignored diagnostics read
+        /// from `RACE_CACHE`).
+        #[arg(long, value_name = "FILE")]
+        save_races: Option<PathBuf>,
     },
     /// Writes the race solver's goal pattern database to OUT: the file the
     /// agent embeds (`src/games/halma/solver/goal_db.bin`).
@@ -118,7 +123,7 @@ pub fn run(cmd: HalmaCommand) -> Result<(), String> {
         HalmaCommand::Book(a) => common::run::<Halma>(Tool::Book(a))?,
         HalmaCommand::Calibrate(a) => common::run::<Halma>(Tool::Calibrate(a))?,
         HalmaCommand::GoalDb { out } => {
-            let table = crate::games::halma::solver::goal_db::build();
+            let table = agent::games::halma::solver::goal_db::build();
             std::fs::write(&out, &table).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
             println!("{} patterns written to {}", table.len(), out.display());
         }
@@ -127,7 +132,11 @@ pub fn run(cmd: HalmaCommand) -> Result<(), String> {
             move_seconds,
             samples,
             seed,
+            save_races,
         } => {
+            if let Some(path) = save_races {
+                race_bench::save_races(&path, seed)?;
+            }
             let opts = race_bench::RaceBenchOptions {
                 positions,
                 move_seconds,

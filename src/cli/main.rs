@@ -4,14 +4,16 @@
 //! defines them) and `agent duel` the generic in-process duel; this file
 //! only parses the command line and dispatches.
 
+mod tools;
+
 use agent::driver::{run_turn, AgentOptions};
 use agent::games::GameKind;
 use agent::search::level::Level;
 use agent::search::Strategy;
-use agent::tools::{run_duel, DuelArgs};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use tools::{run_duel, DuelArgs};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -74,22 +76,22 @@ enum Command {
     /// Measures this machine's search speed into calibration.txt for the
     /// game of input.txt in --dir (Halma without one): what the referee's
     /// --calibrate runs.
-    Calibrate(agent::tools::CalibrateArgs),
+    Calibrate(tools::CalibrateArgs),
     /// Halma tools: perft, simple-perft, bench, check, opening, book, calibrate.
     #[command(subcommand)]
-    Halma(agent::tools::halma::HalmaCommand),
+    Halma(tools::halma::HalmaCommand),
     /// Hinger tools: exact solver, safe paths, scaling study, perft, openings.
     #[command(subcommand)]
-    Hinger(agent::tools::hinger::HingerCommand),
+    Hinger(tools::hinger::HingerCommand),
     /// Connect Square tools: exact solver, solver-backed check, perft, openings.
     #[command(subcommand)]
-    Connectsquare(agent::tools::connectsquare::Command),
+    Connectsquare(tools::connectsquare::Command),
     /// Fifteen tools: the exact solver, perft, openings.
     #[command(subcommand)]
-    Fifteen(agent::tools::fifteen::FifteenCommand),
+    Fifteen(tools::fifteen::FifteenCommand),
     /// Hashi tools: generated boards, perft, openings.
     #[command(subcommand)]
-    Hashi(agent::tools::hashi::HashiCommand),
+    Hashi(tools::hashi::HashiCommand),
 }
 
 impl Cli {
@@ -139,8 +141,8 @@ fn duel(kind: GameKind, args: DuelArgs) -> Result<(), String> {
 }
 
 /// `agent calibrate`: the game is the one of `input.txt` in `--dir`.
-fn calibrate(args: agent::tools::CalibrateArgs) -> Result<(), String> {
-    use agent::tools::{run, Tool};
+fn calibrate(args: tools::CalibrateArgs) -> Result<(), String> {
+    use tools::{run, Tool};
     let input = args.dir.join("input.txt");
     let kind = match std::fs::read_to_string(&input) {
         Ok(text) => GameKind::detect(&text).map_err(|e| format!("{}: {e}", input.display()))?,
@@ -186,11 +188,11 @@ fn main() -> ExitCode {
         }
         Some(Command::Duel { game, args }) => duel(game, args),
         Some(Command::Calibrate(args)) => calibrate(args),
-        Some(Command::Halma(cmd)) => agent::tools::halma::run(cmd),
-        Some(Command::Hinger(cmd)) => agent::tools::hinger::run(cmd),
-        Some(Command::Connectsquare(cmd)) => agent::tools::connectsquare::run(cmd),
-        Some(Command::Fifteen(cmd)) => agent::tools::fifteen::run(cmd),
-        Some(Command::Hashi(cmd)) => agent::tools::hashi::run(cmd),
+        Some(Command::Halma(cmd)) => tools::halma::run(cmd),
+        Some(Command::Hinger(cmd)) => tools::hinger::run(cmd),
+        Some(Command::Connectsquare(cmd)) => tools::connectsquare::run(cmd),
+        Some(Command::Fifteen(cmd)) => tools::fifteen::run(cmd),
+        Some(Command::Hashi(cmd)) => tools::hashi::run(cmd),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

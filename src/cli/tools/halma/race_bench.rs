@@ -2,13 +2,13 @@
 //! how many plays the agent needs to finish separated positions from
 //! self-play with and without it, against the solver's minimum.
 
-use crate::clock::CpuTimer;
-use crate::games::halma::bitboard::Bitboard;
-use crate::games::halma::solver::{race_sides, random_race, to_frame, Budget, Finish, RaceSide, Solver, GOAL};
-use crate::games::halma::Halma;
-use crate::play::{choose, openings::random_opening, ChooseOptions};
-use crate::protocol::{ByPlayer, GenOptions, Player};
-use crate::search::{Game, Limits, Strategy};
+use agent::clock::CpuTimer;
+use agent::games::halma::bitboard::Bitboard;
+use agent::games::halma::solver::{race_sides, random_race, to_frame, Budget, Finish, RaceSide, Solver, GOAL};
+use agent::games::halma::Halma;
+use agent::play::{choose, openings::random_opening, ChooseOptions};
+use agent::protocol::{ByPlayer, GenOptions, Player};
+use agent::search::{Game, Limits, Strategy};
 use fxhash::FxHashSet;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
@@ -115,8 +115,18 @@ pub(crate) fn selfplay_races(seed: u64) -> Result<Vec<Bitboard>, String> {
     Ok(races)
 }
 
+/// Writes [`selfplay_races`] to `path`, one race a line as four
+/// hexadecimal words (the solver's ignored diagnostics read the file).
+pub(crate) fn save_races(path: &std::path::Path, seed: u64) -> Result<(), String> {
+    let text: String = selfplay_races(seed)?
+        .iter()
+        .map(|b| format!("{:x} {:x} {:x} {:x}\n", b.0[0], b.0[1], b.0[2], b.0[3]))
+        .collect();
+    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
 /// Multiplier that scatters the realistic races before they are taken.
-const KEYS_MIX: u64 = crate::search::mix::GOLDEN;
+const KEYS_MIX: u64 = agent::search::mix::GOLDEN;
 
 /// The median CPU time of an exact solve per number of pieces outside the
 /// goal over the races `races(n, rng)` gives, and the largest count whose

@@ -4,12 +4,13 @@
 //! the same seeded random opening with the colours swapped, so that neither
 //! the opening nor the first move favours a side.
 
-use crate::clock::CpuTimer;
-use crate::play::choose::{choose, ChooseOptions};
-use crate::play::openings::random_opening;
-use crate::protocol::{FileGame, GenOptions, Mode, Player};
-use crate::search::Strategy;
-use crate::timing;
+use agent::clock::CpuTimer;
+use agent::play::choose::{choose, ChooseOptions};
+use agent::play::openings::random_opening;
+use agent::play::FileGame;
+use agent::protocol::{GenOptions, Mode, Player};
+use agent::search::Strategy;
+use agent::timing;
 use fxhash::FxHashSet;
 use std::fmt;
 
@@ -30,7 +31,7 @@ pub(crate) fn parse_strategy(spec: &str) -> Result<Strategy, String> {
     };
     if name == "level" {
         let n = depth.ok_or("level takes its number: level:N, N from 1 to 10")?;
-        return Ok(Strategy::Level(crate::search::level::Level::new(n)?, 0));
+        return Ok(Strategy::Level(agent::search::level::Level::new(n)?, 0));
     }
     let s = match name {
         "best" => Strategy::Best,
@@ -253,7 +254,7 @@ pub fn play_game<G: FileGame>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::connectsquare::ConnectSquare;
+    use agent::games::connectsquare::ConnectSquare;
 
     #[test]
     fn strategies_parse_with_clear_errors() {
@@ -262,7 +263,7 @@ mod tests {
         assert_eq!(parse_strategy("alphabeta:6").unwrap(), Strategy::AlphaBeta(6));
         assert_eq!(
             parse_strategy("level:4").unwrap(),
-            Strategy::Level(crate::search::level::Level::new(4).unwrap(), 0)
+            Strategy::Level(agent::search::level::Level::new(4).unwrap(), 0)
         );
         assert!(parse_strategy("level").is_err());
         assert!(parse_strategy("minimax:x").unwrap_err().contains("depth"));

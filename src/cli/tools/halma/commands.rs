@@ -2,12 +2,12 @@
 //! referee's judgement of an output. Duels, openings and calibration are the
 //! generic ones of [`crate::tools`].
 
-use crate::clock::CpuTimer;
-use crate::games::halma::simple::{self, to_simple};
-use crate::games::halma::{format, perft, HMove, Halma};
-use crate::protocol::read_bounded;
-use crate::protocol::{Notation, View};
-use crate::search::{alphabeta, Limits};
+use agent::clock::CpuTimer;
+use agent::games::halma::simple::{self, to_simple};
+use agent::games::halma::{format, perft, HMove, Halma};
+use agent::protocol::read_bounded;
+use agent::protocol::{Notation, View};
+use agent::search::{alphabeta, Limits};
 use std::path::Path;
 
 /// Reads and parses an `input.txt`.
