@@ -4,7 +4,7 @@
 //! equal apart from `shard`; a resumed grading must be the same shard.
 
 use super::plan::GradePlan;
-use super::sheet::Tests;
+use super::rows::Tests;
 use crate::schedule::shard::Shard;
 use serde::{Deserialize, Serialize};
 use std::path::Path;

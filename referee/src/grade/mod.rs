@@ -23,6 +23,7 @@ pub(crate) mod plan;
 pub(crate) mod positions;
 mod queue;
 mod results;
+mod rows;
 mod runfile;
 pub(crate) mod sheet;
 pub(crate) mod submission;
@@ -82,7 +83,7 @@ pub(crate) fn run(a: &GradeArgs) -> Result<i32, String> {
     let mut opts = a.sandbox.clone();
     opts.read_only.extend(plan.languages.read_only.iter().cloned());
     let sandbox = crate::process::sandbox::install_hiding(&opts, &a.out, std::slice::from_ref(&hidden))?;
-    let started = |tests: &sheet::Tests| {
+    let started = |tests: &rows::Tests| {
         let g = manifest::Grading {
             plan: plan.clone(),
             tests: tests.clone(),
@@ -216,8 +217,8 @@ fn grade_class<G: FileGame>(
     students: &[intake::Student],
     sandbox: Arc<crate::process::sandbox::Sandbox>,
     results: &Results,
-    started: &dyn Fn(&sheet::Tests) -> Result<(), String>,
-) -> Result<sheet::Tests, String> {
+    started: &dyn Fn(&rows::Tests) -> Result<(), String>,
+) -> Result<rows::Tests, String> {
     // The class, the records and every build: named by no command.
     let builds = submission::home_of(&a.out, "-");
     let refused = [
@@ -247,7 +248,7 @@ fn grade_class<G: FileGame>(
         results,
         paths,
     };
-    let tests = sheet::Tests {
+    let tests = rows::Tests {
         singles: class
             .singles
             .iter()

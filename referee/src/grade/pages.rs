@@ -7,9 +7,9 @@ use super::copies::Cluster;
 use super::exam::TestResult;
 use super::intake::GAMES_PAGE;
 use super::plan::GradePlan;
-use super::sheet::{Row, Tests};
+use super::rows::{Row, Tests};
 use crate::report::board_svg::board_svg;
-use agent::protocol::{BoardView, Notation, View};
+use agent::{BoardView, Notation, View};
 use std::fmt::Write as _;
 
 /// Each single-move position drawn as the replay draws a board (empty

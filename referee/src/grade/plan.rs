@@ -3,7 +3,7 @@
 //! game. Command-line overrides (`--singles`, `--games`, `--time`,
 //! `--seed`, `--ladder`/`--no-ladder`) apply on top, for a quick dry run.
 
-use super::gradescope::Gradescope;
+use super::gradescope::config::Gradescope;
 use super::ladder::config::Ladder;
 use super::languages::Languages;
 use serde::{Deserialize, Serialize};

@@ -4,7 +4,7 @@
 
 use crate::report::data::ground_code;
 use crate::report::page::esc;
-use agent::protocol::BoardView;
+use agent::BoardView;
 use std::fmt::Write as _;
 
 /// Pixels a cell is drawn in (the SVG then scales to its width).
@@ -65,11 +65,11 @@ pub(crate) fn board_svg(view: &BoardView) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use agent::protocol::{Setup, View};
+    use agent::{Setup, View};
 
     #[test]
     fn a_halma_start_has_a_cell_per_square_and_a_piece_per_camp_square() {
-        let g = agent::games::halma::Halma::generate(&agent::protocol::GenOptions::default()).unwrap();
+        let g = agent::Halma::generate(&agent::GenOptions::default()).unwrap();
         let svg = board_svg(&g.board_view());
         assert_eq!(svg.matches("<rect").count(), 256);
         assert_eq!(svg.matches("<circle").count(), 38);
