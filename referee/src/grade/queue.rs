@@ -254,6 +254,8 @@ fn finish<G: FileGame>(c: &Class<'_, G>, b: &Built<'_>, progress: &Progress) -> 
     let mine = c.results.of(b.name)?;
     let placed = ladder::placement(c.plan, &mine.iter().collect::<Vec<_>>());
     let _ = crate::process::workdir::remove_all(&bench(c, b).work);
+    // Its snapshot and build (a tmpfs, where there is one) are done with.
+    let _ = crate::process::workdir::remove_all(&submission::home_of(c.out, b.name));
     // Ladder games score no points: the total is the tests' alone.
     let total: u32 = mine.iter().map(|r| r.points).sum();
     let ladder = placed.map_or_else(String::new, |p| format!(" (ladder: {p})"));
