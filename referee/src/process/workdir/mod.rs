@@ -24,7 +24,7 @@
 mod namespace;
 mod walk;
 
-pub(crate) use namespace::{describe, enter_private_mounts, unshare};
+pub(crate) use namespace::{describe, enter_private_mounts};
 use namespace::{mount_tmpfs, mounts, unmount};
 use rustix::fs::{Gid, Uid};
 use std::ffi::CString;

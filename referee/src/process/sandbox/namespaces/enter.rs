@@ -4,10 +4,8 @@
 //! Everything here but [`build_view`] runs in the child between clone and
 //! exec: raw system calls on the plan's prepared C strings only.
 
-use super::super::overlays::attach;
 use super::{MountPlan, Step};
 use std::ffi::CStr;
-use std::os::fd::OwnedFd;
 
 pub(super) fn mount(
     src: Option<&CStr>,
@@ -39,13 +37,12 @@ pub(super) fn bind_read_only(src: &CStr, dst: &CStr, kept: libc::c_ulong) -> boo
     bind(src, dst, true, false, kept)
 }
 
-/// Builds the root and enters it, attaching the overlays of `set` (a set
-/// lent to the move, if any). Runs in the freshly cloned child (new
+/// Builds the root and enters it. Runs in the freshly cloned child (new
 /// mount and PID namespaces, with every capability there): raw system calls only. On failure
 /// returns the number of the failed step for [`MountPlan::describe`]
 /// (errno is left set).
-pub(crate) fn enter(plan: &MountPlan, set: &[Option<OwnedFd>]) -> Result<(), usize> {
-    build(plan, set, false)
+pub(crate) fn enter(plan: &MountPlan) -> Result<(), usize> {
+    build(plan, false)
 }
 
 /// Builds the root without the steps each move makes afresh (its `/tmp`
@@ -53,7 +50,7 @@ pub(crate) fn enter(plan: &MountPlan, set: &[Option<OwnedFd>]) -> Result<(), usi
 /// its own and kept as a mount namespace ([`super::prepared`]). Mounts its own
 /// overlays, which are then the view's alone.
 pub(crate) fn build_view(plan: &MountPlan) -> Result<(), usize> {
-    build(plan, &[], true)
+    build(plan, true)
 }
 
 /// The most binds a prepared view leaves to its move.
@@ -188,7 +185,7 @@ fn detached(src: &CStr, read_only: bool, dev: bool) -> libc::c_int {
 }
 
 /// [`enter`], or [`build_view`] (`view`: without the per-move steps).
-fn build(plan: &MountPlan, set: &[Option<OwnedFd>], view: bool) -> Result<(), usize> {
+fn build(plan: &MountPlan, view: bool) -> Result<(), usize> {
     let n = plan.steps.len();
     let fail = |i: usize| Err(i);
     // Nothing mounted here may propagate back to the referee's namespace.
@@ -203,22 +200,14 @@ fn build(plan: &MountPlan, set: &[Option<OwnedFd>], view: bool) -> Result<(), us
     {
         return fail(n);
     }
-    let mut skip_to = 0;
     for (i, s) in plan.steps.iter().enumerate() {
         let elsewhere = plan.per_move.contains(&i) || plan.late.binary_search_by_key(&i, |(k, _)| *k).is_ok();
-        if i < skip_to || (view && elsewhere) {
+        if view && elsewhere {
             continue;
         }
         // SAFETY: system calls on NUL-terminated strings owned by the plan.
         let ok = unsafe {
             match s {
-                Step::DevTree { dst, slot, skip } => {
-                    let lent = set.get(*slot).and_then(Option::as_ref);
-                    if lent.is_some_and(|fd| attach(fd, dst, true)) {
-                        skip_to = i + 1 + skip;
-                    }
-                    true
-                }
                 Step::Dir(d) => libc::mkdir(d.as_ptr(), 0o755) == 0 || *libc::__errno_location() == libc::EEXIST,
                 Step::File(f) => {
                     let fd = libc::open(f.as_ptr(), libc::O_CREAT | libc::O_WRONLY | libc::O_CLOEXEC, 0o644);
@@ -232,7 +221,7 @@ fn build(plan: &MountPlan, set: &[Option<OwnedFd>], view: bool) -> Result<(), us
                     dev,
                     kept,
                 } => bind(src, dst, *read_only, *dev, *kept),
-                Step::Overlay(o) => o.show(set),
+                Step::Overlay(o) => o.show(),
                 Step::Tmpfs { dst, opts } => mount(
                     Some(c"tmpfs"),
                     dst,

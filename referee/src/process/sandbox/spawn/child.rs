@@ -49,7 +49,6 @@ pub(super) enum Stage {
     Reaper,
     Cgroup,
     Seccomp,
-    Network,
 }
 
 fn report(fd: RawFd, stage: Stage, step: usize) -> ! {
@@ -135,11 +134,6 @@ pub(super) fn child(l: &Launch<'_>, err: RawFd, envp: &[*const c_char], status: 
                     report(err, Stage::Cgroup, 0);
                 }
             }
-            if let Some(net) = c.net {
-                if libc::setns(net, libc::CLONE_NEWNET) != 0 {
-                    report(err, Stage::Network, 0);
-                }
-            }
             if let Identity::Mapped(m) = &c.identity {
                 if !write_file(c"/proc/self/setgroups", b"deny")
                     || !write_file(c"/proc/self/uid_map", m.uid_map.as_bytes())
@@ -151,7 +145,7 @@ pub(super) fn child(l: &Launch<'_>, err: RawFd, envp: &[*const c_char], status: 
             }
             let entered = match c.view {
                 Some(view) => namespaces::enter_prepared(c.plan, view),
-                None => namespaces::enter(c.plan, c.overlays),
+                None => namespaces::enter(c.plan),
             };
             if let Err(step) = entered {
                 report(err, Stage::Mounts, step);

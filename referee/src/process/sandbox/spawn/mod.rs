@@ -100,13 +100,6 @@ pub(crate) struct Confine<'a> {
     pub join: Vec<RawFd>,
     /// The file-system view.
     pub plan: &'a MountPlan,
-    /// A network namespace to enter (one lent for the move); `None`: a new
-    /// one at clone time.
-    pub net: Option<RawFd>,
-    /// The system directories' overlays lent for the move, one per
-    /// system directory (see [`super::overlays`]); empty: the child
-    /// mounts its own.
-    pub overlays: &'a [Option<OwnedFd>],
     /// A prepared view of `plan` to enter a copy of (one lent for the
     /// move, see [`super::prepared`]); `None`: the child builds the view
     /// in a new mount namespace made at clone time.
@@ -226,12 +219,13 @@ fn clone_args(l: &Launch<'_>, pidfd: &mut RawFd) -> CloneArgs {
         ..Default::default()
     };
     if let Some(c) = &l.confine {
-        args.flags |= (libc::CLONE_NEWPID | libc::CLONE_NEWIPC | libc::CLONE_NEWUTS) as u64;
+        // A network and an IPC namespace made for the move, destroyed with
+        // it: nothing an agent leaves there (an abstract socket, a message
+        // queue) is ever seen by another move.
+        let new = libc::CLONE_NEWPID | libc::CLONE_NEWNET | libc::CLONE_NEWIPC | libc::CLONE_NEWUTS;
+        args.flags |= new as u64;
         if c.view.is_none() {
             args.flags |= libc::CLONE_NEWNS as u64;
-        }
-        if c.net.is_none() {
-            args.flags |= libc::CLONE_NEWNET as u64;
         }
         if let Identity::Mapped(_) = c.identity {
             args.flags |= libc::CLONE_NEWUSER as u64;
@@ -366,7 +360,6 @@ fn start_error(l: &Launch<'_>, msg: &[u8; 12]) -> std::io::Error {
         8 => "starting the move's init process".into(),
         9 => "joining the move's cgroup v1 memory and pids limits".into(),
         10 => "installing the seccomp filter".into(),
-        11 => "entering the move's network namespace".into(),
         _ => "starting /bin/sh".into(),
     };
     std::io::Error::new(
