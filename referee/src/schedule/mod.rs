@@ -227,15 +227,8 @@ impl Drop for AckOnDrop {
 fn play_job<G: FileGame>(cfg: &RunConfig<'_>, job: &Job, stop: &AtomicBool) -> Result<GameRecord, GameError> {
     let (start, opening) = cfg.starts.position::<G>(job.pair, job.number).map_err(GameError::Io)?;
     let seats = seats_for(job, start.to_move());
-    let names = ByPlayer::from(G::player_names());
-    let base = cfg.out.join("games").join(sanitize(&job.key));
-    let dirs = ByPlayer::from_fn(|p| {
-        base.join(format!(
-            "{}-{}",
-            sanitize(names[p]),
-            sanitize(&cfg.contestants[seats[p]].name)
-        ))
-    });
+    let base = crate::game::opaque_dir(&cfg.out.join("games")).map_err(GameError::Io)?;
+    let dirs = ByPlayer::from_fn(|p| base.join(crate::game::seat_dir(p)));
     let setup = GameSetup {
         key: job.key.clone(),
         start,
