@@ -458,6 +458,39 @@ fn a_memory_hog_is_refused_and_loses() {
     }
 }
 
+/// Four processes of 1.5 GiB under `--memory 2G`: together past the limit
+/// though each is within it. However the kernel treats them (an OOM kill,
+/// or reclaim that stalls them at the limit), the move loses for memory,
+/// and within moments, not at the wall-clock limit.
+#[test]
+fn processes_together_past_the_memory_limit_lose_for_memory_within_moments() {
+    let a = Arena::new("stall");
+    let bad = a.agent(
+        "stall",
+        "for i in 1 2 3 4; do \"$1\" hold 1536 60 & done\nwait\nexec \"$1\" play\n",
+    );
+    let good = format!("{} play", *MOCK);
+    let args = [
+        "match", &bad, &good, "--games", "1", "--time", "10", "--names", "bad,good", "--memory", "2G",
+    ];
+    let t = Instant::now();
+    let (o, recs) = a.run(&args);
+    let took = t.elapsed();
+    assert_finished(&o, &recs, 1);
+    if common::choice() == LevelChoice::None {
+        return;
+    }
+    let lost = forfeits_of(&recs, "bad");
+    assert_eq!(lost.len(), 1, "the move is over the limit: {}", recs[0].reason);
+    assert_eq!(lost[0].loss, Some(LossReason::Memory), "{}", lost[0].reason);
+    // Touching 6 GiB takes a moment; the verdict must not wait for more.
+    assert!(
+        took < Duration::from_secs(4),
+        "the match took {took:?}: {}",
+        lost[0].reason
+    );
+}
+
 #[test]
 fn a_stdout_flood_is_capped_and_the_move_still_counts() {
     let a = Arena::new("flood");

@@ -314,7 +314,9 @@ pub fn run(spec: &RunSpec<'_>, stop: &AtomicBool) -> std::io::Result<RunResult> 
     // The main process is gone: nothing of the agent may outlive the move.
     let cpu = acct.charge(&w);
     drop((view, held));
-    if w.killed.is_none() && acct.oom_killed() {
+    // Ended for time after pressing its memory limit: judged for memory.
+    let pressed = matches!(w.killed, Some(Killed::Cpu | Killed::Wall)) && acct.memory_pressed() > 0;
+    if pressed || (w.killed.is_none() && acct.oom_killed()) {
         w.killed = Some(Killed::Memory);
     }
     // Ended (`charge`) and read: its cgroups go away off the move's path.
