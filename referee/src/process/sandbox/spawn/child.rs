@@ -1,6 +1,6 @@
-//! The child's side of a start, between `clone3` and `exec`: it runs in the
-//! memory of a multi-threaded process (shared with the referee, or a copy),
-//! so it makes raw system calls only, on data the parent prepared
+//! The child's side of a start, between `clone3` and `exec`: it runs in a
+//! copy of a multi-threaded process's memory (locks other threads held stay
+//! held), so it makes system calls only, on data the parent prepared
 //! ([`super::Launch`]), allocates nothing, and reports a failure as (stage,
 //! step, errno) through the close-on-exec pipe.
 
