@@ -199,7 +199,7 @@ fn confinement<'a>(
         join: leaf.map(|l| l.v1_tasks().collect()).unwrap_or_default(),
         filter: j.filter.as_ref(),
         plan,
-        view: view.map(ViewLease::fd),
+        view: view.and_then(ViewLease::ns),
         identity,
     })
 }

@@ -26,7 +26,7 @@
 //! a view cannot be built, moves build their own too.
 
 use super::namespaces::{build_view, MountPlan};
-use std::os::fd::{AsRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::sync::Mutex;
 
 /// How many views are kept when not lent: a few games' seats at a time.
@@ -135,8 +135,8 @@ impl ViewPool {
 
 impl ViewLease<'_> {
     /// The view's mount namespace, for setns(2) in the move's child.
-    pub(crate) fn fd(&self) -> RawFd {
-        self.view.as_ref().map_or(-1, |v| v.ns.as_raw_fd())
+    pub(crate) fn ns(&self) -> Option<BorrowedFd<'_>> {
+        self.view.as_ref().map(|v| v.ns.as_fd())
     }
 }
 
@@ -161,8 +161,8 @@ fn new_view(plan: &MountPlan) -> std::io::Result<View> {
             // context) for this thread alone, which ends after the build.
             unsafe { rustix::thread::unshare_unsafe(rustix::thread::UnshareFlags::NEWNS) }?;
             let ns: OwnedFd = std::fs::File::open("/proc/thread-self/ns/mnt")?.into();
-            build_view(plan).map_err(|step| {
-                let e = std::io::Error::last_os_error();
+            build_view(plan).map_err(|(step, errno)| {
+                let e = std::io::Error::from(errno);
                 std::io::Error::new(e.kind(), format!("{}: {e}", plan.describe(step)))
             })?;
             Ok(ns)
@@ -194,11 +194,7 @@ mod tests {
             std::fs::remove_dir_all(&base).unwrap();
             return;
         }
-        let ns = |l: &ViewLease<'_>| {
-            // SAFETY: the lease's descriptor stays open while it is borrowed.
-            let fd = unsafe { std::os::fd::BorrowedFd::borrow_raw(l.fd()) };
-            rustix::fs::fstat(fd).unwrap().st_ino
-        };
+        let ns = |l: &ViewLease<'_>| rustix::fs::fstat(l.ns().unwrap()).unwrap().st_ino;
         let first = pool.lend(&plan).expect("root can build a view");
         assert_ne!(
             ns(&first),

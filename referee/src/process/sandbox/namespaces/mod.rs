@@ -36,11 +36,11 @@ struct Overlay {
 impl Overlay {
     /// Shows it: an overlay mounted here, else a bind (in the child:
     /// system calls only).
-    fn show(&self) -> bool {
+    fn show(&self) -> Result<(), rustix::io::Errno> {
         // The source mount's own flags too (a noexec /opt stays so).
         let flags = libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV | self.kept;
         mount(Some(c"overlay"), &self.dst, Some(c"overlay"), flags, Some(&self.opts))
-            || bind_read_only(&self.src, &self.dst, self.kept)
+            .or_else(|_| bind_read_only(&self.src, &self.dst, self.kept))
     }
 }
 

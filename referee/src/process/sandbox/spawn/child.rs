@@ -51,10 +51,20 @@ pub(super) enum Stage {
     Seccomp,
 }
 
+/// Reports a failure with the error left in `errno`, and exits.
 fn report(fd: RawFd, stage: Stage, step: usize) -> ! {
+    report_errno(
+        fd,
+        stage,
+        step,
+        std::io::Error::last_os_error().raw_os_error().unwrap_or(0),
+    )
+}
+
+/// Reports a failure with the error `err`, and exits.
+fn report_errno(fd: RawFd, stage: Stage, step: usize, err: i32) -> ! {
     // SAFETY: plain writes of a stack buffer and _exit, in the child.
     unsafe {
-        let err = *libc::__errno_location();
         let msg: [u32; 3] = [stage as u32, step as u32, err as u32];
         libc::write(fd, msg.as_ptr().cast(), std::mem::size_of_val(&msg));
         libc::_exit(127)
@@ -147,8 +157,8 @@ pub(super) fn child(l: &Launch<'_>, err: RawFd, envp: &[*const c_char], status: 
                 Some(view) => namespaces::enter_prepared(c.plan, view),
                 None => namespaces::enter(c.plan),
             };
-            if let Err(step) = entered {
-                report(err, Stage::Mounts, step);
+            if let Err((step, errno)) = entered {
+                report_errno(err, Stage::Mounts, step, errno.raw_os_error());
             }
         } else if libc::chdir(l.dir.as_ptr()) != 0 {
             report(err, Stage::Chdir, 0);

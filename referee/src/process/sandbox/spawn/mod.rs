@@ -106,7 +106,7 @@ pub(crate) struct Confine<'a> {
     /// A prepared view of `plan` to enter a copy of (one lent for the
     /// move, see [`super::prepared`]); `None`: the child builds the view
     /// in a new mount namespace made at clone time.
-    pub view: Option<RawFd>,
+    pub view: Option<std::os::fd::BorrowedFd<'a>>,
     /// The agent's identity.
     pub identity: Identity,
 }
