@@ -23,7 +23,11 @@
 //! then plays), `lock-etc S` (exits 4 if `/etc/passwd` is locked already,
 //! by a process of an earlier move; else takes an exclusive lock on every
 //! file of `/etc` it can open, leaves a detached child holding the
-//! `flock`s for a minute, holds them S seconds itself, then plays).
+//! `flock`s for a minute, holds them S seconds itself, then plays),
+//! `sockets N` (leaves N abstract Unix sockets named `@leak-...`, each
+//! kept alive after the agent's death by its own descriptor in flight in
+//! its own queue, which is filled with data, then plays; exits 9 first if
+//! its network namespace already lists one, an earlier move's).
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -361,6 +365,65 @@ fn fail_after(n: u32) {
 }
 
 /// The behaviours that hold memory or hide CPU (see the module doc).
+/// See `sockets N` in the module doc: what an earlier move left is a
+/// message; what this one leaves, kernel memory held after its death.
+fn leave_sockets(n: usize) {
+    let listed = std::fs::read_to_string("/proc/net/unix").unwrap_or_default();
+    if listed.contains("@leak-") {
+        eprintln!("mock-agent: an earlier move's socket is listed here");
+        std::process::exit(9);
+    }
+    for i in 0..n {
+        // SAFETY: socket calls on a sockaddr_un and a msghdr on this stack.
+        unsafe {
+            let s = libc::socket(libc::AF_UNIX, libc::SOCK_DGRAM, 0);
+            let mut addr: libc::sockaddr_un = std::mem::zeroed();
+            addr.sun_family = libc::AF_UNIX as libc::sa_family_t;
+            let name = format!("leak-{}-{i}", std::process::id());
+            for (k, b) in name.bytes().enumerate() {
+                addr.sun_path[k + 1] = b as libc::c_char;
+            }
+            let len = (std::mem::size_of::<libc::sa_family_t>() + 1 + name.len()) as libc::socklen_t;
+            let at = (&raw const addr).cast::<libc::sockaddr>();
+            if s < 0 || libc::bind(s, at, len) != 0 || libc::connect(s, at, len) != 0 {
+                eprintln!("mock-agent: socket {i}: {}", std::io::Error::last_os_error());
+                std::process::exit(3);
+            }
+            // Its own descriptor, in flight in its own queue.
+            let mut cmsg = [0u8; 64];
+            let mut byte = [0u8; 1];
+            let mut iov = libc::iovec {
+                iov_base: byte.as_mut_ptr().cast(),
+                iov_len: 1,
+            };
+            let mut msg: libc::msghdr = std::mem::zeroed();
+            msg.msg_iov = &mut iov;
+            msg.msg_iovlen = 1;
+            msg.msg_control = cmsg.as_mut_ptr().cast();
+            msg.msg_controllen = libc::CMSG_SPACE(4) as usize;
+            let c = libc::CMSG_FIRSTHDR(&msg);
+            (*c).cmsg_level = libc::SOL_SOCKET;
+            (*c).cmsg_type = libc::SCM_RIGHTS;
+            (*c).cmsg_len = libc::CMSG_LEN(4) as usize;
+            libc::CMSG_DATA(c).cast::<i32>().write_unaligned(s);
+            if libc::sendmsg(s, &msg, 0) != 1 {
+                let e = std::io::Error::last_os_error();
+                // The user's descriptors in flight are past its RLIMIT_NOFILE
+                // (rootless, every move is one user): leave no more.
+                if e.raw_os_error() == Some(libc::ETOOMANYREFS) {
+                    break;
+                }
+                eprintln!("mock-agent: SCM_RIGHTS: {e}");
+                std::process::exit(3);
+            }
+            // Then data, as much as the queue takes.
+            let fill = vec![7u8; 16 << 10];
+            while libc::send(s, fill.as_ptr().cast(), fill.len(), libc::MSG_DONTWAIT) > 0 {}
+        }
+    }
+    legal_move();
+}
+
 fn resources(what: &str, args: &[String]) {
     let n = |i: usize, default: usize| args.get(i).and_then(|s| s.parse().ok()).unwrap_or(default);
     match what {
@@ -370,6 +433,7 @@ fn resources(what: &str, args: &[String]) {
         "shm" => shm(n(2, 1024)),
         "inotify" => inotify(n(2, 1000), arg_f64(args, 3)),
         "lock-etc" => lock_etc(arg_f64(args, 2)),
+        "sockets" => leave_sockets(n(2, 16)),
         _ => reaped_burn(n(2, 10) as u32, arg_f64(args, 3)),
     }
 }
@@ -438,7 +502,7 @@ fn main() {
         "orphan" => orphan(arg_f64(&args, 2)),
         "escape" => escape(),
         "keyring" => keyring_note(),
-        "hog" | "hold" | "memfd" | "shm" | "reaped-burn" | "inotify" | "lock-etc" => resources(what, &args),
+        "hog" | "hold" | "memfd" | "shm" | "reaped-burn" | "inotify" | "lock-etc" | "sockets" => resources(what, &args),
         "check-calibration" => {
             // Loses (no output) unless the referee copied calibration.txt in.
             if Path::new("calibration.txt").exists() {

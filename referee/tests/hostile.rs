@@ -70,7 +70,12 @@ impl Arena {
         let out = self.out.display().to_string();
         Command::new(&*REFEREE)
             .args(args)
-            .args(["--out", &out, "--game", "testnim", "--size", "3"])
+            .args(["--out", &out, "--game", "testnim"])
+            .args(if args.contains(&"--size") {
+                &[][..]
+            } else {
+                &["--size", "3"][..]
+            })
             // Hostile agents are meant to play (and lose); the pre-flight
             // move would stop the run before the first game.
             .arg("--no-preflight")
@@ -286,7 +291,8 @@ fn records_and_the_opponents_directory_cannot_be_damaged() {
     let bad = a.agent(
         "tamper",
         r#"me=${PWD##*/}
-true > "$2/records.jsonl"; rm -rf "$2"/games/*/*-good ../../../records.jsonl 2>/dev/null
+true > "$2/records.jsonl"; rm -rf ../../../records.jsonl 2>/dev/null
+for d in "$2"/games/*/seat-*; do [ "$d" = "$PWD" ] || rm -rf "$d"; done
 for d in ../*; do [ "$d" = "../$me" ] || rm -rf "$d"; done
 echo changed > "$3/tamper.sh"
 exec "$1" play
@@ -455,6 +461,193 @@ fn a_memory_hog_is_refused_and_loses() {
         assert_eq!(r.loss, Some(LossReason::Crash));
         assert!(r.reason.contains("exit status 3"), "{}", r.reason);
     }
+}
+
+/// In a Swiss, each agent records its working directory, `HOME` and
+/// environment at every move: none of it names an opponent (nor any
+/// contestant), while the records keep the names.
+#[test]
+fn nothing_an_agent_sees_in_a_swiss_names_its_opponent() {
+    let a = Arena::new("names");
+    let names = ["alderaan", "bespin", "corellia", "dagobah"];
+    let seen = |n: &str| a.agent(n, "{ pwd; echo \"HOME=$HOME\"; env; } >> seen.txt\nexec \"$1\" play\n");
+    let agents: Vec<String> = names.iter().map(|n| format!("{n}={}", seen(n))).collect();
+    let mut args = vec![
+        "tournament",
+        "--format",
+        "swiss",
+        "--rounds",
+        "2",
+        "--time",
+        "10",
+        "--keep-dirs",
+    ];
+    args.extend(agents.iter().map(String::as_str));
+    let (o, recs) = a.run(&args);
+    // Two rounds of two pairings, two games each.
+    assert_finished(&o, &recs, 8);
+    for r in &recs {
+        for seat in 0..2 {
+            let shown = std::fs::read_to_string(Path::new(&r.dirs[seat]).join("seen.txt")).unwrap();
+            assert!(shown.contains("HOME="), "{shown}");
+            for n in names {
+                assert!(!shown.contains(n), "{} saw {n:?}:\n{shown}", r.agents[seat]);
+            }
+        }
+        assert!(names.contains(&r.agents[0].as_str()), "the record names the agents");
+    }
+}
+
+/// A forfeiting agent leaves 100 sparse files of 16 MiB (no blocks, so
+/// within `--disk`) in a tournament whose `--out` is a 300 MiB file system
+/// (a tmpfs in a private mount namespace): its kept directories take no
+/// more than their data, and every game is recorded.
+#[test]
+fn sparse_files_of_a_forfeit_never_fill_the_out_disk() {
+    let a = Arena::new("sparse");
+    let bad = a.agent(
+        "sparse",
+        "for i in $(seq 100); do truncate -s 16M sparse$i; done\nexec \"$1\" garbage\n",
+    );
+    let good = format!("{} play", *MOCK);
+    let (small, saved) = (a.base.join("small"), a.base.join("saved"));
+    std::fs::create_dir_all(&small).unwrap();
+    std::fs::create_dir_all(&saved).unwrap();
+    let out = small.join("out");
+    let q = |p: &Path| format!("'{}'", p.display().to_string().replace('\'', r"'\''"));
+    // Unprivileged, the referee runs as a user of a user namespace nested
+    // in the one that mounts the disk (as root there, it would refuse
+    // full-rootless).
+    let root = rustix::process::geteuid().is_root();
+    let nested = if root {
+        ""
+    } else {
+        "unshare --map-user=1000 --map-group=1000 "
+    };
+    let referee = [
+        REFEREE.as_str(),
+        "tournament",
+        "--game",
+        "testnim",
+        "--size",
+        "3",
+        "--time",
+        "10",
+        "--games",
+        "6",
+        "--no-preflight",
+        "--sandbox",
+        level_name(),
+    ]
+    .map(String::from)
+    .into_iter()
+    .chain([
+        format!("bad={bad}"),
+        format!("good={good}"),
+        "--out".into(),
+        out.display().to_string(),
+    ])
+    .map(|w| format!("'{}'", w.replace('\'', r"'\''")))
+    .collect::<Vec<_>>()
+    .join(" ");
+    let inner = format!(
+        "mount -t tmpfs -o size=300m none {s} && {{ {nested}{referee}; echo \"exit $?\" >&2; cp {o}/records.jsonl {saved}; }}",
+        s = q(&small),
+        o = q(&out),
+        saved = q(&saved),
+    );
+    let ns = if root { "-m" } else { "-rm" };
+    let o = Command::new("unshare")
+        .args([ns, "sh", "-c", &inner])
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run unshare (util-linux) for a private tmpfs: {e}"));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!err.contains("mount:") && !err.contains("unshare:"), "{err}");
+    assert!(err.contains("exit 0"), "the tournament must finish: {err}");
+    let recs = record::load(&saved.join("records.jsonl"), false).unwrap();
+    assert_eq!(recs.len(), 6, "every game recorded: {err}");
+    let lost = forfeits_of(&recs, "bad");
+    assert_eq!(lost.len(), 6, "the sparse agent forfeits every game");
+}
+
+/// The machine's available memory (`MemAvailable`), in bytes.
+fn available_memory() -> i64 {
+    let info = std::fs::read_to_string("/proc/meminfo").unwrap();
+    let kib = info
+        .lines()
+        .find_map(|l| l.strip_prefix("MemAvailable:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<i64>().ok())
+        .expect("MemAvailable in /proc/meminfo");
+    kib << 10
+}
+
+/// Both agents leave abstract Unix sockets alive after their death (each
+/// held by its own descriptor in flight), their queues full: a move that
+/// finds an earlier move's listed in its network namespace exits 9 and
+/// loses. None does, and the memory they held is given back.
+#[test]
+fn sockets_left_by_one_move_are_never_seen_by_a_later_one_nor_keep_memory() {
+    if !common::full_or_skip("a network namespace per move") {
+        return;
+    }
+    let a = Arena::new("sockets");
+    let leak = |name: &str| a.agent(name, "exec \"$1\" sockets 16\n");
+    let (one, two) = (leak("one"), leak("two"));
+    let before = available_memory();
+    // Two games of 40 plies: 40 moves of each agent.
+    let args = [
+        "match", &one, &two, "--games", "2", "--time", "20", "--names", "one,two", "--size", "40",
+    ];
+    let (o, recs) = a.run(&args);
+    assert_finished(&o, &recs, 2);
+    for r in &recs {
+        assert!(r.loss.is_none(), "a move saw an earlier move's sockets: {}", r.reason);
+    }
+    let moves: usize = recs.iter().map(|r| r.moves.len()).sum();
+    assert!(moves >= 80, "{moves} moves");
+    // What a dead move's sockets held comes back once the kernel collects
+    // them: wait a little for it (other work on the machine moves the
+    // figure too, either way).
+    let t = Instant::now();
+    let mut lost = before - available_memory();
+    while lost > 20 << 20 && t.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(200));
+        lost = lost.min(before - available_memory());
+    }
+    assert!(lost <= 20 << 20, "{} MiB less available after the match", lost >> 20);
+}
+
+/// Four processes of 1.5 GiB under `--memory 2G`: together past the limit
+/// though each is within it. However the kernel treats them (an OOM kill,
+/// or reclaim that stalls them at the limit), the move loses for memory,
+/// and within moments, not at the wall-clock limit.
+#[test]
+fn processes_together_past_the_memory_limit_lose_for_memory_within_moments() {
+    let a = Arena::new("stall");
+    let bad = a.agent(
+        "stall",
+        "for i in 1 2 3 4; do \"$1\" hold 1536 60 & done\nwait\nexec \"$1\" play\n",
+    );
+    let good = format!("{} play", *MOCK);
+    let args = [
+        "match", &bad, &good, "--games", "1", "--time", "10", "--names", "bad,good", "--memory", "2G",
+    ];
+    let t = Instant::now();
+    let (o, recs) = a.run(&args);
+    let took = t.elapsed();
+    assert_finished(&o, &recs, 1);
+    if common::choice() == LevelChoice::None {
+        return;
+    }
+    let lost = forfeits_of(&recs, "bad");
+    assert_eq!(lost.len(), 1, "the move is over the limit: {}", recs[0].reason);
+    assert_eq!(lost[0].loss, Some(LossReason::Memory), "{}", lost[0].reason);
+    // Touching 6 GiB takes a moment; the verdict must not wait for more.
+    assert!(
+        took < Duration::from_secs(4),
+        "the match took {took:?}: {}",
+        lost[0].reason
+    );
 }
 
 #[test]

@@ -17,6 +17,7 @@ use crate::process::sandbox::Sandbox;
 use agent::Game;
 use agent::{format_time, ByPlayer, FileGame, Mode, Player};
 use dirs::{agent_dirs, prepare_dirs, Settle};
+pub(crate) use dirs::{opaque_dir, seat_dir};
 use human::{HumanIo, HumanMove};
 use judge::{run_agent_move, Judged, Played};
 use std::path::PathBuf;
@@ -129,9 +130,9 @@ pub fn play_game<G: FileGame>(
     on_move: &mut dyn FnMut(&MoveEvent<'_, G>),
 ) -> Result<GameRecord, GameError> {
     prepare_dirs(&setup, rules)?;
-    let mut settle = Settle {
+    let settle = Settle {
         dirs: agent_dirs(&setup),
-        keep: false,
+        disk: rules.sandbox.limits.disk,
     };
     let names = G::player_names();
     // Seat names as people read them ("player 1" for numbered seats).
@@ -199,7 +200,8 @@ pub fn play_game<G: FileGame>(
     rec.loss = end.loss;
     rec.reason = end.reason;
     rec.clocks = clocks.into_array();
-    settle.keep = rules.keep_dirs || rec.loss.is_some();
+    let keep = rules.keep_dirs || rec.loss.is_some();
+    settle.finish(keep, &mut rec.reason);
     Ok(rec)
 }
 

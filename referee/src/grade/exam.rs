@@ -84,7 +84,7 @@ pub(crate) fn single<G: FileGame>(b: &Bench<'_>, plan: &GradePlan, n: usize, pos
     };
     let budget = plan.singles.budget;
     let played = run_agent_move(pos, b.student.kind.command(), homes, &dir, budget, &rules, b.stop);
-    workdir::settle(&dir, false);
+    workdir::settle(&dir, None);
     let _ = workdir::remove_all(&dir);
     let played = played?;
     let (points, verdict, reason, moved) = match played.judged {

@@ -314,7 +314,7 @@ pub(crate) fn check_all<G: FileGame>(
         eprintln!("referee: pre-flight: agent {} plays one move as each side", c.name);
         let checked = check_both(c, start, &first, rules, *time, &d, &others);
         // A failure's files stay to be read (moved off its tmpfs, if any).
-        workdir::settle(&d, checked.is_err());
+        workdir::settle(&d, checked.is_err().then_some(rules.sandbox.limits.disk));
         if let Some(cost) = checked? {
             let moves = startup::typical_moves(G::NAME, start.moves_left_estimate());
             if let Some(w) = startup::warning(&c.name, G::NAME, cost, moves, *time) {

@@ -66,8 +66,11 @@ pub(crate) struct Kept {
 
 impl Kept {
     /// Starts from what `games` holds (a resumed run's kept directories,
-    /// oldest first); nothing is being played yet.
+    /// oldest first); nothing is being played yet. The directories of a
+    /// game that no record names (one under way when the referee was
+    /// killed) are removed first.
     pub(crate) fn new(games: &Path, limit: usize) -> Kept {
+        remove_unrecorded(games);
         let mut found: Vec<(std::time::SystemTime, PathBuf)> = std::fs::read_dir(games)
             .into_iter()
             .flatten()
@@ -98,6 +101,27 @@ impl Kept {
                 if let Err(e) = crate::process::workdir::remove_all(&old) {
                     log::warn!("cannot remove {}: {e}", old.display());
                 }
+            }
+        }
+    }
+}
+
+/// Removes the directories in `games` that no record in the records file
+/// beside it names; nothing if that file cannot be read.
+fn remove_unrecorded(games: &Path) {
+    let Some(out) = games.parent() else { return };
+    let Ok(recs) = record::load(&out.join("records.jsonl"), false) else {
+        return;
+    };
+    let named: std::collections::HashSet<std::ffi::OsString> = recs
+        .iter()
+        .flat_map(|r| r.dirs.iter())
+        .filter_map(|d| Some(Path::new(d).parent()?.file_name()?.to_os_string()))
+        .collect();
+    for e in std::fs::read_dir(games).into_iter().flatten().flatten() {
+        if !named.contains(&e.file_name()) {
+            if let Err(err) = crate::process::workdir::remove_all(&e.path()) {
+                log::warn!("cannot remove {}: {err}", e.path().display());
             }
         }
     }
@@ -227,15 +251,8 @@ impl Drop for AckOnDrop {
 fn play_job<G: FileGame>(cfg: &RunConfig<'_>, job: &Job, stop: &AtomicBool) -> Result<GameRecord, GameError> {
     let (start, opening) = cfg.starts.position::<G>(job.pair, job.number).map_err(GameError::Io)?;
     let seats = seats_for(job, start.to_move());
-    let names = ByPlayer::from(G::player_names());
-    let base = cfg.out.join("games").join(sanitize(&job.key));
-    let dirs = ByPlayer::from_fn(|p| {
-        base.join(format!(
-            "{}-{}",
-            sanitize(names[p]),
-            sanitize(&cfg.contestants[seats[p]].name)
-        ))
-    });
+    let base = crate::game::opaque_dir(&cfg.out.join("games")).map_err(GameError::Io)?;
+    let dirs = ByPlayer::from_fn(|p| base.join(crate::game::seat_dir(p)));
     let setup = GameSetup {
         key: job.key.clone(),
         start,

@@ -13,8 +13,6 @@ use crate::process::agent_files::{self, Capture, Output};
 use crate::process::closer::{drop_later, hold_view};
 use crate::process::sandbox::cgroup::Leaf;
 use crate::process::sandbox::namespaces::{self, MountPlan};
-use crate::process::sandbox::netns::{NetLease, NetPool};
-use crate::process::sandbox::overlays::{OverlayLease, OverlayPool};
 use crate::process::sandbox::pgroup::Tracker;
 use crate::process::sandbox::prepared::ViewLease;
 use crate::process::sandbox::spawn::{self, Confine, Exec, Identity, Launch, UserMaps};
@@ -177,15 +175,6 @@ fn mount_plan(root: &Path, spec: &RunSpec<'_>, dir: &Path) -> MountPlan {
     MountPlan::new(root, dir, &programs, &hide, sb.limits.file_size.saturating_mul(4))
 }
 
-/// A prepared view of `plan` for the move or, where there is none, the
-/// system directories' overlays for it to build its own.
-fn lend_views<'j>(j: &'j Jail, plan: &MountPlan) -> (Option<OverlayLease<'j>>, Option<ViewLease<'j>>) {
-    match j.views.as_ref().and_then(|pool| pool.lend(plan)) {
-        Some(view) => (None, Some(view)),
-        None => (j.overlays.as_ref().and_then(OverlayPool::lend), None),
-    }
-}
-
 /// The move's confinement: the agent's identity (as root, a user of the
 /// move's own, who then owns the working directory and what earlier moves
 /// left there; rootless, the referee's own user seen as
@@ -194,8 +183,7 @@ fn confinement<'a>(
     j: &'a Jail,
     leaf: Option<&'a Leaf>,
     plan: &'a MountPlan,
-    net: Option<&NetLease<'_>>,
-    (overlays, view): (Option<&'a OverlayLease<'_>>, Option<&'a ViewLease<'_>>),
+    view: Option<&'a ViewLease<'_>>,
     dir: &Path,
 ) -> std::io::Result<Confine<'a>> {
     let identity = match &j.ids {
@@ -211,9 +199,7 @@ fn confinement<'a>(
         join: leaf.map(|l| l.v1_tasks().collect()).unwrap_or_default(),
         filter: j.filter.as_ref(),
         plan,
-        net: net.map(NetLease::fd),
-        overlays: overlays.map_or(&[], OverlayLease::set),
-        view: view.map(ViewLease::fd),
+        view: view.and_then(ViewLease::ns),
         identity,
     })
 }
@@ -296,20 +282,11 @@ pub fn run(spec: &RunSpec<'_>, stop: &AtomicBool) -> std::io::Result<RunResult> 
         std::fs::create_dir_all(&j.root)?;
     }
     let plan = jail.map(|j| mount_plan(&j.root, spec, &dir));
-    // Held until the move's processes are ended (`acct.finish`), below.
-    let net = jail.and_then(|j| j.nets.as_ref()).and_then(NetPool::lend);
-    // Likewise: no later move sees a lock taken through a view's or these
-    // overlays before its taker is dead.
-    let (overlays, view) = jail.zip(plan.as_ref()).map_or((None, None), |(j, p)| lend_views(j, p));
+    // The agent's own prepared view, if any; held until the move's
+    // processes are ended (`acct.charge`), below.
+    let view = jail.zip(plan.as_ref()).and_then(|(j, p)| j.views.as_ref()?.lend(p));
     let confine = match (jail, &plan) {
-        (Some(j), Some(plan)) => Some(confinement(
-            j,
-            leaf.as_ref(),
-            plan,
-            net.as_ref(),
-            (overlays.as_ref(), view.as_ref()),
-            &dir,
-        )?),
+        (Some(j), Some(plan)) => Some(confinement(j, leaf.as_ref(), plan, view.as_ref(), &dir)?),
         _ => None,
     };
     let launch = Launch {
@@ -336,8 +313,10 @@ pub fn run(spec: &RunSpec<'_>, stop: &AtomicBool) -> std::io::Result<RunResult> 
     w.exit = decode_status(started.agent_status(w.status));
     // The main process is gone: nothing of the agent may outlive the move.
     let cpu = acct.charge(&w);
-    drop((net, overlays, view, held));
-    if w.killed.is_none() && acct.oom_killed() {
+    drop((view, held));
+    // Ended for time after pressing its memory limit: judged for memory.
+    let pressed = matches!(w.killed, Some(Killed::Cpu | Killed::Wall)) && acct.memory_pressed() > 0;
+    if pressed || (w.killed.is_none() && acct.oom_killed()) {
         w.killed = Some(Killed::Memory);
     }
     // Ended (`charge`) and read: its cgroups go away off the move's path.

@@ -44,6 +44,14 @@ impl Accounting {
         matches!(self, Accounting::Cgroup(l, _) if l.oom_killed())
     }
 
+    /// How often the move pressed its memory cgroup's limit (0 without one).
+    pub(super) fn memory_pressed(&self) -> u64 {
+        match self {
+            Accounting::Cgroup(l, _) => l.memory_pressed(),
+            Accounting::Group(..) => 0,
+        }
+    }
+
     pub(super) fn kill(&self) {
         match self {
             Accounting::Cgroup(l, _) => l.kill(),
@@ -90,6 +98,45 @@ impl Accounting {
     }
 }
 
+/// How long a move may press its memory limit without CPU progress.
+const STALL: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// A move stalled at its memory limit (one whose process the kernel ended
+/// for memory is ended at once: that verdict is decided): its processes
+/// wait on reclaim in
+/// the kernel (no swap to go to, and nothing the OOM killer ends), which
+/// would last until the wall-clock limit. Stalled: the limit pressed at
+/// every check for [`STALL`], with less than a quarter of a CPU used.
+#[derive(Default)]
+struct Stall {
+    /// The limit's count at the last check.
+    pressed: u64,
+    /// When the pressing began, and the CPU figure then.
+    since: Option<(Instant, f64)>,
+}
+
+impl Stall {
+    fn check(&mut self, pressed: u64, cpu: f64, now: Instant) -> bool {
+        let pressing = pressed > self.pressed;
+        self.pressed = pressed;
+        if !pressing {
+            self.since = None;
+            return false;
+        }
+        let (t0, cpu0) = *self.since.get_or_insert((now, cpu));
+        let span = now.duration_since(t0);
+        if span < STALL {
+            return false;
+        }
+        if cpu - cpu0 < 0.25 * span.as_secs_f64() {
+            return true;
+        }
+        // Working at its limit, not stalled: a new window.
+        self.since = Some((now, cpu));
+        false
+    }
+}
+
 /// How the main process of a move ended, as watched.
 pub(super) struct Watched {
     pub(super) exit: Exit,
@@ -117,6 +164,7 @@ pub(super) fn watch(
     let mut polled_max = 0.0f64;
     let mut killed = None;
     let mut polls = 0u64;
+    let mut stall = Stall::default();
     loop {
         polls += 1;
         let [out, err] = &mut caps;
@@ -142,7 +190,10 @@ pub(super) fn watch(
                 Some(Killed::Interrupted)
             } else if over_disk(spec, polls) {
                 Some(Killed::Disk)
-            } else if spec.sandbox.level != Level::None && acct.over_memory(spec.sandbox.limits.memory) {
+            } else if (spec.sandbox.level != Level::None && acct.over_memory(spec.sandbox.limits.memory))
+                || (polls.is_multiple_of(10)
+                    && (acct.oom_killed() || stall.check(acct.memory_pressed(), polled_max, Instant::now())))
+            {
                 Some(Killed::Memory)
             } else {
                 None
@@ -204,5 +255,27 @@ pub(super) fn decode_status(status: i32) -> Exit {
         Exit::Signal(libc::WTERMSIG(status))
     } else {
         Exit::Code(-1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn a_move_pressing_its_limit_without_cpu_is_stalled_and_one_working_is_not() {
+        let t0 = Instant::now();
+        let at = |ms: u64| t0 + Duration::from_millis(ms);
+        // Pressed at every check, 0.1 s of CPU in 0.6 s: stalled.
+        let mut s = Stall::default();
+        let stalled = (0..7).any(|i| s.check(i + 1, 0.02 * i as f64, at(100 * i)));
+        assert!(stalled);
+        // Pressed at every check, but a whole CPU used: working.
+        let mut s = Stall::default();
+        assert!(!(0..20).any(|i| s.check(i + 1, 0.1 * i as f64, at(100 * i))));
+        // No CPU, but the limit not pressed again: waiting on something else.
+        let mut s = Stall::default();
+        assert!(!(0..20).any(|i| s.check(1, 0.0, at(100 * i))));
     }
 }

@@ -193,6 +193,25 @@ impl Leaf {
         v2 || self.v1.as_ref().is_some_and(V1Leaf::oom_killed)
     }
 
+    /// How often the move has pressed its memory limit: a charge refused
+    /// at the limit, or a process ended for it (v2 `memory.events` `max`,
+    /// `oom` and `oom_kill`; v1 `memory.failcnt` and `oom_kill`); 0 where
+    /// no memory controller limits the leaf.
+    pub(crate) fn memory_pressed(&self) -> u64 {
+        let v2 = if self.v2_memory {
+            let events = std::fs::read_to_string(self.dir.join("memory.events")).unwrap_or_default();
+            events
+                .lines()
+                .filter_map(|l| l.split_once(' '))
+                .filter(|(k, _)| matches!(*k, "max" | "oom" | "oom_kill"))
+                .filter_map(|(_, n)| n.trim().parse::<u64>().ok())
+                .sum()
+        } else {
+            0
+        };
+        v2 + self.v1.as_ref().map_or(0, V1Leaf::failcnt)
+    }
+
     /// Whether no memory controller limits the leaf (the referee counts).
     pub(crate) fn memory_uncharged(&self) -> bool {
         !self.v2_memory && !self.v1.as_ref().is_some_and(V1Leaf::has_memory)

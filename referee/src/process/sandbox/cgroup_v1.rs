@@ -181,6 +181,21 @@ impl V1Leaf {
         self.dirs.iter().any(|(c, _)| *c == Controller::Memory)
     }
 
+    /// The memory leaf's charges refused at the limit (`memory.failcnt`)
+    /// and processes ended for it (`oom_kill` in `memory.oom_control`).
+    pub(crate) fn failcnt(&self) -> u64 {
+        let Some((_, d)) = self.dirs.iter().find(|(c, _)| *c == Controller::Memory) else {
+            return 0;
+        };
+        let read = |f: &str| std::fs::read_to_string(d.join(f)).unwrap_or_default();
+        let failed = read("memory.failcnt").trim().parse().unwrap_or(0);
+        let oom = read("memory.oom_control");
+        let killed = oom
+            .lines()
+            .find_map(|l| l.strip_prefix("oom_kill ")?.trim().parse().ok());
+        failed + killed.unwrap_or(0)
+    }
+
     /// Whether the kernel's memory limit ended a process of the move.
     pub(crate) fn oom_killed(&self) -> bool {
         self.dirs.iter().any(|(c, d)| {

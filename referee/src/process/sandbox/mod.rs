@@ -33,9 +33,7 @@ pub(crate) mod cgroup_v1;
 mod host_mounts;
 pub(crate) mod limits;
 pub(crate) mod namespaces;
-pub(crate) mod netns;
 mod opts;
-pub(crate) mod overlays;
 pub(crate) mod pgroup;
 pub(crate) mod prepared;
 mod probe;
@@ -91,12 +89,6 @@ pub struct Jail {
     pub(crate) ids: Option<Ids>,
     /// The system calls refused where no memory cgroup charges a move.
     pub(crate) filter: Option<seccomp::Filter>,
-    /// Network namespaces lent to moves (`full`; rootless moves make their
-    /// own in their user namespace).
-    pub(crate) nets: Option<netns::NetPool>,
-    /// Read-only overlays of the system directories lent to moves (`full`;
-    /// rootless moves mount their own).
-    pub(crate) overlays: Option<overlays::OverlayPool>,
     /// Prepared views lent to moves (`full`; rootless moves build their own).
     pub(crate) views: Option<prepared::ViewPool>,
 }
@@ -112,10 +104,6 @@ impl Jail {
         std::fs::create_dir_all(&root).map_err(|e| format!("cannot create {}: {e}", root.display()))?;
         let mut jail = Jail {
             cgroup,
-            nets: ids.is_some().then(netns::NetPool::default),
-            // The root, empty in the referee's namespace, is the overlays'
-            // empty lower layer.
-            overlays: ids.is_some().then(|| overlays::OverlayPool::new(root.clone())),
             views: ids.is_some().then(prepared::ViewPool::default),
             root,
             ids,
@@ -176,60 +164,6 @@ fn sweep_stale_roots() {
             // remove_dir: only ever an empty directory.
             let _ = std::fs::remove_dir(e.path());
         }
-    }
-}
-
-/// How a pool that makes what it lends (overlay sets, prepared views)
-/// makes one: each made is logged with its number; after the first
-/// failure (logged once, with what moves do instead) it makes no more.
-#[derive(Debug)]
-pub(crate) struct Making {
-    /// How a made one is logged: `overlay set` and `made` give
-    /// `sandbox: overlay set 3 made`.
-    what: (&'static str, &'static str),
-    /// How the first failure is logged: `lasting overlays` and `each move
-    /// mounts its own` give `sandbox: no lasting overlays (ERROR): each
-    /// move mounts its own`.
-    failed: (&'static str, &'static str),
-    broken: std::sync::atomic::AtomicBool,
-    made: std::sync::atomic::AtomicU32,
-}
-
-impl Making {
-    pub(crate) const fn new(what: (&'static str, &'static str), failed: (&'static str, &'static str)) -> Making {
-        Making {
-            what,
-            failed,
-            broken: std::sync::atomic::AtomicBool::new(false),
-            made: std::sync::atomic::AtomicU32::new(0),
-        }
-    }
-
-    /// What `make` makes; `None` if it fails, or failed before.
-    pub(crate) fn make<T>(&self, make: impl FnOnce() -> std::io::Result<T>) -> Option<T> {
-        use std::sync::atomic::Ordering::Relaxed;
-        if self.broken.load(Relaxed) {
-            return None;
-        }
-        match make() {
-            Ok(made) => {
-                let n = self.made.fetch_add(1, Relaxed) + 1;
-                log::debug!("sandbox: {} {n} {}", self.what.0, self.what.1);
-                Some(made)
-            }
-            Err(e) => {
-                if !self.broken.swap(true, Relaxed) {
-                    log::info!("sandbox: no {} ({e}): {}", self.failed.0, self.failed.1);
-                }
-                None
-            }
-        }
-    }
-
-    /// How many were made.
-    #[cfg(test)]
-    pub(crate) fn made(&self) -> u32 {
-        self.made.load(std::sync::atomic::Ordering::Relaxed)
     }
 }
 

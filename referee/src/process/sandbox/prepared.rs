@@ -1,39 +1,84 @@
 //! Prepared views for the `full` level's moves as root: the agent's whole
 //! file-system view but for its `/tmp`, its `/proc` and its working
-//! directory, built once per
-//! working directory and command and kept as a mount namespace, as
-//! [`super::netns`] keeps network namespaces. A move used to copy the
-//! referee's mount namespace at clone time, build the view in the copy
-//! (a tmpfs root, the system directories' overlays, `/dev`, the program
-//! directories, its working directory), switch root and unmount the
-//! host's tree; the unmount alone waits out an RCU grace period, 0.2 ms
-//! and up to 1 ms of the move's wall time when other moves' teardowns
-//! queue for the same grace period. Now the move's child enters a copy of
-//! the prepared view (`setns`, then `unshare`: a copy of a dozen mounts)
-//! and mounts only what is its own: a fresh `/tmp` and what lies below it,
-//! its working directory and its `/proc`
+//! directory, built once per working directory and command (so per seat
+//! of one game: one agent's) and kept as a mount namespace. Building the
+//! view in each move (a tmpfs root, the system directories' overlays,
+//! `/dev`, the program directories, then a switch of root and an unmount
+//! of the host's tree) costs an RCU grace period per move for the
+//! unmount alone. Instead the move's child enters a copy of its prepared
+//! view (`setns`, then `unshare`: a copy of a dozen mounts) and mounts
+//! only what is its own: a fresh `/tmp` and what lies below it, its
+//! working directory and its `/proc`
 //! ([`super::namespaces::enter_prepared`]).
 //!
-//! A view is lent to one move at a time and given back once the move's
-//! processes are ended, like the pools it replaces for these moves: its
-//! overlays are its own (a lock an agent takes through them is seen by a
-//! later move only once its taker is dead), and its working directory is
-//! one agent's in one game, whose moves come one after another anyway. Its
-//! root and everything shown in it are read-only to the agent; what an
-//! agent may write (`/tmp`, its working directory) is the move's own or
-//! its own. The few views last used longest ago are let go.
+//! Why a view may be kept: it is only ever lent to the moves of one agent
+//! in one game (its key holds the working directory), one move at a time
+//! and only once the move's processes are ended; it holds nothing
+//! writable (its root, overlays and binds are read-only, and what an agent
+//! may write, `/tmp` and its working directory, is mounted in the move's
+//! own copy, which ends with the move); and an agent, unprivileged in the
+//! copy, cannot change the view itself. A lock the agent takes through
+//! the view's overlays lands on inodes no other agent's view has. The few
+//! views last used longest ago are let go.
 //!
 //! Rootless moves cannot enter a view (it belongs to the referee's user
-//! namespace, where they have no capability): they build their own, as
-//! before. Where a view cannot be built, moves build their own too.
+//! namespace, where they have no capability): they build their own. Where
+//! a view cannot be built, moves build their own too.
 
 use super::namespaces::{build_view, MountPlan};
-use super::Making;
-use std::os::fd::{AsRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::sync::Mutex;
 
 /// How many views are kept when not lent: a few games' seats at a time.
 const KEPT: usize = 8;
+
+/// How the pool builds views: each built is logged with its number; after
+/// the first failure (logged once, with what moves do instead) it builds
+/// no more.
+#[derive(Debug)]
+struct Making {
+    /// How a made one is logged: `prepared view` and `built` give
+    /// `sandbox: prepared view 3 built`.
+    what: (&'static str, &'static str),
+    /// How the first failure is logged: `prepared views` and `each move
+    /// builds its own` give `sandbox: no prepared views (ERROR): each move
+    /// builds its own`.
+    failed: (&'static str, &'static str),
+    broken: std::sync::atomic::AtomicBool,
+    made: std::sync::atomic::AtomicU32,
+}
+
+impl Making {
+    const fn new(what: (&'static str, &'static str), failed: (&'static str, &'static str)) -> Making {
+        Making {
+            what,
+            failed,
+            broken: std::sync::atomic::AtomicBool::new(false),
+            made: std::sync::atomic::AtomicU32::new(0),
+        }
+    }
+
+    /// What `make` makes; `None` if it fails, or failed before.
+    fn make<T>(&self, make: impl FnOnce() -> std::io::Result<T>) -> Option<T> {
+        use std::sync::atomic::Ordering::Relaxed;
+        if self.broken.load(Relaxed) {
+            return None;
+        }
+        match make() {
+            Ok(made) => {
+                let n = self.made.fetch_add(1, Relaxed) + 1;
+                log::debug!("sandbox: {} {n} {}", self.what.0, self.what.1);
+                Some(made)
+            }
+            Err(e) => {
+                if !self.broken.swap(true, Relaxed) {
+                    log::info!("sandbox: no {} ({e}): {}", self.failed.0, self.failed.1);
+                }
+                None
+            }
+        }
+    }
+}
 
 /// A prepared view: its plan's key and its mount namespace.
 #[derive(Debug)]
@@ -90,8 +135,8 @@ impl ViewPool {
 
 impl ViewLease<'_> {
     /// The view's mount namespace, for setns(2) in the move's child.
-    pub(crate) fn fd(&self) -> RawFd {
-        self.view.as_ref().map_or(-1, |v| v.ns.as_raw_fd())
+    pub(crate) fn ns(&self) -> Option<BorrowedFd<'_>> {
+        self.view.as_ref().map(|v| v.ns.as_fd())
     }
 }
 
@@ -116,8 +161,8 @@ fn new_view(plan: &MountPlan) -> std::io::Result<View> {
             // context) for this thread alone, which ends after the build.
             unsafe { rustix::thread::unshare_unsafe(rustix::thread::UnshareFlags::NEWNS) }?;
             let ns: OwnedFd = std::fs::File::open("/proc/thread-self/ns/mnt")?.into();
-            build_view(plan).map_err(|step| {
-                let e = std::io::Error::last_os_error();
+            build_view(plan).map_err(|(step, errno)| {
+                let e = std::io::Error::from(errno);
                 std::io::Error::new(e.kind(), format!("{}: {e}", plan.describe(step)))
             })?;
             Ok(ns)
@@ -149,11 +194,7 @@ mod tests {
             std::fs::remove_dir_all(&base).unwrap();
             return;
         }
-        let ns = |l: &ViewLease<'_>| {
-            // SAFETY: the lease's descriptor stays open while it is borrowed.
-            let fd = unsafe { std::os::fd::BorrowedFd::borrow_raw(l.fd()) };
-            rustix::fs::fstat(fd).unwrap().st_ino
-        };
+        let ns = |l: &ViewLease<'_>| rustix::fs::fstat(l.ns().unwrap()).unwrap().st_ino;
         let first = pool.lend(&plan).expect("root can build a view");
         assert_ne!(
             ns(&first),

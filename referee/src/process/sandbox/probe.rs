@@ -98,8 +98,6 @@ fn try_rootless(root: &Path, work: &Path, cgroup: Option<&cgroup::Parent>) -> Re
             join: Vec::new(),
             filter: None,
             plan: &plan,
-            net: None,
-            overlays: &[],
             view: None,
             identity: spawn::Identity::Mapped(spawn::UserMaps::for_self()),
         }),

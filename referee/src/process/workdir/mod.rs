@@ -24,14 +24,14 @@
 mod namespace;
 mod walk;
 
-pub(crate) use namespace::{describe, enter_private_mounts, unshare};
+pub(crate) use namespace::{describe, enter_private_mounts};
 use namespace::{mount_tmpfs, mounts, unmount};
 use rustix::fs::{Gid, Uid};
 use std::ffi::CString;
 use std::os::fd::AsFd;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
-use walk::{copy_tree, give, measure, names, open_dir, remove_entry};
+use walk::{copy_tree, give, measure, names, open_dir, remove_entry, Budget};
 
 /// Files and directories an agent may keep in its working directory.
 pub(crate) const MAX_ENTRIES: u64 = 10_000;
@@ -73,29 +73,40 @@ pub(crate) fn create(dir: &Path, disk: u64) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Ends a working directory's mount, if it has one: with `keep`, its files
-/// are first copied to the directory underneath (on the disk of `--out`),
-/// for the organiser to read. Copy failures are logged, never fatal: the
-/// game is recorded already.
-pub(crate) fn settle(dir: &Path, keep: bool) {
+/// Ends a working directory's mount, if it has one. With `keep: Some(disk)`
+/// its files are first copied to the directory underneath (on the disk of
+/// `--out`), for the organiser to read, holes as holes and at most `disk`
+/// bytes of data blocks: what an agent wrote never takes more of `--out`
+/// than `--disk`. Returns a note for the record when files were left out.
+/// Copy failures are logged, never fatal: the game is recorded already.
+pub(crate) fn settle(dir: &Path, keep: Option<u64>) -> Option<String> {
     if !is_bounded(dir) {
-        return;
+        return None;
     }
-    let held = if keep { open_dir(dir).ok() } else { None };
+    let held = keep.and_then(|_| open_dir(dir).ok());
     if let Err(e) = unmount(dir) {
         log::warn!("cannot unmount {}: {e}", dir.display());
-        return;
+        return None;
     }
-    let Some(from) = held else { return };
-    match open_dir(dir) {
-        Ok(to) => {
-            let mut left = MAX_ENTRIES;
-            if let Err(e) = copy_tree(from.as_fd(), to.as_fd(), 0, &mut left) {
-                log::warn!("cannot keep all files of {}: {e}", dir.display());
-            }
-        }
-        Err(e) => log::warn!("cannot keep the files of {}: {e}", dir.display()),
+    let from = held?;
+    let to = open_dir(dir)
+        .inspect_err(|e| log::warn!("cannot keep the files of {}: {e}", dir.display()))
+        .ok()?;
+    let mut budget = Budget {
+        entries: MAX_ENTRIES,
+        bytes: keep.unwrap_or_default(),
+        skipped: 0,
+    };
+    if let Err(e) = copy_tree(from.as_fd(), to.as_fd(), 0, &mut budget) {
+        log::warn!("cannot keep all files of {}: {e}", dir.display());
     }
+    (budget.skipped > 0).then(|| {
+        format!(
+            "{} files of {} were not kept: their data went past --disk",
+            budget.skipped,
+            dir.display()
+        )
+    })
 }
 
 /// Removes `dir` and everything under it, whatever the agent made there

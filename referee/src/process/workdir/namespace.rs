@@ -76,14 +76,13 @@ fn unshare_user() -> std::io::Result<()> {
     std::fs::write("/proc/self/gid_map", format!("{gid} {gid} 1\n"))
 }
 
-/// unshare(2) of namespaces only: a user or mount namespace while the
-/// process has one thread, a network namespace in a thread of its own.
-pub(crate) fn unshare(flags: rustix::thread::UnshareFlags) -> std::io::Result<()> {
+/// unshare(2) of a user or mount namespace while the process has one
+/// thread.
+fn unshare(flags: rustix::thread::UnshareFlags) -> std::io::Result<()> {
     // SAFETY: the callers unshare a user or mount namespace while the
     // process has one thread (checked in enter_private_mounts, or in a
-    // forked child of it), or a network namespace, which is the calling
-    // thread's alone; no file table or fs context is unshared, so nothing
-    // another thread holds changes under it.
+    // forked child of it); no file table or fs context is unshared, so
+    // nothing another thread holds changes under it.
     Ok(unsafe { rustix::thread::unshare_unsafe(flags) }?)
 }
 

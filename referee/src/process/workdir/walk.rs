@@ -6,7 +6,6 @@ use super::{Usage, MAX_DEPTH, MAX_ENTRIES};
 use rustix::fs::{AtFlags, Dir, FileType, Gid, Mode, OFlags, Uid};
 use rustix::io::Errno;
 use std::ffi::{CStr, CString};
-use std::io::{Read, Write};
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::path::Path;
 
@@ -167,25 +166,47 @@ fn hoist(top: BorrowedFd<'_>, d: BorrowedFd<'_>, name: &CStr, hoisted: &mut u64)
     }
 }
 
+/// What a copy may still take, and what it left out.
+#[derive(Debug)]
+pub(super) struct Budget {
+    /// Entries still to copy.
+    pub entries: u64,
+    /// Bytes of data blocks still to write.
+    pub bytes: u64,
+    /// Files left out: their data did not fit in `bytes`.
+    pub skipped: u64,
+}
+
+/// The block size a copy's data is counted in.
+const BLOCK: u64 = 4096;
+/// The most data extents of one file a copy follows; a file with more
+/// is left out (a tmpfs of `--disk` holds at most one per page anyway).
+const MAX_EXTENTS: usize = 1 << 16;
+
 /// Copies the tree under `from` into `to`: directories, regular files and
-/// links (as links); other kinds are left out. At most `left` entries and
-/// [`MAX_DEPTH`] levels; the whole is bounded by the tmpfs it comes from.
-pub(super) fn copy_tree(from: BorrowedFd<'_>, to: BorrowedFd<'_>, depth: usize, left: &mut u64) -> std::io::Result<()> {
+/// links (as links); other kinds are left out. At most `budget`'s entries
+/// and bytes of blocks and [`MAX_DEPTH`] levels; holes stay holes.
+pub(super) fn copy_tree(
+    from: BorrowedFd<'_>,
+    to: BorrowedFd<'_>,
+    depth: usize,
+    budget: &mut Budget,
+) -> std::io::Result<()> {
     for e in Dir::read_from(from)? {
         let e = e?;
         let name = e.file_name();
-        if is_dot(name) || *left == 0 {
+        if is_dot(name) || budget.entries == 0 {
             continue;
         }
-        *left -= 1;
+        budget.entries -= 1;
         match e.file_type() {
             FileType::Directory if depth + 1 < MAX_DEPTH => {
                 rustix::fs::mkdirat(to, name, Mode::from_raw_mode(0o755))?;
                 let _ = rustix::fs::chmodat(from, name, Mode::from_raw_mode(0o700), AtFlags::empty());
                 let (src, dst) = (open_at(from, name)?, open_at(to, name)?);
-                copy_tree(src.as_fd(), dst.as_fd(), depth + 1, left)?;
+                copy_tree(src.as_fd(), dst.as_fd(), depth + 1, budget)?;
             }
-            FileType::RegularFile => copy_file(from, to, name)?,
+            FileType::RegularFile => copy_file(from, to, name, budget)?,
             FileType::Symlink => {
                 let target = rustix::fs::readlinkat(from, name, Vec::new())?;
                 rustix::fs::symlinkat(&target, to, name)?;
@@ -196,25 +217,68 @@ pub(super) fn copy_tree(from: BorrowedFd<'_>, to: BorrowedFd<'_>, depth: usize, 
     Ok(())
 }
 
-fn copy_file(from: BorrowedFd<'_>, to: BorrowedFd<'_>, name: &CStr) -> std::io::Result<()> {
+/// The data extents of `f` (`SEEK_DATA` to `SEEK_HOLE`), `None` past
+/// [`MAX_EXTENTS`].
+fn extents(f: &OwnedFd) -> std::io::Result<Option<Vec<(u64, u64)>>> {
+    use rustix::fs::{seek, SeekFrom};
+    let mut found = Vec::new();
+    let mut at = 0;
+    loop {
+        let start = match seek(f, SeekFrom::Data(at)) {
+            Ok(s) => s,
+            // No data at or after `at`.
+            Err(Errno::NXIO) => return Ok(Some(found)),
+            Err(e) => return Err(e.into()),
+        };
+        let end = seek(f, SeekFrom::Hole(start))?;
+        if found.len() == MAX_EXTENTS {
+            return Ok(None);
+        }
+        found.push((start, end));
+        at = end;
+    }
+}
+
+/// Copies the regular file `name` with its holes, if its data blocks fit
+/// in `budget`; else leaves it out and counts it.
+fn copy_file(from: BorrowedFd<'_>, to: BorrowedFd<'_>, name: &CStr, budget: &mut Budget) -> std::io::Result<()> {
     let read = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC | OFlags::NONBLOCK;
     let src = rustix::fs::openat(from, name, read, Mode::empty())?;
+    let blocks = |x: &[(u64, u64)]| x.iter().map(|(s, e)| (e - s).div_ceil(BLOCK) * BLOCK).sum::<u64>();
+    let data = extents(&src)?.filter(|x| blocks(x) <= budget.bytes);
+    let Some(data) = data else {
+        budget.skipped += 1;
+        return Ok(());
+    };
+    budget.bytes -= blocks(&data);
     let write = OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC;
     let dst = rustix::fs::openat(to, name, write, Mode::from_raw_mode(0o644))?;
-    let (mut src, mut dst) = (std::fs::File::from(src), std::fs::File::from(dst));
     let mut buf = vec![0u8; 1 << 16];
-    loop {
-        match src.read(&mut buf)? {
-            0 => return Ok(()),
-            n => dst.write_all(&buf[..n])?,
+    for (start, end) in data {
+        let mut at = start;
+        while at < end {
+            let want = buf.len().min(usize::try_from(end - at).unwrap_or(usize::MAX));
+            let n = rustix::io::pread(&src, &mut buf[..want], at)?;
+            if n == 0 {
+                break;
+            }
+            let mut done = 0;
+            while done < n {
+                done += rustix::io::pwrite(&dst, &buf[done..n], at + done as u64)?;
+            }
+            at += n as u64;
         }
     }
+    // The length, holes at the end included.
+    rustix::fs::ftruncate(&dst, rustix::fs::fstat(&src)?.st_size as u64)?;
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::process::workdir::{chown_tree, clear_but, remove_all, usage};
+    use std::io::Write;
 
     fn scratch(name: &str) -> std::path::PathBuf {
         let d = std::env::temp_dir().join(format!("referee-workdir-{name}-{}", std::process::id()));
@@ -298,5 +362,32 @@ mod tests {
         remove_all(&d).unwrap();
         assert!(outside.join("keep").exists());
         remove_all(&outside).unwrap();
+    }
+
+    #[test]
+    fn a_copy_keeps_holes_and_leaves_out_what_passes_its_bytes() {
+        let (from, to) = (scratch("sparse-from"), scratch("sparse-to"));
+        // 16 MiB long, one block of data at 8 MiB; and 64 KiB of data.
+        let f = std::fs::File::create(from.join("sparse")).unwrap();
+        f.set_len(16 << 20).unwrap();
+        rustix::io::pwrite(&f, b"here", 8 << 20).unwrap();
+        std::fs::write(from.join("dense"), vec![1u8; 64 << 10]).unwrap();
+        let mut budget = Budget {
+            entries: 10,
+            bytes: 32 << 10,
+            skipped: 0,
+        };
+        let (a, b) = (open_dir(&from).unwrap(), open_dir(&to).unwrap());
+        copy_tree(a.as_fd(), b.as_fd(), 0, &mut budget).unwrap();
+        let kept = std::fs::metadata(to.join("sparse")).unwrap();
+        assert_eq!(kept.len(), 16 << 20);
+        let blocks = std::os::unix::fs::MetadataExt::blocks(&kept);
+        assert!(blocks * 512 <= 64 << 10, "holes stay holes: {blocks} blocks");
+        let data = std::fs::read(to.join("sparse")).unwrap();
+        assert_eq!(&data[8 << 20..(8 << 20) + 4], b"here");
+        assert!(!to.join("dense").exists(), "64 KiB of data past a budget of 28 KiB");
+        assert_eq!(budget.skipped, 1);
+        remove_all(&from).unwrap();
+        remove_all(&to).unwrap();
     }
 }

@@ -12,17 +12,15 @@
 //! the child between clone and exec, where only raw system calls on the
 //! prepared C strings are safe (the referee is multi-threaded), hence libc
 //! rather than a wrapper crate that may allocate (rustix's raw calls on a
-//! `&CStr` do not, and attach the lent overlays: [`super::overlays`]).
+//! `&CStr` do not).
 
 mod enter;
 
 use super::host_mounts::{devices, locked_flags, overlay_options, system_dirs, System, DEV_LINKS};
-use super::overlays::{attach, dev_slot};
 pub(crate) use super::program_paths::command_paths;
 use enter::{bind_read_only, mount, LATE_BINDS};
 pub(crate) use enter::{build_view, enter, enter_prepared};
 use std::ffi::CString;
-use std::os::fd::OwnedFd;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
@@ -33,19 +31,16 @@ struct Overlay {
     dst: CString,
     opts: CString,
     kept: libc::c_ulong,
-    slot: usize,
 }
 
 impl Overlay {
-    /// Shows it: the lent set's overlay, else an overlay mounted here, else
-    /// a bind (in the child: system calls only).
-    fn show(&self, set: &[Option<OwnedFd>]) -> bool {
+    /// Shows it: an overlay mounted here, else a bind (in the child:
+    /// system calls only).
+    fn show(&self) -> Result<(), rustix::io::Errno> {
         // The source mount's own flags too (a noexec /opt stays so).
         let flags = libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV | self.kept;
-        let lent = set.get(self.slot).and_then(Option::as_ref);
-        lent.is_some_and(|fd| attach(fd, &self.dst, false))
-            || mount(Some(c"overlay"), &self.dst, Some(c"overlay"), flags, Some(&self.opts))
-            || bind_read_only(&self.src, &self.dst, self.kept)
+        mount(Some(c"overlay"), &self.dst, Some(c"overlay"), flags, Some(&self.opts))
+            .or_else(|_| bind_read_only(&self.src, &self.dst, self.kept))
     }
 }
 
@@ -72,9 +67,7 @@ enum Step {
     /// `lowerdir=src:empty` in `opts`: the kernel wants two lower layers
     /// without an upper one, and `empty` is the root's `/proc` mount point,
     /// still empty then). Locks taken through it stay on its own inodes.
-    /// Where the move has a lent set of overlays ([`super::overlays`]),
-    /// the set's overlay number `slot` is attached instead; if the kernel
-    /// refuses both, `src` is bound read-only.
+    /// Where the kernel refuses it, `src` is bound read-only.
     Overlay(Overlay),
     /// The `/proc` of the new PID namespace, mounted before the switch of
     /// root: in a user namespace the kernel allows it only while a full
@@ -82,10 +75,6 @@ enum Step {
     Proc(CString),
     /// A tmpfs at `dst` with these options.
     Tmpfs { dst: CString, opts: CString },
-    /// The lent set's `/dev` (its `slot`) attached at `dst`, whole; where
-    /// it is, the `skip` steps after this one, which make the same `/dev`
-    /// device by device, are skipped.
-    DevTree { dst: CString, slot: usize, skip: usize },
 }
 
 impl Step {
@@ -105,7 +94,6 @@ impl Step {
             Step::Tmpfs { dst, .. } => format!("mounting a tmpfs at {}", s(dst)),
             Step::Overlay(o) => format!("mounting {} read-only", s(&o.src)),
             Step::Proc(_) => "mounting /proc for the PID namespace".into(),
-            Step::DevTree { .. } => "attaching the prepared /dev".into(),
         }
     }
 }
@@ -169,7 +157,7 @@ impl MountPlan {
         // The overlays' empty lower layer: made first, mounted on last.
         plan.dirs(root, Path::new("/proc"));
         let empty = at(Path::new("/proc"));
-        for (slot, (p, what)) in system_dirs().iter().enumerate() {
+        for (p, what) in system_dirs() {
             match what {
                 System::Link(to) => plan.steps.push(Step::Link {
                     at: cstr(&at(p)),
@@ -183,7 +171,6 @@ impl MountPlan {
                             dst: cstr(&at(p)),
                             opts,
                             kept: *kept,
-                            slot,
                         })),
                         None => plan.bind_kept(p, &at(p), true, false, *kept),
                     }
@@ -256,16 +243,10 @@ impl MountPlan {
         binds.count() <= LATE_BINDS
     }
 
-    /// The agent's `/dev`: the lent set's whole, or else device by device.
+    /// The agent's `/dev`, device by device.
     fn dev(&mut self, root: &Path) {
         let at = |p: &Path| root.join(p.strip_prefix("/").unwrap_or(p));
         self.dirs(root, Path::new("/dev"));
-        let tree = self.steps.len();
-        self.steps.push(Step::DevTree {
-            dst: cstr(&at(Path::new("/dev"))),
-            slot: dev_slot(),
-            skip: 0,
-        });
         for (d, kept) in devices() {
             self.steps.push(Step::File(cstr(&at(d))));
             self.bind_kept(d, &at(d), false, true, *kept);
@@ -275,10 +256,6 @@ impl MountPlan {
                 at: cstr(&at(Path::new(l))),
                 to: cstr(Path::new(to)),
             });
-        }
-        let made_here = self.steps.len() - tree - 1;
-        if let Step::DevTree { skip, .. } = &mut self.steps[tree] {
-            *skip = made_here;
         }
     }
 

@@ -1,6 +1,6 @@
-//! The child's side of a start, between `clone3` and `exec`: it runs in the
-//! memory of a multi-threaded process (shared with the referee, or a copy),
-//! so it makes raw system calls only, on data the parent prepared
+//! The child's side of a start, between `clone3` and `exec`: it runs in a
+//! copy of a multi-threaded process's memory (locks other threads held stay
+//! held), so it makes system calls only, on data the parent prepared
 //! ([`super::Launch`]), allocates nothing, and reports a failure as (stage,
 //! step, errno) through the close-on-exec pipe.
 
@@ -49,13 +49,22 @@ pub(super) enum Stage {
     Reaper,
     Cgroup,
     Seccomp,
-    Network,
 }
 
+/// Reports a failure with the error left in `errno`, and exits.
 fn report(fd: RawFd, stage: Stage, step: usize) -> ! {
+    report_errno(
+        fd,
+        stage,
+        step,
+        std::io::Error::last_os_error().raw_os_error().unwrap_or(0),
+    )
+}
+
+/// Reports a failure with the error `err`, and exits.
+fn report_errno(fd: RawFd, stage: Stage, step: usize, err: i32) -> ! {
     // SAFETY: plain writes of a stack buffer and _exit, in the child.
     unsafe {
-        let err = *libc::__errno_location();
         let msg: [u32; 3] = [stage as u32, step as u32, err as u32];
         libc::write(fd, msg.as_ptr().cast(), std::mem::size_of_val(&msg));
         libc::_exit(127)
@@ -135,11 +144,6 @@ pub(super) fn child(l: &Launch<'_>, err: RawFd, envp: &[*const c_char], status: 
                     report(err, Stage::Cgroup, 0);
                 }
             }
-            if let Some(net) = c.net {
-                if libc::setns(net, libc::CLONE_NEWNET) != 0 {
-                    report(err, Stage::Network, 0);
-                }
-            }
             if let Identity::Mapped(m) = &c.identity {
                 if !write_file(c"/proc/self/setgroups", b"deny")
                     || !write_file(c"/proc/self/uid_map", m.uid_map.as_bytes())
@@ -151,10 +155,10 @@ pub(super) fn child(l: &Launch<'_>, err: RawFd, envp: &[*const c_char], status: 
             }
             let entered = match c.view {
                 Some(view) => namespaces::enter_prepared(c.plan, view),
-                None => namespaces::enter(c.plan, c.overlays),
+                None => namespaces::enter(c.plan),
             };
-            if let Err(step) = entered {
-                report(err, Stage::Mounts, step);
+            if let Err((step, errno)) = entered {
+                report_errno(err, Stage::Mounts, step, errno.raw_os_error());
             }
         } else if libc::chdir(l.dir.as_ptr()) != 0 {
             report(err, Stage::Chdir, 0);

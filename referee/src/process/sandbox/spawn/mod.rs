@@ -13,18 +13,21 @@
 //! clean-up of a PID namespace reaps without charging anyone), and reports
 //! the agent's exit status.
 //!
-//! Until exec the child runs in the memory of a multi-threaded process (in
-//! the referee's own, [`shared`], or, rootless, a copy), so it only makes
-//! raw system calls on data prepared here; failures travel back through a
+//! The `clone3` is a fork (no `CLONE_VM`, no stack of its own): the child
+//! runs in a copy of the referee's memory, never in the referee's own, and
+//! the referee's other threads go on untouched. It is a copy of a
+//! multi-threaded process (a lock another thread held is held for ever in
+//! the copy), so until exec the child makes system calls only, on data
+//! prepared here, and allocates nothing; failures travel back through a
 //! close-on-exec pipe as (stage, step, errno).
 
 use super::limits::SandboxLimits;
 use super::namespaces::MountPlan;
 
 mod child;
-mod shared;
+#[cfg(test)]
+mod tests;
 use child::Stage;
-use shared::{shared_stack, ChildCall};
 use std::ffi::{c_char, CString};
 use std::fs::File;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
@@ -100,17 +103,10 @@ pub(crate) struct Confine<'a> {
     pub join: Vec<RawFd>,
     /// The file-system view.
     pub plan: &'a MountPlan,
-    /// A network namespace to enter (one lent for the move); `None`: a new
-    /// one at clone time.
-    pub net: Option<RawFd>,
-    /// The system directories' overlays lent for the move, one per
-    /// system directory (see [`super::overlays`]); empty: the child
-    /// mounts its own.
-    pub overlays: &'a [Option<OwnedFd>],
     /// A prepared view of `plan` to enter a copy of (one lent for the
     /// move, see [`super::prepared`]); `None`: the child builds the view
     /// in a new mount namespace made at clone time.
-    pub view: Option<RawFd>,
+    pub view: Option<std::os::fd::BorrowedFd<'a>>,
     /// The agent's identity.
     pub identity: Identity,
 }
@@ -226,12 +222,13 @@ fn clone_args(l: &Launch<'_>, pidfd: &mut RawFd) -> CloneArgs {
         ..Default::default()
     };
     if let Some(c) = &l.confine {
-        args.flags |= (libc::CLONE_NEWPID | libc::CLONE_NEWIPC | libc::CLONE_NEWUTS) as u64;
+        // A network and an IPC namespace made for the move, destroyed with
+        // it: nothing an agent leaves there (an abstract socket, a message
+        // queue) is ever seen by another move.
+        let new = libc::CLONE_NEWPID | libc::CLONE_NEWNET | libc::CLONE_NEWIPC | libc::CLONE_NEWUTS;
+        args.flags |= new as u64;
         if c.view.is_none() {
             args.flags |= libc::CLONE_NEWNS as u64;
-        }
-        if c.net.is_none() {
-            args.flags |= libc::CLONE_NEWNET as u64;
         }
         if let Identity::Mapped(_) = c.identity {
             args.flags |= libc::CLONE_NEWUSER as u64;
@@ -258,48 +255,22 @@ pub(crate) fn spawn(l: &Launch<'_>) -> std::io::Result<Started> {
     let mut pidfd: RawFd = -1;
     let mut args = clone_args(l, &mut pidfd);
     let wipe = child::own_arg_env();
-    let stack = shared_stack(l)?;
-    // In this frame's own scope, not a block's: a child sharing this memory
-    // reads it while this thread goes on, so its place must not be reused
-    // before the child has executed or died.
-    let call = ChildCall {
-        launch: l,
-        err: wr.as_raw_fd(),
-        envp: &envp,
-        status: status_wr.as_raw_fd(),
-        wipe,
+    // SAFETY: clone3 without CLONE_VM and without a stack is a fork: the
+    // child runs in a copy of this process's memory, on a copy of this
+    // stack, and only in `child`, which never returns (it executes the
+    // agent or exits); `args` and the pidfd slot are this frame's.
+    let pid = unsafe {
+        libc::syscall(
+            libc::SYS_clone3,
+            &mut args as *mut CloneArgs,
+            std::mem::size_of::<CloneArgs>(),
+        )
     };
-    let pid = match &stack {
-        #[cfg(target_arch = "x86_64")]
-        Some(s) => {
-            s.lend(&mut args);
-            // SAFETY: the stack is lent and lives until the child has
-            // executed or died, as do `call`, `l` and `envp` (this frame
-            // waits for that below before it returns).
-            unsafe { shared::clone3_on_stack(&mut args, shared::child_entry, (&raw const call).cast()) }
-        }
-        _ => {
-            // SAFETY: clone3 with no stack behaves like fork; the child only
-            // runs `child`, which never returns.
-            let pid = unsafe {
-                libc::syscall(
-                    libc::SYS_clone3,
-                    &mut args as *mut CloneArgs,
-                    std::mem::size_of::<CloneArgs>(),
-                )
-            };
-            if pid == 0 {
-                shared::child_entry((&raw const call).cast());
-            }
-            if pid < 0 {
-                -i64::from(std::io::Error::last_os_error().raw_os_error().unwrap_or(libc::EINVAL))
-            } else {
-                pid
-            }
-        }
-    };
+    if pid == 0 {
+        child::child(l, wr.as_raw_fd(), &envp, status_wr.as_raw_fd(), wipe);
+    }
     if pid < 0 {
-        return Err(std::io::Error::from_raw_os_error(-pid as i32));
+        return Err(std::io::Error::last_os_error());
     }
     let pid = pid as i32;
     drop((wr, status_wr));
@@ -323,10 +294,7 @@ pub(crate) fn spawn(l: &Launch<'_>) -> std::io::Result<Started> {
     if let Some(p) = rustix::process::Pid::from_raw(pid) {
         let _ = rustix::process::kill_process(p, rustix::process::Signal::KILL);
     }
-    if super::pgroup::wait4(pid, 0).is_err() {
-        // Not seen to end: its stack may still be in use; never unmap it.
-        std::mem::forget(stack);
-    }
+    let _ = super::pgroup::wait4(pid, 0);
     if word(&msg, 0) == Stage::Ready as u32 {
         let e = std::io::ErrorKind::TimedOut;
         return Err(std::io::Error::new(e, "the agent's sandbox was not ready within 60 s"));
@@ -366,7 +334,6 @@ fn start_error(l: &Launch<'_>, msg: &[u8; 12]) -> std::io::Error {
         8 => "starting the move's init process".into(),
         9 => "joining the move's cgroup v1 memory and pids limits".into(),
         10 => "installing the seccomp filter".into(),
-        11 => "entering the move's network namespace".into(),
         _ => "starting /bin/sh".into(),
     };
     std::io::Error::new(
@@ -375,9 +342,7 @@ fn start_error(l: &Launch<'_>, msg: &[u8; 12]) -> std::io::Error {
     )
 }
 
-/// Reads up to `buf.len()` bytes (fewer at the end of the pipe). Raw
-/// system calls (rustix): a child sharing this thread's memory also shares
-/// its `errno`, which libc's `read` would consult.
+/// Reads up to `buf.len()` bytes (fewer at the end of the pipe).
 fn read_full(f: &mut File, buf: &mut [u8]) -> usize {
     let mut n = 0;
     while n < buf.len() {
