@@ -226,25 +226,19 @@ fn all_text(dir: &Path) -> Vec<u8> {
     bytes
 }
 
-fn grade(class: &Path, out: &Path, extra: &[&str]) -> Output {
-    Command::new(referee())
-        .args([
-            "grade",
-            "--singles",
-            "2",
-            "--games",
-            "1",
-            "--time",
-            "2",
-            "--concurrency",
-            "2",
-        ])
-        .args(["--disk", "24M", "--game", "halma", "--out"])
+/// The class's grading command: 2 single moves, 1 game, 2 s clocks.
+fn grading(class: &Path, out: &Path, extra: &[&str]) -> Command {
+    let mut c = Command::new(referee());
+    c.args(["grade", "--singles", "2", "--games", "1", "--time", "2"])
+        .args(["--concurrency", "2", "--disk", "24M", "--game", "halma", "--out"])
         .arg(out)
         .args(extra)
-        .arg(class)
-        .output()
-        .unwrap()
+        .arg(class);
+    c
+}
+
+fn grade(class: &Path, out: &Path, extra: &[&str]) -> Output {
+    grading(class, out, extra).output().unwrap()
 }
 
 fn text(o: &Output) -> String {
@@ -387,21 +381,7 @@ fn a_hostile_class_is_graded_and_nothing_leaks_stops_or_forges() {
 /// the same sheet.
 fn resumed_gives_the_same_sheet(class: &Path, base: &Path, whole: &Path) {
     let out = base.join("killed");
-    let mut child = Command::new(referee())
-        .args([
-            "grade",
-            "--singles",
-            "2",
-            "--games",
-            "1",
-            "--time",
-            "2",
-            "--concurrency",
-            "2",
-        ])
-        .args(["--disk", "24M", "--game", "halma", "--out"])
-        .arg(&out)
-        .arg(class)
+    let mut child = grading(class, &out, &[])
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();

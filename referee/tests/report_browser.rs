@@ -22,20 +22,9 @@ use referee::report::data::{legend_data, pieces, PieceData};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const REFEREE: &str = env!("CARGO_BIN_EXE_referee");
+mod common;
 
-/// The Chromium program, if one is installed.
-fn chromium() -> Option<String> {
-    ["chromium", "chromium-browser", "google-chrome"]
-        .iter()
-        .find(|p| {
-            Command::new(p)
-                .arg("--version")
-                .output()
-                .is_ok_and(|o| o.status.success())
-        })
-        .map(|p| p.to_string())
-}
+const REFEREE: &str = env!("CARGO_BIN_EXE_referee");
 
 /// A game of `G` between `agents` from a generated start, each ply a
 /// pseudo-random legal move, ended by the rules or after `cap` plies.
@@ -333,13 +322,8 @@ fn check<G: FileGame>(chrome: &str, html: &Path, shots: &Path, number: usize, re
 // A test: the browser session and its checks read best as one story.
 #[allow(clippy::too_many_lines)]
 fn report_shows_each_games_pieces_at_any_ply_in_chromium() {
-    let required = std::env::var("REFEREE_BROWSER_TEST").is_ok_and(|v| v == "required");
-    let Some(chrome) = chromium() else {
-        assert!(
-            !required,
-            "REFEREE_BROWSER_TEST=required but no chromium is installed (apt-get install chromium)"
-        );
-        eprintln!("report_browser: chromium is not installed; the browser check did not run (set REFEREE_BROWSER_TEST=required to make this an error)");
+    let Some(chrome) = common::chromium() else {
+        common::browser_missing("the report's browser check");
         return;
     };
     let dir = std::env::temp_dir().join(format!("report-browser-{}", std::process::id()));
