@@ -131,23 +131,6 @@ fn shown(dom: &str) -> Vec<PieceData> {
     out
 }
 
-fn run_chromium(chrome: &str, args: &[&str], url: &str) -> std::process::Output {
-    Command::new("timeout")
-        .arg("60")
-        .arg(chrome)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--no-first-run",
-            "--disable-extensions",
-        ])
-        .args(args)
-        .arg(url)
-        .output()
-        .expect("chromium runs")
-}
-
 /// The legend is drawn as the board is: a small drawing per sample of each
 /// meaning the game's `board_view` lists, no terminal letters.
 fn check_legend<G: FileGame>(dom: &str, rec: &GameRecord) {
@@ -213,7 +196,7 @@ fn check_move_table_fits(chrome: &str, html: &Path, number: usize) {
     let measured = html.with_file_name("measure.html");
     std::fs::write(&measured, page.replacen("</body>", probe, 1)).unwrap();
     let url = format!("file://{}#g{number}/p1", measured.display());
-    let out = run_chromium(
+    let out = common::run_chromium(
         chrome,
         &["--dump-dom", "--window-size=1280,900", "--virtual-time-budget=2000"],
         &url,
@@ -259,7 +242,7 @@ fn check_phone(chrome: &str, html: &Path, shots: &Path, number: usize, game: &st
     std::fs::write(&outer, frame(&inner)).unwrap();
     let size = "--window-size=500,900";
     let url = format!("file://{}", outer.display());
-    let out = run_chromium(chrome, &["--dump-dom", size, "--virtual-time-budget=3000"], &url);
+    let out = common::run_chromium(chrome, &["--dump-dom", size, "--virtual-time-budget=3000"], &url);
     let dom = String::from_utf8_lossy(&out.stdout);
     let found = dom
         .split("data-phone=\"")
@@ -272,7 +255,7 @@ fn check_phone(chrome: &str, html: &Path, shots: &Path, number: usize, game: &st
     let shot = shots.join(format!("{game}-phone.png"));
     let arg = format!("--screenshot={}", shot.display());
     let url = format!("file://{}", shown.display());
-    run_chromium(chrome, &[&arg, size, "--hide-scrollbars"], &url);
+    common::run_chromium(chrome, &[&arg, size, "--hide-scrollbars"], &url);
     assert!(shot.exists(), "no phone screenshot written for {game}");
 }
 
@@ -281,7 +264,7 @@ fn check<G: FileGame>(chrome: &str, html: &Path, shots: &Path, number: usize, re
     let mut pieces_seen = 0;
     for ply in [0, n / 2, n] {
         let url = format!("file://{}#g{number}/p{ply}", html.display());
-        let out = run_chromium(chrome, &["--dump-dom"], &url);
+        let out = common::run_chromium(chrome, &["--dump-dom"], &url);
         let dom = String::from_utf8_lossy(&out.stdout);
         assert!(
             dom.contains(&format!("data-game=\"{number}\"")) && dom.contains(&format!("data-ply=\"{ply}\"")),
@@ -309,7 +292,7 @@ fn check<G: FileGame>(chrome: &str, html: &Path, shots: &Path, number: usize, re
     let shot = shots.join(format!("{}-g{number}-p{}.png", rec.game, n / 2));
     let url = format!("file://{}#g{number}/p{}", html.display(), n / 2);
     let arg = format!("--screenshot={}", shot.display());
-    let out = run_chromium(chrome, &[&arg, "--window-size=1300,1000", "--hide-scrollbars"], &url);
+    let out = common::run_chromium(chrome, &[&arg, "--window-size=1300,1000", "--hide-scrollbars"], &url);
     assert!(
         shot.exists(),
         "no screenshot written for {}: {}",

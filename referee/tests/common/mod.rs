@@ -364,6 +364,24 @@ pub fn browser_missing(what: &str) {
     let _ = writeln!(std::io::stderr(), "SKIPPED {what}: no Chromium installed");
 }
 
+/// Headless Chromium on `url` with `args`, at most 60 s.
+pub fn run_chromium(chrome: &str, args: &[&str], url: &str) -> std::process::Output {
+    std::process::Command::new("timeout")
+        .arg("60")
+        .arg(chrome)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--disable-extensions",
+        ])
+        .args(args)
+        .arg(url)
+        .output()
+        .expect("chromium runs")
+}
+
 /// Opens `page` in headless Chromium inside a frame `width` px wide (a
 /// window cannot be narrower than 500 px) and returns the outer page's
 /// DOM, whose body carries `data-fits="yes ..."` when the page did not
