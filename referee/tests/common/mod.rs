@@ -405,20 +405,8 @@ pub fn dom_at_width(chrome: &str, page: &Path, width: u32) -> String {
     )
     .unwrap();
     let size = format!("--window-size={},900", width.max(480) + 20);
-    let o = std::process::Command::new("timeout")
-        .arg("60")
-        .arg(chrome)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--no-first-run",
-            "--disable-extensions",
-        ])
-        .args(["--dump-dom", &size, "--virtual-time-budget=3000"])
-        .arg(format!("file://{}", outer.display()))
-        .output()
-        .expect("chromium runs");
+    let url = format!("file://{}", outer.display());
+    let o = run_chromium(chrome, &["--dump-dom", &size, "--virtual-time-budget=3000"], &url);
     let _ = std::fs::remove_file(&inner);
     let _ = std::fs::remove_file(&outer);
     String::from_utf8_lossy(&o.stdout).into_owned()
