@@ -5,9 +5,10 @@
 # submissions and of the reference agent, as charged) divided by
 # (wall time x J). 1.0 would be every core busy with agents all the time.
 #
-# Usage: [REFEREE=BIN] scripts/grade-throughput.sh [STUDENTS] [CONCURRENCY] [extra grade options]
+# Usage: [REFEREE=BIN] [GRADE_LOG=FILE] scripts/grade-throughput.sh [STUDENTS] [CONCURRENCY] [extra grade options]
 #        (default 20 students, concurrency 2, --singles 3 --games 2 --time 5;
-#        REFEREE: another referee binary to time, e.g. an older build side by side)
+#        REFEREE: another referee binary to time, e.g. an older build side by side;
+#        GRADE_LOG: where the grading's own messages go, /dev/null by default)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 n=${1:-20}
@@ -29,20 +30,22 @@ for i in $(seq 1 "$n"); do
     fi
 done
 start=$(date +%s.%N)
-"${REFEREE:-$root/target/release/referee}" grade --concurrency "$j" "${extra[@]}" --sandbox-ro "$root/target/release" --out "$work/out" "$work/class" 2>/dev/null
+"${REFEREE:-$root/target/release/referee}" grade --concurrency "$j" "${extra[@]}" --sandbox-ro "$root/target/release" --out "$work/out" "$work/class" 2>"${GRADE_LOG:-/dev/null}"
 end=$(date +%s.%N)
 python3 - "$work/out" "$start" "$end" "$j" "$n" <<'PY'
 import json, sys
 out, start, end, j, n = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
-cpu = 0.0
+cpu, moves = 0.0, 0
 for line in open(f"{out}/records/games.jsonl"):
     rec = json.loads(line)
     cpu += sum(m["cpu"] for m in rec["moves"])
+    moves += len(rec["moves"])
 for line in open(f"{out}/records/results.jsonl"):
     r = json.loads(line)
     if r["test"].startswith("s"):
         cpu += r["cpu"]
+        moves += 1
 wall = end - start
 print(f"students {n}, concurrency {j}: agents' CPU {cpu:.1f} s, wall {wall:.1f} s, "
-      f"utilisation {cpu / (wall * j):.3f}")
+      f"utilisation {cpu / (wall * j):.3f}, {moves} moves")
 PY

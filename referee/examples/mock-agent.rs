@@ -27,7 +27,9 @@
 //! `sockets N` (leaves N abstract Unix sockets named `@leak-...`, each
 //! kept alive after the agent's death by its own descriptor in flight in
 //! its own queue, which is filled with data, then plays; exits 9 first if
-//! its network namespace already lists one, an earlier move's).
+//! its network namespace already lists one, an earlier move's), `netns
+//! [leave]` (appends its network namespace's cookie to `netns.txt`, then
+//! plays; with `leave`, as `sockets 1`).
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -424,6 +426,36 @@ fn leave_sockets(n: usize) {
     legal_move();
 }
 
+/// Appends its network namespace's cookie (which the kernel never gives
+/// two namespaces) to `netns.txt`, then leaves a socket (`leave`) or not,
+/// and plays.
+fn netns_cookie(leave: bool) {
+    let mut cookie = 0u64;
+    // SAFETY: a socket, and getsockopt into a u64 on this stack.
+    let got = unsafe {
+        let s = libc::socket(libc::AF_UNIX, libc::SOCK_DGRAM | libc::SOCK_CLOEXEC, 0);
+        let mut len = std::mem::size_of::<u64>() as libc::socklen_t;
+        let ok = s >= 0 && libc::getsockopt(s, libc::SOL_SOCKET, 71, (&raw mut cookie).cast(), &mut len) == 0;
+        libc::close(s);
+        ok
+    };
+    if !got {
+        eprintln!("mock-agent: SO_NETNS_COOKIE: {}", std::io::Error::last_os_error());
+        std::process::exit(3);
+    }
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open("netns.txt")
+        .expect("netns.txt");
+    std::io::Write::write_all(&mut f, format!("{cookie}\n").as_bytes()).expect("write");
+    if leave {
+        leave_sockets(1);
+    } else {
+        legal_move();
+    }
+}
+
 fn resources(what: &str, args: &[String]) {
     let n = |i: usize, default: usize| args.get(i).and_then(|s| s.parse().ok()).unwrap_or(default);
     match what {
@@ -434,6 +466,7 @@ fn resources(what: &str, args: &[String]) {
         "inotify" => inotify(n(2, 1000), arg_f64(args, 3)),
         "lock-etc" => lock_etc(arg_f64(args, 2)),
         "sockets" => leave_sockets(n(2, 16)),
+        "netns" => netns_cookie(args.get(2).is_some_and(|a| a == "leave")),
         _ => reaped_burn(n(2, 10) as u32, arg_f64(args, 3)),
     }
 }
@@ -502,7 +535,9 @@ fn main() {
         "orphan" => orphan(arg_f64(&args, 2)),
         "escape" => escape(),
         "keyring" => keyring_note(),
-        "hog" | "hold" | "memfd" | "shm" | "reaped-burn" | "inotify" | "lock-etc" | "sockets" => resources(what, &args),
+        "hog" | "hold" | "memfd" | "shm" | "reaped-burn" | "inotify" | "lock-etc" | "sockets" | "netns" => {
+            resources(what, &args)
+        }
         "check-calibration" => {
             // Loses (no output) unless the referee copied calibration.txt in.
             if Path::new("calibration.txt").exists() {

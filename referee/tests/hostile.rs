@@ -617,6 +617,72 @@ fn sockets_left_by_one_move_are_never_seen_by_a_later_one_nor_keep_memory() {
     assert!(lost <= 20 << 20, "{} MiB less available after the match", lost >> 20);
 }
 
+/// Each move records its network namespace's cookie (never the same for
+/// two namespaces): a seat that leaves nothing keeps one namespace for
+/// its moves of a game (as root; rootless each move has its own), one
+/// that leaves a socket gets a new one every move, and no namespace ever
+/// serves the other seat or another game.
+#[test]
+fn a_seats_network_namespace_is_its_own_and_kept_only_while_empty() {
+    if !common::full_or_skip("a network namespace per seat") {
+        return;
+    }
+    let a = Arena::new("netns");
+    let quiet = a.agent("quiet", "exec \"$1\" netns\n");
+    let leaky = a.agent("leaky", "exec \"$1\" netns leave\n");
+    let args = [
+        "match",
+        &quiet,
+        &leaky,
+        "--games",
+        "2",
+        "--time",
+        "20",
+        "--names",
+        "quiet,leaky",
+        "--size",
+        "12",
+        "--keep-dirs",
+    ];
+    let (o, recs) = a.run(&args);
+    assert_finished(&o, &recs, 2);
+    let mut seen: Vec<(usize, &str, Vec<String>)> = Vec::new();
+    for (game, r) in recs.iter().enumerate() {
+        assert!(r.loss.is_none(), "{}", r.reason);
+        for seat in 0..2 {
+            let text = std::fs::read_to_string(Path::new(&r.dirs[seat]).join("netns.txt")).unwrap();
+            let cookies: Vec<String> = text.lines().map(str::to_string).collect();
+            let moves = r.moves.iter().filter(|m| m.seat == seat).count();
+            assert_eq!(cookies.len(), moves, "one cookie a move of {}", r.agents[seat]);
+            seen.push((game, r.agents[seat].as_str(), cookies));
+        }
+    }
+    let distinct = |c: &[String]| c.iter().collect::<std::collections::HashSet<_>>().len();
+    for (game, name, cookies) in &seen {
+        if *name == "leaky" || common::choice() == LevelChoice::FullRootless {
+            assert_eq!(
+                distinct(cookies),
+                cookies.len(),
+                "{name}, game {game}: a namespace served two moves: {cookies:?}"
+            );
+        } else {
+            assert_eq!(
+                distinct(cookies),
+                1,
+                "{name}, game {game}: its empty namespace was not kept: {cookies:?}"
+            );
+        }
+        for (other_game, other, theirs) in &seen {
+            if (other_game, other) != (game, name) {
+                assert!(
+                    cookies.iter().all(|c| !theirs.contains(c)),
+                    "{name} (game {game}) and {other} (game {other_game}) shared a namespace"
+                );
+            }
+        }
+    }
+}
+
 /// Four processes of 1.5 GiB under `--memory 2G`: together past the limit
 /// though each is within it. However the kernel treats them (an OOM kill,
 /// or reclaim that stalls them at the limit), the move loses for memory,

@@ -13,6 +13,7 @@ use crate::process::agent_files::{self, Capture, Output};
 use crate::process::closer::{drop_later, hold_view};
 use crate::process::sandbox::cgroup::Leaf;
 use crate::process::sandbox::namespaces::{self, MountPlan};
+use crate::process::sandbox::netns;
 use crate::process::sandbox::pgroup::Tracker;
 use crate::process::sandbox::prepared::ViewLease;
 use crate::process::sandbox::spawn::{self, Confine, Exec, Identity, Launch, UserMaps};
@@ -200,6 +201,7 @@ fn confinement<'a>(
         filter: j.filter.as_ref(),
         plan,
         view: view.and_then(ViewLease::ns),
+        net: view.and_then(ViewLease::net),
         identity,
     })
 }
@@ -284,7 +286,7 @@ pub fn run(spec: &RunSpec<'_>, stop: &AtomicBool) -> std::io::Result<RunResult> 
     let plan = jail.map(|j| mount_plan(&j.root, spec, &dir));
     // The agent's own prepared view, if any; held until the move's
     // processes are ended (`acct.charge`), below.
-    let view = jail.zip(plan.as_ref()).and_then(|(j, p)| j.views.as_ref()?.lend(p));
+    let mut view = jail.zip(plan.as_ref()).and_then(|(j, p)| j.views.as_ref()?.lend(p));
     let confine = match (jail, &plan) {
         (Some(j), Some(plan)) => Some(confinement(j, leaf.as_ref(), plan, view.as_ref(), &dir)?),
         _ => None,
@@ -313,7 +315,13 @@ pub fn run(spec: &RunSpec<'_>, stop: &AtomicBool) -> std::io::Result<RunResult> 
     w.exit = decode_status(started.agent_status(w.status));
     // The main process is gone: nothing of the agent may outlive the move.
     let cpu = acct.charge(&w);
+    if let Some(v) = view.as_mut().filter(|_| acct.none_left()) {
+        v.ended();
+    }
     drop((view, held));
+    if jail.is_some() {
+        netns::collect_sockets();
+    }
     // Ended for time after pressing its memory limit: judged for memory.
     let pressed = matches!(w.killed, Some(Killed::Cpu | Killed::Wall)) && acct.memory_pressed() > 0;
     if pressed || (w.killed.is_none() && acct.oom_killed()) {

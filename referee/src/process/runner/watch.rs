@@ -44,6 +44,12 @@ impl Accounting {
         matches!(self, Accounting::Cgroup(l, _) if l.oom_killed())
     }
 
+    /// Whether the kernel says no process of the move is left (its cgroup
+    /// is empty); `false` where it cannot tell.
+    pub(super) fn none_left(&self) -> bool {
+        matches!(self, Accounting::Cgroup(l, _) if l.empty())
+    }
+
     /// How often the move pressed its memory cgroup's limit (0 without one).
     pub(super) fn memory_pressed(&self) -> u64 {
         match self {

@@ -244,7 +244,7 @@ impl Leaf {
         // a member can add to the leaf (by forking), so an empty one stays
         // empty, and `cgroup.kill` would take the cgroup tree's global
         // lock that the other workers' moves wait on to start and end.
-        if self.events_say("populated 0") {
+        if self.empty() {
             return;
         }
         let _ = File::options()
@@ -255,6 +255,12 @@ impl Leaf {
         while self.populated() && start.elapsed() < Duration::from_secs(5) {
             std::thread::sleep(Duration::from_micros(200));
         }
+    }
+
+    /// Whether the kernel says the leaf holds no process (`false` where
+    /// it cannot be read).
+    pub(crate) fn empty(&self) -> bool {
+        self.events_say("populated 0")
     }
 
     fn populated(&self) -> bool {

@@ -33,6 +33,7 @@ pub(crate) mod cgroup_v1;
 mod host_mounts;
 pub(crate) mod limits;
 pub(crate) mod namespaces;
+pub(crate) mod netns;
 mod opts;
 pub(crate) mod pgroup;
 pub(crate) mod prepared;

@@ -80,11 +80,14 @@ impl Making {
     }
 }
 
-/// A prepared view: its plan's key and its mount namespace.
+/// A prepared view: its plan's key, its mount namespace and the seat's
+/// network namespace ([`super::netns`]; `None` until one is made, or
+/// where none can be).
 #[derive(Debug)]
 struct View {
     key: Vec<u8>,
     ns: OwnedFd,
+    net: Option<OwnedFd>,
 }
 
 /// The views not lent out, the last used last.
@@ -93,6 +96,9 @@ pub(crate) struct ViewPool {
     free: Mutex<Vec<View>>,
     /// Builds the views; once one could not be built, moves build their own.
     making: Making,
+    /// Makes the seats' network namespaces; once one could not be made,
+    /// each move has one made with it.
+    nets: Making,
 }
 
 impl Default for ViewPool {
@@ -103,14 +109,22 @@ impl Default for ViewPool {
                 ("prepared view", "built"),
                 ("prepared views", "each move builds its own"),
             ),
+            nets: Making::new(
+                ("seat's network namespace", "made"),
+                ("network namespaces kept for a seat", "each move has its own"),
+            ),
         }
     }
 }
 
-/// A view lent to one move: given back to the pool when dropped.
+/// A view lent to one move: given back to the pool when dropped, its
+/// network namespace with it only if [`ViewLease::ended`] said the move
+/// left no process and the namespace holds no socket.
 pub(crate) struct ViewLease<'a> {
     pool: &'a ViewPool,
     view: Option<View>,
+    /// Set by [`ViewLease::ended`]: no process of the move is left.
+    ended: bool,
 }
 
 impl ViewPool {
@@ -125,10 +139,14 @@ impl ViewPool {
             let at = free.iter().rposition(|v| v.key.as_slice() == plan.key());
             at.map(|i| free.remove(i))
         };
-        let view = kept.or_else(|| self.making.make(|| new_view(plan)))?;
+        let mut view = kept.or_else(|| self.making.make(|| new_view(plan)))?;
+        if view.net.is_none() {
+            view.net = self.nets.make(super::netns::make);
+        }
         Some(ViewLease {
             pool: self,
             view: Some(view),
+            ended: false,
         })
     }
 }
@@ -138,11 +156,28 @@ impl ViewLease<'_> {
     pub(crate) fn ns(&self) -> Option<BorrowedFd<'_>> {
         self.view.as_ref().map(|v| v.ns.as_fd())
     }
+
+    /// The seat's network namespace, for setns(2) in the move's child
+    /// (`None`: the child has one made at clone time).
+    pub(crate) fn net(&self) -> Option<BorrowedFd<'_>> {
+        self.view.as_ref()?.net.as_ref().map(|n| n.as_fd())
+    }
+
+    /// Says that the move is over and none of its processes is left (its
+    /// cgroup is empty): its network namespace may then be kept.
+    pub(crate) fn ended(&mut self) {
+        self.ended = true;
+    }
 }
 
 impl Drop for ViewLease<'_> {
     fn drop(&mut self) {
-        let Some(view) = self.view.take() else { return };
+        let Some(mut view) = self.view.take() else { return };
+        view.net = view
+            .net
+            .take()
+            .filter(|_| self.ended)
+            .and_then(super::netns::keep_if_empty);
         let mut free = self.pool.free.lock().unwrap_or_else(|p| p.into_inner());
         free.push(view);
         if free.len() > KEPT {
@@ -173,6 +208,7 @@ fn new_view(plan: &MountPlan) -> std::io::Result<View> {
     Ok(View {
         key: plan.key().to_vec(),
         ns,
+        net: None,
     })
 }
 

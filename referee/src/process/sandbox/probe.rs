@@ -99,6 +99,7 @@ fn try_rootless(root: &Path, work: &Path, cgroup: Option<&cgroup::Parent>) -> Re
             filter: None,
             plan: &plan,
             view: None,
+            net: None,
             identity: spawn::Identity::Mapped(spawn::UserMaps::for_self()),
         }),
     };

@@ -49,6 +49,7 @@ pub(super) enum Stage {
     Reaper,
     Cgroup,
     Seccomp,
+    Net,
 }
 
 /// Reports a failure with the error left in `errno`, and exits.
@@ -142,6 +143,12 @@ pub(super) fn child(l: &Launch<'_>, err: RawFd, envp: &[*const c_char], status: 
             for &fd in &c.join {
                 if libc::write(fd, b"0".as_ptr().cast(), 1) != 1 {
                     report(err, Stage::Cgroup, 0);
+                }
+            }
+            if let Some(net) = c.net {
+                use rustix::thread::{move_into_link_name_space, LinkNameSpaceType};
+                if let Err(e) = move_into_link_name_space(net, Some(LinkNameSpaceType::Network)) {
+                    report_errno(err, Stage::Net, 0, e.raw_os_error());
                 }
             }
             if let Identity::Mapped(m) = &c.identity {

@@ -1,6 +1,7 @@
 //! Starting an agent process: one `clone3` that puts the child into new
 //! mount, PID, network, IPC and UTS namespaces (plus, rootless, a new user
-//! namespace) and, at the `full` level, straight into its move's cgroup
+//! namespace; as root, it joins its seat's network namespace instead of a
+//! new one where the seat has one, [`super::netns`]) and, at the `full` level, straight into its move's cgroup
 //! (CLONE_INTO_CGROUP). The child builds its file-system view (or, given
 //! a prepared view, enters a copy of it instead of a mount namespace made
 //! at clone time: [`super::prepared`]), sets its
@@ -107,6 +108,9 @@ pub(crate) struct Confine<'a> {
     /// move, see [`super::prepared`]); `None`: the child builds the view
     /// in a new mount namespace made at clone time.
     pub view: Option<std::os::fd::BorrowedFd<'a>>,
+    /// The seat's network namespace to join ([`super::netns`]); `None`:
+    /// one is made at clone time, for this move alone.
+    pub net: Option<std::os::fd::BorrowedFd<'a>>,
     /// The agent's identity.
     pub identity: Identity,
 }
@@ -222,11 +226,15 @@ fn clone_args(l: &Launch<'_>, pidfd: &mut RawFd) -> CloneArgs {
         ..Default::default()
     };
     if let Some(c) = &l.confine {
-        // A network and an IPC namespace made for the move, destroyed with
-        // it: nothing an agent leaves there (an abstract socket, a message
-        // queue) is ever seen by another move.
-        let new = libc::CLONE_NEWPID | libc::CLONE_NEWNET | libc::CLONE_NEWIPC | libc::CLONE_NEWUTS;
+        // An IPC namespace made for the move, destroyed with it: nothing an
+        // agent leaves there (a message queue, a shared memory segment) is
+        // ever seen by another move. The network namespace too, unless the
+        // seat has one of its own, kept only while empty (`super::netns`).
+        let new = libc::CLONE_NEWPID | libc::CLONE_NEWIPC | libc::CLONE_NEWUTS;
         args.flags |= new as u64;
+        if c.net.is_none() {
+            args.flags |= libc::CLONE_NEWNET as u64;
+        }
         if c.view.is_none() {
             args.flags |= libc::CLONE_NEWNS as u64;
         }
@@ -334,6 +342,7 @@ fn start_error(l: &Launch<'_>, msg: &[u8; 12]) -> std::io::Error {
         8 => "starting the move's init process".into(),
         9 => "joining the move's cgroup v1 memory and pids limits".into(),
         10 => "installing the seccomp filter".into(),
+        11 => "joining the seat's network namespace".into(),
         _ => "starting /bin/sh".into(),
     };
     std::io::Error::new(
