@@ -209,7 +209,10 @@ fn judge<G: FileGame>(
         Some(Killed::Memory) => {
             return Judged::Loss(
                 LossReason::Memory,
-                "killed for holding more memory than --memory allows (all its processes together)".into(),
+                format!(
+                    "killed after {:.1} s for holding more memory than --memory allows (all its processes together)",
+                    r.wall
+                ),
             )
         }
         None => {}
