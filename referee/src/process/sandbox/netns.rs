@@ -19,71 +19,26 @@
 //! is left to make another. A namespace is never lent to two seats, nor
 //! to two moves at once (it travels with the view's lease).
 //!
-//! Both the making and the check run in one thread of the referee's, which
-//! enters the namespace (a network namespace is a thread's own) and comes
-//! back to its own. If it cannot come back, it stops, and every move makes
-//! its own namespace again.
+//! A namespace is made in a short-lived thread of its own (a network
+//! namespace is a thread's), and checked by the thread that ran the move,
+//! which enters it and comes back ([`keep_if_empty`]).
 
 use std::fs::File;
 use std::io::Read;
 use std::os::fd::{AsFd, OwnedFd};
-use std::sync::mpsc::{channel, sync_channel, Sender, SyncSender};
-use std::sync::{Mutex, OnceLock};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rustix::thread::{move_into_link_name_space, LinkNameSpaceType};
 
-/// What the namespace thread is asked.
-enum Order {
-    /// Make a new namespace.
-    Make(SyncSender<std::io::Result<OwnedFd>>),
-    /// Say whether this namespace holds no socket (and give it back).
-    Check(OwnedFd, SyncSender<(OwnedFd, bool)>),
+thread_local! {
+    /// The calling thread's own network namespace, to come back to after
+    /// a check (read before its first: it never stays in another).
+    static HOME: Option<OwnedFd> = File::open("/proc/thread-self/ns/net").ok().map(OwnedFd::from);
 }
 
-/// The namespace thread's queue; `None` once it could not start.
-fn thread() -> Option<&'static Mutex<Sender<Order>>> {
-    static THREAD: OnceLock<Option<Mutex<Sender<Order>>>> = OnceLock::new();
-    THREAD
-        .get_or_init(|| {
-            let home: OwnedFd = File::open("/proc/thread-self/ns/net").ok()?.into();
-            let (tx, rx) = channel::<Order>();
-            let serve = move || {
-                for order in rx {
-                    // Each answer is given once the thread is back home.
-                    let home_again = match order {
-                        Order::Make(reply) => {
-                            let made = make_here();
-                            let back = made.is_err() || go_home(&home).is_ok();
-                            let _ = reply.send(made.and_then(|ns| {
-                                back.then_some(ns).ok_or_else(|| std::io::Error::other("no way back"))
-                            }));
-                            back
-                        }
-                        Order::Check(ns, reply) => {
-                            let (entered, used) = sockets_in(&ns);
-                            let back = !entered || go_home(&home).is_ok();
-                            let _ = reply.send((ns, used == Some(0) && back));
-                            back
-                        }
-                    };
-                    if !home_again {
-                        log::warn!("sandbox: the network namespace thread could not return to its own namespace; each move makes its own");
-                        return;
-                    }
-                }
-            };
-            let started = std::thread::Builder::new().name("netns".into()).spawn(serve);
-            started.ok().map(|_| Mutex::new(tx))
-        })
-        .as_ref()
-}
-
-fn ask<T>(order: impl FnOnce(SyncSender<T>) -> Order) -> Option<T> {
-    let (tx, rx) = sync_channel(1);
-    let sent = thread()?.lock().unwrap_or_else(|p| p.into_inner()).send(order(tx));
-    sent.ok()?;
-    rx.recv().ok()
-}
+/// Set once a thread could not come back from a check: no more checks,
+/// so no namespace is kept (each move makes its own).
+static STUCK: AtomicBool = AtomicBool::new(false);
 
 fn go_home(home: &OwnedFd) -> std::io::Result<()> {
     Ok(move_into_link_name_space(
@@ -92,38 +47,60 @@ fn go_home(home: &OwnedFd) -> std::io::Result<()> {
     )?)
 }
 
-/// A new network namespace (the calling thread is left in it, unless
-/// this fails).
-fn make_here() -> std::io::Result<OwnedFd> {
-    // SAFETY: CLONE_NEWNET changes only this thread's network namespace
-    // (the namespace thread's, which then returns to its own); no
-    // descriptor table or file-system context is unshared.
-    unsafe { rustix::thread::unshare_unsafe(rustix::thread::UnshareFlags::NEWNET) }?;
-    Ok(File::open("/proc/thread-self/ns/net")?.into())
-}
-
 /// Whether the calling thread entered `ns` (and is left there), and the
 /// sockets `ns` holds (`None` if it cannot be entered or read).
 fn sockets_in(ns: &OwnedFd) -> (bool, Option<u64>) {
     if move_into_link_name_space(ns.as_fd(), Some(LinkNameSpaceType::Network)).is_err() {
         return (false, None);
     }
-    let mut text = String::new();
-    let read = File::open("/proc/thread-self/net/sockstat").and_then(|f| f.take(4096).read_to_string(&mut text));
+    let mut buf = [0u8; 1024];
+    let n = File::open("/proc/thread-self/net/sockstat").and_then(|f| f.take(1024).read(&mut buf));
+    let text = std::str::from_utf8(&buf[..n.unwrap_or(0)]).unwrap_or("");
     let used = text.lines().find_map(|l| l.strip_prefix("sockets: used "));
-    (true, read.ok().and(used).and_then(|u| u.trim().parse().ok()))
+    (true, used.and_then(|u| u.trim().parse().ok()))
 }
 
-/// A new network namespace for a seat.
+/// A new network namespace for a seat, made in a thread of its own (a
+/// network namespace is a thread's, and that thread ends with the making).
 pub(crate) fn make() -> std::io::Result<OwnedFd> {
-    ask(Order::Make).unwrap_or_else(|| Err(std::io::Error::other("the network namespace thread is not running")))
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            // SAFETY: CLONE_NEWNET changes only this thread's network
+            // namespace (a thread that ends right after); no descriptor
+            // table or file-system context is unshared.
+            unsafe { rustix::thread::unshare_unsafe(rustix::thread::UnshareFlags::NEWNET) }?;
+            Ok(File::open("/proc/thread-self/ns/net")?.into())
+        })
+        .join()
+        .unwrap_or_else(|_| Err(std::io::Error::other("the thread making a network namespace panicked")))
+    })
 }
 
 /// `ns` again if it holds no socket (so may serve the seat's next move);
-/// `None` (and the namespace let go) otherwise.
+/// `None` (and the namespace let go) otherwise. The calling thread enters
+/// `ns` to read its count, right after its move, and comes back: a check
+/// handed to another thread waited for that thread to be scheduled, on a
+/// machine whose cores the agents keep busy. A thread that cannot come
+/// back (only when the kernel is out of memory) stays in a namespace that
+/// holds nothing and reaches nothing, and no agent ever runs in it (each
+/// move joins its seat's or has one made at clone time); no namespace is
+/// kept after that.
 pub(crate) fn keep_if_empty(ns: OwnedFd) -> Option<OwnedFd> {
-    let (ns, empty) = ask(|reply| Order::Check(ns, reply))?;
-    empty.then_some(ns)
+    if STUCK.load(Ordering::Relaxed) {
+        return None;
+    }
+    HOME.with(|home| {
+        let home = home.as_ref()?;
+        let (entered, used) = sockets_in(&ns);
+        if entered && go_home(home).is_err() {
+            STUCK.store(true, Ordering::Relaxed);
+            log::warn!(
+                "sandbox: a thread could not return to its own network namespace; each move makes its own from now on"
+            );
+            return None;
+        }
+        (used == Some(0)).then_some(ns)
+    })
 }
 
 /// Has the kernel collect the Unix sockets that no process holds any
@@ -148,7 +125,7 @@ mod tests {
             assert!(make().is_err());
             return;
         }
-        let ours = rustix::fs::stat("/proc/self/ns/net").unwrap().st_ino;
+        let ours = rustix::fs::stat("/proc/thread-self/ns/net").unwrap().st_ino;
         let ns = make().expect("root can make a network namespace");
         assert_ne!(rustix::fs::fstat(&ns).unwrap().st_ino, ours, "a namespace of its own");
         let ns = keep_if_empty(ns).expect("a new namespace holds no socket");
@@ -161,16 +138,16 @@ mod tests {
             .join()
             .unwrap()
         });
-        let (ns, empty) = ask(|reply| Order::Check(ns, reply)).unwrap();
-        assert!(!empty, "a namespace holding a socket is not empty");
+        let fd = ns.as_fd().try_clone_to_owned().unwrap();
+        assert!(keep_if_empty(ns).is_none(), "a namespace holding a socket is not empty");
         drop(sock);
-        let ns = keep_if_empty(ns).expect("empty again once the socket is closed");
-        // The thread came back: what it makes next is another namespace.
+        let ns = keep_if_empty(fd).expect("empty again once the socket is closed");
+        // The thread came back to its own namespace.
         let other = make().unwrap();
         assert_ne!(
             rustix::fs::fstat(&other).unwrap().st_ino,
             rustix::fs::fstat(&ns).unwrap().st_ino
         );
-        assert_eq!(rustix::fs::stat("/proc/self/ns/net").unwrap().st_ino, ours);
+        assert_eq!(rustix::fs::stat("/proc/thread-self/ns/net").unwrap().st_ino, ours);
     }
 }
