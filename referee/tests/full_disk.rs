@@ -5,6 +5,8 @@
 //! blamed, and is resumed on a larger disk. (An agent filling its own
 //! working directory is that agent's loss: `hostile_bounds.rs`.)
 
+mod common;
+
 use referee::output::record::{self, GameRecord};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -90,18 +92,7 @@ fn a_full_out_disk_stops_the_run_cleanly_and_resume_finishes_it() {
         o = quote(&out.display().to_string()),
         saved = quote(&saved.display().to_string()),
     );
-    // SAFETY: geteuid has no preconditions.
-    let root = unsafe { libc::geteuid() } == 0;
-    let ns = if root { "-m" } else { "-rm" };
-    let o = Command::new("unshare")
-        .args([ns, "sh", "-c", &inner])
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run unshare (util-linux) for a private tmpfs: {e}"));
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        !err.contains("unshare:") && !err.contains("mount:"),
-        "this test needs a private mount namespace (root, or unprivileged user namespaces): {err}"
-    );
+    let err = common::in_private_mounts(&inner);
     assert!(
         !err.contains("exit 0"),
         "the referee should have stopped on the full disk: {err}"

@@ -556,13 +556,7 @@ fn sparse_files_of_a_forfeit_never_fill_the_out_disk() {
         o = q(&out),
         saved = q(&saved),
     );
-    let ns = if root { "-m" } else { "-rm" };
-    let o = Command::new("unshare")
-        .args([ns, "sh", "-c", &inner])
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run unshare (util-linux) for a private tmpfs: {e}"));
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(!err.contains("mount:") && !err.contains("unshare:"), "{err}");
+    let err = common::in_private_mounts(&inner);
     assert!(err.contains("exit 0"), "the tournament must finish: {err}");
     let recs = record::load(&saved.join("records.jsonl"), false).unwrap();
     assert_eq!(recs.len(), 6, "every game recorded: {err}");

@@ -305,6 +305,28 @@ pub fn organiser_can_work() -> Result<(), String> {
     Ok(())
 }
 
+/// Runs `sh -c script` in a mount namespace of its own (as root `unshare
+/// -m`, else `unshare -rm`), where the script may mount a small tmpfs, and
+/// returns its standard error; fails if the namespace or a mount could
+/// not be had.
+pub fn in_private_mounts(script: &str) -> String {
+    let ns = if rustix::process::geteuid().is_root() {
+        "-m"
+    } else {
+        "-rm"
+    };
+    let o = std::process::Command::new("unshare")
+        .args([ns, "sh", "-c", script])
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run unshare (util-linux) for a private tmpfs: {e}"));
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(
+        !err.contains("unshare:") && !err.contains("mount:"),
+        "this test needs a private mount namespace (root, or unprivileged user namespaces): {err}"
+    );
+    err
+}
+
 /// The workspace root (where `target/release` is).
 pub fn repo() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()

@@ -542,19 +542,7 @@ pub(crate) mod tests {
             let cols = rng.gen_range(1..=10);
             let density = rng.gen_range(0.2..0.9);
             let maxp = if t % 3 == 0 { 3 } else { 1 };
-            let g: Vec<Vec<u32>> = (0..rows)
-                .map(|_| {
-                    (0..cols)
-                        .map(|_| {
-                            if rng.gen_bool(density) {
-                                rng.gen_range(1..=maxp)
-                            } else {
-                                0
-                            }
-                        })
-                        .collect()
-                })
-                .collect();
+            let g = crate::games::hinger::sum::tests::random_grid(&mut rng, rows, cols, density, maxp);
             let b = Board::from_grid(&g).unwrap();
             assert_eq!(b.regions(), simple_regions(&g), "{b:?}");
             let want = simple_hingers(&g);

@@ -563,4 +563,4 @@ impl SumSolver {
 }
 
 #[cfg(test)]
-mod tests;
+pub(super) mod tests;

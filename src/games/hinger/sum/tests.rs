@@ -4,7 +4,9 @@ use super::*;
 use crate::games::hinger::solver::Solver;
 use rand::{rngs::SmallRng, Rng, SeedableRng};
 
-fn random_grid(rng: &mut SmallRng, rows: usize, cols: usize, density: f64, maxp: u32) -> Vec<Vec<u32>> {
+/// A random grid of `rows` x `cols`: each cell occupied with chance
+/// `density`, with 1 to `maxp` pieces (also used by the board's tests).
+pub(in crate::games::hinger) fn random_grid(rng: &mut SmallRng, rows: usize, cols: usize, density: f64, maxp: u32) -> Vec<Vec<u32>> {
     (0..rows)
         .map(|_| {
             (0..cols)
