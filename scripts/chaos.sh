@@ -4,7 +4,7 @@
 # resuming after each kill, then lets it finish. Fails unless every
 # scheduled game is recorded exactly once, every record line is whole
 # JSON, and nothing of the killed runs survives: no agent process, no
-# cgroup of a dead referee, no jail root of a dead referee in /tmp.
+# cgroup of a killed referee, no jail root of a killed referee in /tmp.
 #
 # Usage: scripts/chaos.sh [KILLS] [GAMES]     (defaults 50 and 2000)
 set -euo pipefail
@@ -25,13 +25,15 @@ run() {
     exec "$ref" tournament --game connectsquare --games "$games" --concurrency 2 --time 5 --no-preflight \
         "random=$agent --strategy random" "greedy=$agent --strategy greedy" --out "$out" "$@"
 }
+# The pids of the killed referees: only what they made is looked for, so
+# that a cgroup some other process left on the machine is not blamed on them.
+pids=()
 leftovers() {
     pgrep -f "^$agent" || true
-    # Cgroups and jail roots named after a referee that no longer runs.
-    for d in $(find /sys/fs/cgroup -maxdepth 6 -type d -name 'referee-*' 2>/dev/null) /tmp/referee-root-*; do
-        [ -e "$d" ] || continue
-        pid=$(basename "$d" | sed -E 's/^referee-(root-)?([0-9]+).*/\2/')
-        [ -d "/proc/$pid" ] || echo "$d"
+    # Cgroups and jail roots named after a killed referee.
+    for pid in "${pids[@]}"; do
+        find /sys/fs/cgroup -maxdepth 6 -type d -name "referee-$pid-*" 2>/dev/null
+        ls -d /tmp/referee-root-"$pid"-* 2>/dev/null || true
     done
 }
 killed=0
@@ -48,6 +50,7 @@ while [ $killed -lt "$kills" ]; do
     fi
     kill -KILL $pid
     wait $pid 2>/dev/null || true
+    pids+=("$pid")
     killed=$((killed + 1))
     # Agents die with the referee (a parent-death signal), within moments.
     for _ in 1 2 3 4 5 6 7 8 9 10; do [ -z "$(pgrep -f "^$agent" || true)" ] && break; sleep 0.1; done
