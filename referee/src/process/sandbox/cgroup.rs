@@ -156,6 +156,11 @@ impl Drop for Parent {
         // The moves' leaves are removed by the closer thread: they go first.
         crate::process::closer::flush();
         let _ = std::fs::remove_dir(&self.dir);
+        // Again at the end: a killed referee's moves may still have been
+        // exiting when this run started.
+        if let Some(own) = self.dir.parent() {
+            sweep_stale(own);
+        }
     }
 }
 

@@ -155,6 +155,11 @@ impl Drop for V1Parent {
     fn drop(&mut self) {
         for (_, d) in &self.dirs {
             let _ = std::fs::remove_dir(d);
+            // As the v2 parent does: a killed referee's moves may still
+            // have been exiting when this run started.
+            if let Some(own) = d.parent() {
+                sweep_stale(own);
+            }
         }
     }
 }

@@ -72,7 +72,9 @@ fn report_errno(fd: RawFd, stage: Stage, step: usize, err: i32) -> ! {
     }
 }
 
-/// Tells the referee that set-up is done and how much CPU it took.
+/// Tells the referee that set-up is done and how much CPU it took; exits
+/// if the referee is gone (its end of the pipe closed), which it may have
+/// been before the child's parent-death signal was set.
 fn report_ready(fd: RawFd) {
     // SAFETY: clock_gettime fills a struct we own; write of a stack buffer.
     unsafe {
@@ -80,7 +82,27 @@ fn report_ready(fd: RawFd) {
         libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts);
         let ns = ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64;
         let msg: [u32; 3] = [Stage::Ready as u32, ns as u32, (ns >> 32) as u32];
-        libc::write(fd, msg.as_ptr().cast(), std::mem::size_of_val(&msg));
+        let len = std::mem::size_of_val(&msg);
+        if libc::write(fd, msg.as_ptr().cast(), len) != len as isize {
+            libc::_exit(127);
+        }
+    }
+}
+
+/// Signals as a freshly started program expects them: none blocked, none
+/// ignored. The referee, as every Rust program, ignores SIGPIPE, and an
+/// ignored signal stays ignored across exec.
+fn default_signals() {
+    // SAFETY: sigset_t is plain data we own; the calls change only this
+    // process (a fork, so no shared handler table).
+    unsafe {
+        let mut none: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut none);
+        libc::sigprocmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
+        // SIGKILL, SIGSTOP and the C library's own signals refuse: harmless.
+        for sig in 1..=libc::SIGRTMAX() {
+            libc::signal(sig, libc::SIG_DFL);
+        }
     }
 }
 
@@ -137,6 +159,7 @@ pub(super) fn child(l: &Launch<'_>, err: RawFd, envp: &[*const c_char], status: 
     unsafe {
         // Its own process group, so the whole agent can be found and signalled.
         libc::setpgid(0, 0);
+        default_signals();
         if let Some(c) = &l.confine {
             // Still root and nothing of the agent has run: from here on
             // every page and task of the move is charged to its v1 leaves.

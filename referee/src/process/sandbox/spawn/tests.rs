@@ -1,5 +1,5 @@
-//! The start's own tests: many starts in a row, and a failure before
-//! exec reported with its stage.
+//! The start's own tests: many starts in a row, a failure before exec
+//! reported with its stage, and the signals an agent starts with.
 
 use super::{spawn, Exec, Launch};
 use crate::process::sandbox::pgroup::wait4;
@@ -46,4 +46,26 @@ fn a_child_that_fails_before_exec_is_reported_with_its_stage() {
     let msg = e.to_string();
     assert!(msg.contains("entering the working directory"), "{msg}");
     assert_eq!(e.kind(), std::io::ErrorKind::NotFound, "{msg}");
+}
+
+#[test]
+fn an_agent_starts_with_default_signal_dispositions() {
+    // The referee (as every Rust program) ignores SIGPIPE; an ignored
+    // signal stays ignored across exec, so the child must reset it.
+    let (read, write) = rustix::pipe::pipe().unwrap();
+    let null = std::fs::File::open("/dev/null").unwrap();
+    let mut l = launch("/", Exec::shell(c"grep '^Sig[IB]' /proc/self/status".into()), &null);
+    l.stdio[1] = write.as_raw_fd();
+    let started = spawn(&l).unwrap();
+    wait4(started.pid, 0).unwrap();
+    drop(write);
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut std::fs::File::from(read), &mut text).unwrap();
+    for line in text.lines() {
+        let (name, mask) = line.split_once(':').unwrap();
+        let mask = u64::from_str_radix(mask.trim(), 16).unwrap();
+        // Signals 1 to 31: the C library keeps 32 and 33 for itself.
+        assert_eq!(mask & 0x7fff_ffff, 0, "{name} in the agent is not empty: {text}");
+    }
+    assert_eq!(text.lines().count(), 2, "{text}");
 }
