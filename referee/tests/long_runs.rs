@@ -1,7 +1,8 @@
 //! Short versions of the long-run scripts: a soak of 200 games whose
 //! referee must stay flat (memory, descriptors, cgroups, mounts, /tmp), and
 //! five SIGKILLs of the referee in a tournament, resumed each time, that
-//! must lose and double no game and leave nothing behind. The scripts
+//! must lose and double no game and leave nothing behind; an agent dies
+//! with its killed referee at the levels without namespaces. The scripts
 //! themselves (`scripts/soak.sh`, `scripts/chaos.sh`) run the long ones.
 
 use std::path::PathBuf;
@@ -63,6 +64,63 @@ fn forfeits_keep_at_most_their_cap_of_directories_and_others_none() {
             r.dirs.iter().all(String::is_empty),
             "a deleted directory is named: {:?}",
             r.dirs
+        );
+    }
+}
+
+/// Pids of live processes whose command line is exactly `argv` (not the
+/// referee's, which names it among its arguments).
+fn processes_running(argv: &[&str]) -> Vec<String> {
+    let want: Vec<u8> = argv.iter().flat_map(|a| a.bytes().chain([0])).collect();
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|p| p.bytes().all(|b| b.is_ascii_digit()))
+        .filter(|p| std::fs::read(format!("/proc/{p}/cmdline")).unwrap_or_default() == want)
+        .collect()
+}
+
+/// The referee killed (SIGKILL) in the middle of a move: the agent dies
+/// with it at the levels without namespaces too (at `full` the chaos run
+/// above checks it), instead of running on with nobody watching.
+#[test]
+fn an_agent_dies_with_its_killed_referee_at_every_level() {
+    let mock = env!("MOCK_AGENT");
+    for level in ["none", "rlimits"] {
+        let out = std::env::temp_dir().join(format!("referee-killed-{}-{level}", std::process::id()));
+        // A marker no other test's agent has: a sleep of its own length.
+        let sleep = format!("29.{}", std::process::id());
+        let mut child = Command::new(env!("CARGO_BIN_EXE_referee"))
+            .args(["match", "--game", "connectsquare", "--games", "1", "--time", "100"])
+            .args(["--no-preflight", "--sandbox", level, "--out"])
+            .arg(&out)
+            .arg(format!("{mock} sleep {sleep}"))
+            .arg(format!("{mock} play"))
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let agent = [mock, "sleep", &sleep];
+        let t = std::time::Instant::now();
+        while processes_running(&agent).is_empty() {
+            assert!(t.elapsed().as_secs() < 30, "{level}: the agent never started");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let t = std::time::Instant::now();
+        while !processes_running(&agent).is_empty() && t.elapsed().as_secs() < 5 {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let left = processes_running(&agent);
+        for p in &left {
+            let _ = Command::new("kill").args(["-KILL", p]).status();
+        }
+        let _ = std::fs::remove_dir_all(&out);
+        assert!(
+            left.is_empty(),
+            "{level}: the agent outlived its killed referee: {left:?}"
         );
     }
 }

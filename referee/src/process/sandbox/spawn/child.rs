@@ -157,6 +157,9 @@ fn take_identity(identity: &Identity) -> bool {
 pub(super) fn child(l: &Launch<'_>, err: RawFd, envp: &[*const c_char], status: RawFd, wipe: Wipe) -> ! {
     // SAFETY: raw system calls on prepared data only (see the module doc).
     unsafe {
+        // Dies with the thread that started it, at every level (the user
+        // change below clears this; it is set again after it).
+        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
         // Its own process group, so the whole agent can be found and signalled.
         libc::setpgid(0, 0);
         default_signals();
