@@ -20,13 +20,34 @@ pub fn choice() -> LevelChoice {
     setup().0
 }
 
-/// Removes this process's jail roots at exit: the shared sandbox is a
-/// static, never dropped, and the suite leaves nothing in /tmp.
+/// Removes this process's jail roots and cgroups at exit: the shared
+/// sandbox is a static, never dropped, and the suite leaves nothing in
+/// /tmp or the cgroup hierarchies (a later referee would sweep them, but
+/// only one started in the same cgroup).
 extern "C" fn remove_jail_roots() {
     let prefix = format!("referee-root-{}-", std::process::id());
     for e in std::fs::read_dir(std::env::temp_dir()).into_iter().flatten().flatten() {
         if e.file_name().to_string_lossy().starts_with(&prefix) {
             let _ = std::fs::remove_dir(e.path());
+        }
+    }
+    remove_cgroups(Path::new("/sys/fs/cgroup"), &format!("referee-{}-", std::process::id()), 6);
+}
+
+/// Removes the directories named `prefix...` below `dir` (at most `depth`
+/// levels down), each after the leaves in it; the moves have ended.
+fn remove_cgroups(dir: &Path, prefix: &str, depth: u32) {
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        if !e.file_type().is_ok_and(|t| t.is_dir()) {
+            continue;
+        }
+        if e.file_name().to_string_lossy().starts_with(prefix) {
+            for leaf in std::fs::read_dir(e.path()).into_iter().flatten().flatten() {
+                let _ = std::fs::remove_dir(leaf.path());
+            }
+            let _ = std::fs::remove_dir(e.path());
+        } else if depth > 0 {
+            remove_cgroups(&e.path(), prefix, depth - 1);
         }
     }
 }
