@@ -31,7 +31,11 @@ extern "C" fn remove_jail_roots() {
             let _ = std::fs::remove_dir(e.path());
         }
     }
-    remove_cgroups(Path::new("/sys/fs/cgroup"), &format!("referee-{}-", std::process::id()), 6);
+    remove_cgroups(
+        Path::new("/sys/fs/cgroup"),
+        &format!("referee-{}-", std::process::id()),
+        6,
+    );
 }
 
 /// Removes the directories named `prefix...` below `dir` (at most `depth`
