@@ -584,6 +584,7 @@ fn sockets_left_by_one_move_are_never_seen_by_a_later_one_nor_keep_memory() {
     if !common::full_or_skip("a network namespace per move") {
         return;
     }
+    let _machine = common::machine_memory_lock();
     let a = Arena::new("sockets");
     let leak = |name: &str| a.agent(name, "exec \"$1\" sockets 16\n");
     let (one, two) = (leak("one"), leak("two"));
@@ -683,6 +684,10 @@ fn a_seats_network_namespace_is_its_own_and_kept_only_while_empty() {
 /// and within moments, not at the wall-clock limit.
 #[test]
 fn processes_together_past_the_memory_limit_lose_for_memory_within_moments() {
+    // Not beside the other copy of this test (the unprivileged rerun's):
+    // two copies faulting in gigabytes at once on two cores slow each
+    // other, which is not what is measured.
+    let _machine = common::machine_memory_lock();
     let a = Arena::new("stall");
     let bad = a.agent(
         "stall",

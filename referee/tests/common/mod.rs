@@ -20,16 +20,19 @@ pub fn choice() -> LevelChoice {
     setup().0
 }
 
-/// Removes this process's jail roots and cgroups at exit: the shared
-/// sandbox is a static, never dropped, and the suite leaves nothing in
-/// /tmp or the cgroup hierarchies (a later referee would sweep them, but
-/// only one started in the same cgroup).
+/// Removes this process's jail roots, cgroups and memory lock directory
+/// at exit: the shared sandbox is a static, never dropped, and the suite
+/// leaves nothing in /tmp or the cgroup hierarchies (a later referee would
+/// sweep the cgroups, but only one started in the same cgroup).
 extern "C" fn remove_jail_roots() {
     let prefix = format!("referee-root-{}-", std::process::id());
     for e in std::fs::read_dir(std::env::temp_dir()).into_iter().flatten().flatten() {
         if e.file_name().to_string_lossy().starts_with(&prefix) {
             let _ = std::fs::remove_dir(e.path());
         }
+    }
+    if std::env::var_os(MEMORY_LOCK_VAR).is_none() {
+        let _ = std::fs::remove_dir(own_memory_lock_dir());
     }
     remove_cgroups(
         Path::new("/sys/fs/cgroup"),
@@ -240,6 +243,7 @@ fn rerun(binaries: &[(&str, &str)], delegated: Option<(&str, &Path)>) {
         .env("HOME", &tmp)
         .env("TMPDIR", &tmp)
         .env(RERUN_VAR, "1")
+        .env(MEMORY_LOCK_VAR, memory_lock_dir())
         .env(LEVEL_VAR, "full-rootless")
         .current_dir(&tmp);
     match delegated {
@@ -466,4 +470,42 @@ pub fn fits(dom: &str) -> String {
         .and_then(|t| t.split('"').next())
         .unwrap_or("no data-fits attribute (did the probe run?)")
         .to_string()
+}
+
+/// Names the privileged run's memory lock directory to its rerun.
+const MEMORY_LOCK_VAR: &str = "REFEREE_TEST_MEMORY_LOCK";
+
+/// The directory [`machine_memory_lock`] locks: the one the privileged
+/// run named for its rerun (whose temporary directory is another), else
+/// one of this process's own, removed at exit.
+fn memory_lock_dir() -> &'static Path {
+    static DIR: OnceLock<std::path::PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        if let Some(d) = std::env::var_os(MEMORY_LOCK_VAR) {
+            return d.into();
+        }
+        use std::os::unix::fs::PermissionsExt;
+        let d = own_memory_lock_dir();
+        let _ = std::fs::create_dir(&d);
+        // Open to `nobody`, whatever the umask.
+        let _ = std::fs::set_permissions(&d, std::fs::Permissions::from_mode(0o755));
+        d
+    })
+}
+
+fn own_memory_lock_dir() -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("referee-memory-lock-{}", std::process::id()))
+}
+
+/// A lock held by the tests that touch or measure gigabytes of the
+/// machine's memory (released on drop), shared with the unprivileged
+/// rerun of the same file, which runs beside the privileged tests: two
+/// such tests at once slow each other's page faults or move each other's
+/// figures. A directory, which root and `nobody` can both open.
+pub fn machine_memory_lock() -> std::fs::File {
+    let dir = memory_lock_dir();
+    let f = std::fs::File::open(dir).unwrap_or_else(|e| panic!("cannot open {}: {e}", dir.display()));
+    rustix::fs::flock(&f, rustix::fs::FlockOperation::LockExclusive)
+        .unwrap_or_else(|e| panic!("cannot lock {}: {e}", dir.display()));
+    f
 }
