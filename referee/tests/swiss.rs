@@ -36,10 +36,15 @@ fn agent() -> String {
     bin.display().to_string()
 }
 
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("referee-swiss-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
+/// A fresh `--out`, removed with everything in it when dropped; open to
+/// all, as a directory made with the default umask would be.
+fn tmp(name: &str) -> tempfile::TempDir {
+    use std::os::unix::fs::PermissionsExt;
+    let d = tempfile::Builder::new()
+        .prefix(&format!("referee-swiss-{name}-"))
+        .tempdir()
+        .unwrap();
+    std::fs::set_permissions(d.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
     d
 }
 
@@ -183,7 +188,8 @@ fn a_swiss_of_32_ranks_the_field_by_strength() {
             .fold(7u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)) % 1_000_003)
     });
     let specs: Vec<String> = field.iter().map(|(n, c, _)| format!("{n}={c}")).collect();
-    let out = tmp("32");
+    let out_dir = tmp("32");
+    let out = out_dir.path();
     let results = out.join("results.json");
     let args = swiss_args(
         &specs,
@@ -201,9 +207,9 @@ fn a_swiss_of_32_ranks_the_field_by_strength() {
     let started = std::time::Instant::now();
     let o = Command::new(REFEREE).args(&args).output().unwrap();
     assert!(o.status.success(), "{}", text(&o));
-    let g = games(&out);
+    let g = games(out);
     assert_eq!(g.len(), 6 * 16 * 2, "six rounds of 16 game pairs");
-    check_pairings_and_colours(&out, &g);
+    check_pairings_and_colours(out, &g);
     let res = json(&results);
     let standings: Vec<String> = res["swiss"]["standings"]
         .as_array()
@@ -231,7 +237,8 @@ fn a_swiss_of_32_ranks_the_field_by_strength() {
 #[test]
 fn an_odd_field_of_single_games_gives_each_bye_once_and_keeps_first_moves_even() {
     let specs: Vec<String> = (0..9).map(|i| format!("p{i}={MOCK} handicap {} 2", i * 10)).collect();
-    let out = tmp("odd");
+    let out_dir = tmp("odd");
+    let out = out_dir.path();
     let results = out.join("results.json");
     let args = swiss_args(
         &specs,
@@ -250,9 +257,9 @@ fn an_odd_field_of_single_games_gives_each_bye_once_and_keeps_first_moves_even()
     );
     let o = Command::new(REFEREE).args(&args).output().unwrap();
     assert!(o.status.success(), "{}", text(&o));
-    let g = games(&out);
+    let g = games(out);
     assert_eq!(g.len(), 5 * 4, "five rounds of four single games");
-    check_pairings_and_colours(&out, &g);
+    check_pairings_and_colours(out, &g);
     let rounds = json(&out.join("rounds.json"));
     let byes: Vec<&str> = rounds
         .as_array()
@@ -271,7 +278,7 @@ fn an_odd_field_of_single_games_gives_each_bye_once_and_keeps_first_moves_even()
         .iter()
         .all(|r| r["rating"]["elo"].as_f64().is_some_and(f64::is_finite)));
     // The report shows every round's pairings, results and bye.
-    let html = report(&out);
+    let html = report(out);
     for (i, bye) in byes.iter().enumerate() {
         assert!(html.contains(&format!("<h3>Round {}</h3>", i + 1)), "round {}", i + 1);
         assert!(html.contains(&format!("<p>Bye: {bye} (1 point)</p>")), "bye {bye}");
@@ -335,21 +342,23 @@ fn a_swiss_killed_three_times_resumes_game_for_game() {
         }
         swiss_args(&specs, &extra)
     };
-    let whole = tmp("whole");
-    let o = Command::new(REFEREE).args(run(&whole, false)).output().unwrap();
+    let whole_dir = tmp("whole");
+    let whole = whole_dir.path();
+    let o = Command::new(REFEREE).args(run(whole, false)).output().unwrap();
     assert!(o.status.success(), "{}", text(&o));
-    let reference = games(&whole);
+    let reference = games(whole);
     assert_eq!(
         reference.len(),
         4 * 3 * 2 + 3 * 2,
         "four rounds of three pairs, a final of three"
     );
     // Killed in round 1, in round 3 and in the final; resumed each time.
-    let cut = tmp("cut");
-    run_and_kill(&run(&cut, false), &cut, 5);
-    run_and_kill(&run(&cut, true), &cut, 14);
-    run_and_kill(&run(&cut, true), &cut, 26);
-    let o = Command::new(REFEREE).args(run(&cut, true)).output().unwrap();
+    let cut_dir = tmp("cut");
+    let cut = cut_dir.path();
+    run_and_kill(&run(cut, false), cut, 5);
+    run_and_kill(&run(cut, true), cut, 14);
+    run_and_kill(&run(cut, true), cut, 26);
+    let o = Command::new(REFEREE).args(run(cut, true)).output().unwrap();
     assert!(o.status.success(), "{}", text(&o));
     assert!(
         String::from_utf8_lossy(&o.stderr).contains("resuming: "),
@@ -357,7 +366,7 @@ fn a_swiss_killed_three_times_resumes_game_for_game() {
         text(&o)
     );
     assert_eq!(
-        games(&cut),
+        games(cut),
         reference,
         "the resumed run's games differ from the uninterrupted run's"
     );
@@ -367,11 +376,11 @@ fn a_swiss_killed_three_times_resumes_game_for_game() {
         let out = String::from_utf8_lossy(&o.stdout).into_owned();
         out[out.find("Swiss standings").unwrap_or(0)..].to_string()
     };
-    let again = Command::new(REFEREE).args(run(&whole, true)).output().unwrap();
+    let again = Command::new(REFEREE).args(run(whole, true)).output().unwrap();
     assert_eq!(table(&o), table(&again), "the same standings and final");
     // The report: standings with tie-breaks and intervals, the rounds with
     // results linked to their games, the final's crosstable.
-    let html = report(&cut);
+    let html = report(cut);
     for part in [
         "then Buchholz",
         "<th>Buchholz</th><th>Elo (95 %)</th>",
