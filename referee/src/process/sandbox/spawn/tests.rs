@@ -52,7 +52,9 @@ fn a_child_that_fails_before_exec_is_reported_with_its_stage() {
 fn an_agent_starts_with_default_signal_dispositions() {
     // The referee (as every Rust program) ignores SIGPIPE; an ignored
     // signal stays ignored across exec, so the child must reset it.
-    let (read, write) = rustix::pipe::pipe().unwrap();
+    // Close-on-exec: no other test's child may hold it open (dup2 clears it
+    // on the agent's stdout).
+    let (read, write) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC).unwrap();
     let null = std::fs::File::open("/dev/null").unwrap();
     let mut l = launch("/", Exec::shell(c"grep '^Sig[IB]' /proc/self/status".into()), &null);
     l.stdio[1] = write.as_raw_fd();
