@@ -134,27 +134,13 @@ fn finish(mut child: Child, limit: Duration) -> std::process::Output {
 
 /// Pids of live processes whose command line contains `marker`.
 fn processes_with(marker: &str) -> Vec<String> {
-    let mut found = Vec::new();
-    for e in std::fs::read_dir("/proc").unwrap().flatten() {
-        let name = e.file_name().to_string_lossy().into_owned();
-        if !name.bytes().all(|b| b.is_ascii_digit()) || name == std::process::id().to_string() {
-            continue;
-        }
-        let cmdline = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
-        let stat = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
-        let zombie = stat
-            .rsplit_once(')')
-            .is_some_and(|(_, r)| r.trim_start().starts_with('Z'));
+    common::live_processes(|cmdline| {
         // The referee's own processes name the agents' commands in their
         // arguments (and, not root, it forks a short-lived probe at start):
         // only agents count.
         let argv0 = cmdline.split(|b| *b == 0).next().unwrap_or_default();
-        let referee = argv0 == REFEREE.as_bytes();
-        if !zombie && !referee && String::from_utf8_lossy(&cmdline).contains(marker) {
-            found.push(name);
-        }
-    }
-    found
+        argv0 != REFEREE.as_bytes() && String::from_utf8_lossy(cmdline).contains(marker)
+    })
 }
 
 fn assert_finished(o: &std::process::Output, recs: &[GameRecord], games: usize) {

@@ -5,6 +5,8 @@
 //! with its killed referee at the levels without namespaces. The scripts
 //! themselves (`scripts/soak.sh`, `scripts/chaos.sh`) run the long ones.
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -72,13 +74,7 @@ fn forfeits_keep_at_most_their_cap_of_directories_and_others_none() {
 /// referee's, which names it among its arguments).
 fn processes_running(argv: &[&str]) -> Vec<String> {
     let want: Vec<u8> = argv.iter().flat_map(|a| a.bytes().chain([0])).collect();
-    std::fs::read_dir("/proc")
-        .unwrap()
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|p| p.bytes().all(|b| b.is_ascii_digit()))
-        .filter(|p| std::fs::read(format!("/proc/{p}/cmdline")).unwrap_or_default() == want)
-        .collect()
+    common::live_processes(|cmdline| cmdline == want)
 }
 
 /// The referee killed (SIGKILL) in the middle of a move: the agent dies

@@ -509,3 +509,26 @@ pub fn machine_memory_lock() -> std::fs::File {
         .unwrap_or_else(|e| panic!("cannot lock {}: {e}", dir.display()));
     f
 }
+
+/// Pids of this machine's live processes (zombies left out) whose command
+/// line (its arguments, each ended by a NUL) satisfies `wanted`; never
+/// this test process.
+pub fn live_processes(wanted: impl Fn(&[u8]) -> bool) -> Vec<String> {
+    let me = std::process::id().to_string();
+    let mut found = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let pid = e.file_name().to_string_lossy().into_owned();
+        if !pid.bytes().all(|b| b.is_ascii_digit()) || pid == me {
+            continue;
+        }
+        let cmdline = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
+        let stat = std::fs::read_to_string(e.path().join("stat")).unwrap_or_default();
+        let zombie = stat
+            .rsplit_once(')')
+            .is_some_and(|(_, r)| r.trim_start().starts_with('Z'));
+        if !zombie && wanted(&cmdline) {
+            found.push(pid);
+        }
+    }
+    found
+}
