@@ -40,8 +40,12 @@ macro_rules! registry {
         /// the driver, the duel, the fuzz entry points and the referee
         /// dispatch through it. Generated from the registry in `games/mod.rs`.
         ///
-        /// ```ignore
-        /// with_game!(kind, |G| run::<G>())
+        /// ```
+        /// use agent::{with_game, GameKind, Notation};
+        /// fn name<G: Notation>() -> &'static str {
+        ///     G::NAME
+        /// }
+        /// assert_eq!(with_game!(GameKind::Hinger, |G| name::<G>()), "hinger");
         /// ```
         #[macro_export]
         macro_rules! with_game {
