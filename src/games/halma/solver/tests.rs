@@ -13,7 +13,6 @@ use crate::games::halma::bitboard::{level, Bitboard, CAMP, LEVEL_GE};
 use crate::games::halma::{HMove, Halma, Reading};
 use crate::protocol::{ByPlayer, Player, View};
 use rand::Rng;
-use fxhash::FxHashSet;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 
@@ -31,7 +30,10 @@ pub(super) fn bfs(start: Bitboard, max_depth: u32, max_states: usize) -> Option<
     if (start & GOAL) == GOAL {
         return Some(0);
     }
-    let mut seen = FxHashSet::default();
+    // Not FxHash: its low bits, which pick the bucket, hardly change
+    // between boards that differ in a few cells, and probing took most of
+    // this search's time.
+    let mut seen = std::collections::HashSet::with_hasher(MixedBoards);
     seen.insert(start);
     let mut layer = vec![start];
     let mut moves = Vec::new();
@@ -59,6 +61,41 @@ pub(super) fn bfs(start: Bitboard, max_depth: u32, max_states: usize) -> Option<
         layer = next;
     }
     None
+}
+
+/// Hashes a board's words with a full mix of every bit into the low ones.
+#[derive(Default, Clone, Copy)]
+struct MixedBoards;
+
+impl std::hash::BuildHasher for MixedBoards {
+    type Hasher = Mixer;
+    fn build_hasher(&self) -> Mixer {
+        Mixer(0)
+    }
+}
+
+struct Mixer(u64);
+
+impl std::hash::Hasher for Mixer {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+    fn write_u64(&mut self, w: u64) {
+        self.0 = (self.0 ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
+    }
+    fn finish(&self) -> u64 {
+        // MurmurHash3's finaliser.
+        let mut h = self.0;
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        h ^ (h >> 33)
+    }
 }
 
 pub(super) const PIECES_ALL: u32 = crate::games::halma::PIECES;
