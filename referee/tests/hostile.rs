@@ -33,10 +33,22 @@ struct Arena {
     base: PathBuf,
     scripts: PathBuf,
     out: PathBuf,
+    /// Shared with the other arenas, or the machine alone ([`Arena::alone`]).
+    _machine: std::fs::File,
 }
 
 impl Arena {
     fn new(name: &str) -> Arena {
+        Arena::with(name, common::machine_shared_lock())
+    }
+
+    /// An arena for a test that measures a time or the machine's memory,
+    /// with no other arena's test running meanwhile (nor the rerun's).
+    fn alone(name: &str) -> Arena {
+        Arena::with(name, common::machine_memory_lock())
+    }
+
+    fn with(name: &str, machine: std::fs::File) -> Arena {
         let base = std::env::temp_dir().join(format!("referee-hostile-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&base);
         let scripts = base.join("scripts");
@@ -45,6 +57,7 @@ impl Arena {
             out: base.join("out"),
             base,
             scripts,
+            _machine: machine,
         }
     }
 
@@ -570,8 +583,7 @@ fn sockets_left_by_one_move_are_never_seen_by_a_later_one_nor_keep_memory() {
     if !common::full_or_skip("a network namespace per move") {
         return;
     }
-    let _machine = common::machine_memory_lock();
-    let a = Arena::new("sockets");
+    let a = Arena::alone("sockets");
     let leak = |name: &str| a.agent(name, "exec \"$1\" sockets 16\n");
     let (one, two) = (leak("one"), leak("two"));
     let before = available_memory();
@@ -670,11 +682,9 @@ fn a_seats_network_namespace_is_its_own_and_kept_only_while_empty() {
 /// and within moments, not at the wall-clock limit.
 #[test]
 fn processes_together_past_the_memory_limit_lose_for_memory_within_moments() {
-    // Not beside the other copy of this test (the unprivileged rerun's):
-    // two copies faulting in gigabytes at once on two cores slow each
-    // other, which is not what is measured.
-    let _machine = common::machine_memory_lock();
-    let a = Arena::new("stall");
+    // Alone: under other tests' load the agent's own faulting is what
+    // takes the time, and that is not what is measured.
+    let a = Arena::alone("stall");
     let bad = a.agent(
         "stall",
         "for i in 1 2 3 4; do \"$1\" hold 1536 60 & done\nwait\nexec \"$1\" play\n",
@@ -702,6 +712,7 @@ fn processes_together_past_the_memory_limit_lose_for_memory_within_moments() {
         .and_then(|r| r.split(" s ").next())
         .and_then(|s| s.parse().ok())
         .unwrap_or_else(|| panic!("no time in {:?}", lost[0].reason));
+    eprintln!("4 x 1.5 GiB under --memory 2G: the move ended after {wall} s, the match after {took:.1?}");
     assert!(wall < 2.0, "the move took {wall} s: {}", lost[0].reason);
     assert!(took < Duration::from_secs(6), "the match took {took:?}");
 }
