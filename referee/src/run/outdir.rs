@@ -107,7 +107,9 @@ mod tests {
 
     #[test]
     fn a_second_lock_on_the_same_directory_names_the_holder() {
-        let out = std::env::temp_dir().join(format!("referee-outlock-{}", std::process::id()));
+        // Removed when the test ends, pass or fail.
+        let scratch = tempfile::tempdir().unwrap();
+        let out = scratch.path().join("out");
         let held = lock(&out).unwrap();
         let e = lock(&out).unwrap_err();
         assert!(e.contains(&format!("pid {}", std::process::id())), "{e}");
@@ -125,7 +127,6 @@ mod tests {
             }
         };
         again.unwrap();
-        std::fs::remove_dir_all(&out).unwrap();
     }
 
     #[test]
