@@ -63,7 +63,8 @@ pub(super) fn bfs(start: Bitboard, max_depth: u32, max_states: usize) -> Option<
     None
 }
 
-/// Hashes a board's words with a full mix of every bit into the low ones.
+/// Hashes a board's words through the crate's bit mixer, which spreads
+/// every bit into the low ones.
 #[derive(Default, Clone, Copy)]
 struct MixedBoards;
 
@@ -85,16 +86,10 @@ impl std::hash::Hasher for Mixer {
         }
     }
     fn write_u64(&mut self, w: u64) {
-        self.0 = (self.0 ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
+        self.0 = crate::search::mix::splitmix64(self.0 ^ w);
     }
     fn finish(&self) -> u64 {
-        // MurmurHash3's finaliser.
-        let mut h = self.0;
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-        h ^ (h >> 33)
+        self.0
     }
 }
 
