@@ -45,7 +45,7 @@ impl Arena {
     /// An arena for a test that measures a time or the machine's memory,
     /// with no other arena's test running meanwhile (nor the rerun's).
     fn alone(name: &str) -> Arena {
-        Arena::with(name, common::machine_memory_lock())
+        Arena::with(name, common::machine_alone_lock())
     }
 
     fn with(name: &str, machine: std::fs::File) -> Arena {

@@ -20,7 +20,7 @@ pub fn choice() -> LevelChoice {
     setup().0
 }
 
-/// Removes this process's jail roots, cgroups and memory lock directory
+/// Removes this process's jail roots, cgroups and machine lock directory
 /// at exit: the shared sandbox is a static, never dropped, and the suite
 /// leaves nothing in /tmp or the cgroup hierarchies (a later referee would
 /// sweep the cgroups, but only one started in the same cgroup).
@@ -31,8 +31,8 @@ extern "C" fn remove_jail_roots() {
             let _ = std::fs::remove_dir(e.path());
         }
     }
-    if std::env::var_os(MEMORY_LOCK_VAR).is_none() {
-        let _ = std::fs::remove_dir(own_memory_lock_dir());
+    if std::env::var_os(MACHINE_LOCK_VAR).is_none() {
+        let _ = std::fs::remove_dir(own_machine_lock_dir());
     }
     remove_cgroups(
         Path::new("/sys/fs/cgroup"),
@@ -243,7 +243,7 @@ fn rerun(binaries: &[(&str, &str)], delegated: Option<(&str, &Path)>) {
         .env("HOME", &tmp)
         .env("TMPDIR", &tmp)
         .env(RERUN_VAR, "1")
-        .env(MEMORY_LOCK_VAR, memory_lock_dir())
+        .env(MACHINE_LOCK_VAR, machine_lock_dir())
         .env(LEVEL_VAR, "full-rootless")
         .current_dir(&tmp);
     match delegated {
@@ -472,20 +472,20 @@ pub fn fits(dom: &str) -> String {
         .to_string()
 }
 
-/// Names the privileged run's memory lock directory to its rerun.
-const MEMORY_LOCK_VAR: &str = "REFEREE_TEST_MEMORY_LOCK";
+/// Names the privileged run's machine lock directory to its rerun.
+const MACHINE_LOCK_VAR: &str = "REFEREE_TEST_MACHINE_LOCK";
 
-/// The directory [`machine_memory_lock`] locks: the one the privileged
+/// The directory [`machine_alone_lock`] locks: the one the privileged
 /// run named for its rerun (whose temporary directory is another), else
 /// one of this process's own, removed at exit.
-fn memory_lock_dir() -> &'static Path {
+fn machine_lock_dir() -> &'static Path {
     static DIR: OnceLock<std::path::PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        if let Some(d) = std::env::var_os(MEMORY_LOCK_VAR) {
+        if let Some(d) = std::env::var_os(MACHINE_LOCK_VAR) {
             return d.into();
         }
         use std::os::unix::fs::PermissionsExt;
-        let d = own_memory_lock_dir();
+        let d = own_machine_lock_dir();
         let _ = std::fs::create_dir(&d);
         // Open to `nobody`, whatever the umask.
         let _ = std::fs::set_permissions(&d, std::fs::Permissions::from_mode(0o755));
@@ -493,8 +493,8 @@ fn memory_lock_dir() -> &'static Path {
     })
 }
 
-fn own_memory_lock_dir() -> std::path::PathBuf {
-    std::env::temp_dir().join(format!("referee-memory-lock-{}", std::process::id()))
+fn own_machine_lock_dir() -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("referee-machine-lock-{}", std::process::id()))
 }
 
 /// The machine to itself (released on drop), for a test whose figure is
@@ -504,18 +504,18 @@ fn own_memory_lock_dir() -> std::path::PathBuf {
 /// processes faulting in 2 GiB on two cores that six other processes
 /// share took 2.4 s, not 0.5 s: the agent's own pace, not the referee's.
 /// A directory, which root and `nobody` can both open.
-pub fn machine_memory_lock() -> std::fs::File {
+pub fn machine_alone_lock() -> std::fs::File {
     machine_lock(rustix::fs::FlockOperation::LockExclusive)
 }
 
 /// Held by every other test of a file that has measuring tests: they wait
-/// for each other only while one of [`machine_memory_lock`]'s runs.
+/// for each other only while one of [`machine_alone_lock`]'s runs.
 pub fn machine_shared_lock() -> std::fs::File {
     machine_lock(rustix::fs::FlockOperation::LockShared)
 }
 
 fn machine_lock(how: rustix::fs::FlockOperation) -> std::fs::File {
-    let dir = memory_lock_dir();
+    let dir = machine_lock_dir();
     let f = std::fs::File::open(dir).unwrap_or_else(|e| panic!("cannot open {}: {e}", dir.display()));
     rustix::fs::flock(&f, how).unwrap_or_else(|e| panic!("cannot lock {}: {e}", dir.display()));
     f
