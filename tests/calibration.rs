@@ -1,7 +1,8 @@
 //! The time policy trusts `calibration.txt` only within a plausible range:
 //! a damaged speed (`nodes_per_second 1e308` sized a 256 MB table
 //! and spent 0.47 s of a 0.05 s budget) is ignored, so the move stays within
-//! its budget; a plausible one is used.
+//! its budget; a plausible one is used. The largest table a plausible
+//! speed sizes is built within the move's budget, not on top of it.
 
 mod common;
 
@@ -52,4 +53,29 @@ fn a_plausible_calibration_is_used_and_calibrate_writes_one() {
     let r = run(&d, &["-v"], Duration::from_secs(60));
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(!r.stderr.contains("ignoring"), "{}", r.stderr);
+}
+
+/// The fastest plausible speed sizes the largest table (256 MiB), whose
+/// pages take tens of milliseconds to fault in (more when the kernel
+/// compacts memory for huge pages): that is CPU of the move, and the
+/// search gets what is left. A 1 s single move once used 1.024 s so.
+#[test]
+fn building_the_largest_table_is_within_a_single_moves_budget() {
+    let sample = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/halma/midgame_1.txt");
+    let text = std::fs::read_to_string(sample).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    (lines[0], lines[2]) = ("SINGLE", "0.3");
+    for i in 0..3 {
+        let d = scratch(&format!("calibration-largest-{i}"));
+        std::fs::write(d.join("input.txt"), lines.join("\n") + "\n").unwrap();
+        std::fs::write(d.join("calibration.txt"), "nodes_per_second 1e8\n").unwrap();
+        let r = run(&d, &["-v"], Duration::from_secs(60));
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        assert!(
+            r.stderr.contains("search table: 262144 KiB"),
+            "not the largest table: {}",
+            r.stderr
+        );
+        assert!(r.cpu < 0.3, "the 0.3 s move used {:.3} CPU s: {}", r.cpu, r.stderr);
+    }
 }

@@ -150,8 +150,8 @@ pub fn choose<G: FileGame>(
 
 /// Alpha-beta within `limits` (to their depth and nodes, still stopped by
 /// time) on the searcher the default strategy uses too, its table of
-/// `table_bytes`; falls back to `first` when the search finds nothing in
-/// time.
+/// `table_bytes` (its building counted in the limits); falls back to
+/// `first` when the search finds nothing in time.
 fn alpha_beta<G: FileGame>(
     state: &G,
     limits: &Limits,
@@ -160,8 +160,9 @@ fn alpha_beta<G: FileGame>(
     first: G::Move,
     on_improve: &mut dyn FnMut(G::Move),
 ) -> Choice<G::Move> {
+    let built = CpuTimer::start();
     let mut searcher = searcher(state, G::Eval::default(), table_bytes, opts);
-    let r = searcher.search(state, *limits, |info| on_improve(info.best));
+    let r = searcher.search(state, limits.after(built.elapsed()), |info| on_improve(info.best));
     Choice {
         best: r.best.unwrap_or(first),
         depth: r.depth,
@@ -446,14 +447,18 @@ impl<'a, G: FileGame> Search<'a, G> {
 
     /// One search within `limits`, its table sized (when it is the move's
     /// first) for the `hard` CPU seconds the move has left, every move it
-    /// would play made safe and reported to `on_improve`.
+    /// would play made safe and reported to `on_improve`. Building the table
+    /// is CPU of the move: tens of milliseconds for the largest, more when
+    /// the kernel compacts memory for its huge pages. The search gets what
+    /// is left.
     fn run(&mut self, hard: f64, limits: Limits, on_improve: &mut dyn FnMut(G::Move)) -> SearchResult<G::Move> {
         let state = self.state;
+        let built = CpuTimer::start();
         let searcher = self.searcher.get_or_insert_with(|| {
             self.table_bytes = table_bytes::<G>(hard, self.opts);
             searcher(state, state.search_evaluator(), self.table_bytes, self.opts)
         });
-        searcher.search(state, limits, |info| {
+        searcher.search(state, limits.after(built.elapsed()), |info| {
             log::debug!(
                 "depth {} score {} best {:?} nodes {} ({:.3}s)",
                 info.depth,
